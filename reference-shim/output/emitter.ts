@@ -1,0 +1,277 @@
+// Turns what happens in a turn into stdout lines, in one of the two dialects of R1:
+//   flat   — `text`, `thinking`, `tool_use`, `tool_result` lines (PROTOCOL_NORMALIZATION §1), the default;
+//   claude — `assistant` / `user` envelopes with content blocks, as the claude CLI prints them.
+// Lines common to both (`system`, `usage`, `result`, `error`, `interrupt`, `message_stop`) are identical.
+// Callers are responsible for ordering (agent/turn-runner.ts); the emitter only decides the shapes.
+import type { LineWriter } from './writer.js';
+import type { ResultUsage, UsageFields } from './types.js';
+
+export type Dialect = 'flat' | 'claude';
+
+export interface InitInfo {
+  sessionId: string;
+  model: string;
+  cwd: string;
+  permissionMode: string;
+  tools: string[];
+  protocolVersion?: string;
+}
+
+export interface ToolUseInfo {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface ToolResultInfo {
+  toolUseId: string;
+  content: string;
+  isError: boolean;
+}
+
+export interface ResultInfo {
+  isError: boolean;
+  subtype: string;
+  durationMs: number;
+  durationApiMs: number;
+  numTurns: number;
+  text?: string;
+  usage?: ResultUsage;
+  totalCostUsd?: number;
+  errors?: string[];
+}
+
+export interface Emitter {
+  readonly dialect: Dialect;
+  init(info: InitInfo): void;
+  /** A model call started: the claude dialect groups its blocks under one message id. */
+  beginModelMessage(): void;
+  text(delta: string): void;
+  thinking(delta: string): void;
+  /** A model call finished (or failed): anything coalesced is printed now. */
+  endModelMessage(): void;
+  toolUse(call: ToolUseInfo): void;
+  toolResult(result: ToolResultInfo): void;
+  usage(usage: UsageFields): void;
+  /** A `system` line with a subtype other than init/error (e.g. `api_retry`, allowed by R2). */
+  systemNotice(subtype: string, fields: Record<string, unknown>): void;
+  systemError(message: string): void;
+  error(message: string, code?: string): void;
+  interrupt(): void;
+  result(info: ResultInfo): void;
+  messageStop(): void;
+  flush(): Promise<void>;
+}
+
+interface EmitterOptions {
+  sessionId: () => string;
+  model: string;
+  /** Claude dialect: how long streamed text may wait before it is printed (the first chunk never waits). */
+  coalesceMs?: number;
+}
+
+abstract class BaseEmitter implements Emitter {
+  abstract readonly dialect: Dialect;
+
+  constructor(
+    protected readonly writer: LineWriter,
+    protected readonly options: EmitterOptions,
+  ) {}
+
+  init(info: InitInfo): void {
+    this.writer.write({
+      type: 'system',
+      subtype: 'init',
+      session_id: info.sessionId,
+      model: info.model,
+      cwd: info.cwd,
+      permissionMode: info.permissionMode,
+      tools: info.tools,
+      ...(info.protocolVersion ? { protocol_version: info.protocolVersion } : {}),
+    });
+  }
+
+  abstract beginModelMessage(): void;
+  abstract text(delta: string): void;
+  abstract thinking(delta: string): void;
+  abstract endModelMessage(): void;
+  abstract toolUse(call: ToolUseInfo): void;
+  abstract toolResult(result: ToolResultInfo): void;
+
+  usage(usage: UsageFields): void {
+    this.endModelMessage();
+    this.writer.write({ type: 'usage', ...usage });
+  }
+
+  systemNotice(subtype: string, fields: Record<string, unknown>): void {
+    this.writer.write({ type: 'system', subtype, ...fields, session_id: this.options.sessionId() });
+  }
+
+  systemError(message: string): void {
+    this.endModelMessage();
+    this.writer.write({ type: 'system', subtype: 'error', message, session_id: this.options.sessionId() });
+  }
+
+  error(message: string, code?: string): void {
+    this.endModelMessage();
+    this.writer.write({ type: 'error', message, ...(code ? { code } : {}) });
+  }
+
+  interrupt(): void {
+    this.endModelMessage();
+    this.writer.write({ type: 'interrupt' });
+  }
+
+  result(info: ResultInfo): void {
+    this.endModelMessage();
+    this.writer.write({
+      type: 'result',
+      subtype: info.subtype,
+      is_error: info.isError,
+      session_id: this.options.sessionId(),
+      duration_ms: Math.max(0, Math.round(info.durationMs)),
+      duration_api_ms: Math.max(0, Math.round(info.durationApiMs)),
+      num_turns: info.numTurns,
+      ...(info.text !== undefined ? { result: info.text } : {}),
+      ...(info.usage ? { usage: info.usage } : {}),
+      ...(info.totalCostUsd !== undefined ? { total_cost_usd: info.totalCostUsd } : {}),
+      ...(info.errors && info.errors.length > 0 ? { errors: info.errors } : {}),
+    });
+  }
+
+  messageStop(): void {
+    this.writer.write({ type: 'message_stop' });
+  }
+
+  flush(): Promise<void> {
+    this.endModelMessage();
+    return this.writer.flush();
+  }
+}
+
+/** Flat dialect: every delta is its own line, printed the moment it arrives. */
+export class FlatEmitter extends BaseEmitter {
+  readonly dialect = 'flat' as const;
+
+  beginModelMessage(): void {}
+  endModelMessage(): void {}
+
+  text(delta: string): void {
+    if (delta) this.writer.write({ type: 'text', content: delta });
+  }
+
+  thinking(delta: string): void {
+    if (delta) this.writer.write({ type: 'thinking', is_thinking: true, thought: delta });
+  }
+
+  toolUse(call: ToolUseInfo): void {
+    this.writer.write({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
+  }
+
+  toolResult(result: ToolResultInfo): void {
+    this.writer.write({
+      type: 'tool_result',
+      tool_use_id: result.toolUseId,
+      content: result.content,
+      is_error: result.isError,
+    });
+  }
+}
+
+let messageCounter = 0;
+function newMessageId(): string {
+  messageCounter += 1;
+  return `msg_${Date.now().toString(36)}_${messageCounter}`;
+}
+
+/**
+ * Claude dialect. The app turns every `assistant` envelope into a separate chat entry, so text is
+ * coalesced: the first chunk of a stretch is printed at once (the UI and the harness both wait for it),
+ * later chunks are gathered and printed together after `coalesceMs` or when the stretch ends.
+ */
+export class ClaudeEmitter extends BaseEmitter {
+  readonly dialect = 'claude' as const;
+  private messageId = newMessageId();
+  private pendingText = '';
+  private pendingThinking = '';
+  private textStretchStarted = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  beginModelMessage(): void {
+    this.endModelMessage();
+    this.messageId = newMessageId();
+  }
+
+  endModelMessage(): void {
+    this.flushThinking();
+    this.flushText();
+    this.textStretchStarted = false;
+  }
+
+  text(delta: string): void {
+    if (!delta) return;
+    this.flushThinking();
+    if (!this.textStretchStarted) {
+      this.textStretchStarted = true;
+      this.envelope('assistant', [{ type: 'text', text: delta }]);
+      return;
+    }
+    this.pendingText += delta;
+    this.timer ??= setTimeout(() => this.flushText(), this.options.coalesceMs ?? 250);
+  }
+
+  thinking(delta: string): void {
+    if (!delta) return;
+    this.flushText();
+    this.textStretchStarted = false;
+    this.pendingThinking += delta;
+  }
+
+  toolUse(call: ToolUseInfo): void {
+    this.endModelMessage();
+    this.envelope('assistant', [{ type: 'tool_use', id: call.id, name: call.name, input: call.input }]);
+  }
+
+  toolResult(result: ToolResultInfo): void {
+    this.endModelMessage();
+    this.envelope('user', [
+      { type: 'tool_result', tool_use_id: result.toolUseId, content: result.content, is_error: result.isError },
+    ]);
+  }
+
+  private flushText(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.pendingText) return;
+    const text = this.pendingText;
+    this.pendingText = '';
+    this.envelope('assistant', [{ type: 'text', text }]);
+  }
+
+  private flushThinking(): void {
+    if (!this.pendingThinking) return;
+    const thinking = this.pendingThinking;
+    this.pendingThinking = '';
+    this.envelope('assistant', [{ type: 'thinking', thinking, signature: '' }]);
+  }
+
+  private envelope(role: 'assistant' | 'user', content: Record<string, unknown>[]): void {
+    const message =
+      role === 'assistant'
+        ? {
+            id: this.messageId,
+            type: 'message',
+            role,
+            model: this.options.model,
+            content,
+            stop_reason: null,
+            stop_sequence: null,
+          }
+        : { role, content };
+    this.writer.write({ type: role, message, parent_tool_use_id: null, session_id: this.options.sessionId() });
+  }
+}
+
+export function createEmitter(dialect: Dialect, writer: LineWriter, options: EmitterOptions): Emitter {
+  return dialect === 'claude' ? new ClaudeEmitter(writer, options) : new FlatEmitter(writer, options);
+}

@@ -1,0 +1,140 @@
+/*
+ * Provider interface of the reference shim.
+ *
+ * A provider comes in one of two kinds; the turn runner (agent/turn-runner.ts) handles both and owns
+ * everything R2–R6 require of a turn (init once, one result per turn, errors, interrupt, usage, sessions):
+ *
+ * 1. ModelProvider (`kind: 'model'`, Type A): a stateless model API. `stream()` sends the whole history and
+ *    the tool declarations, and yields ModelStreamEvents: `text` / `thinking` deltas as they arrive (printed
+ *    at once), then exactly one `done` carrying the assembled message (full text, thinking with signatures,
+ *    complete tool calls, usage, stop reason). It throws ProviderError on any failure; the agent loop
+ *    (agent/loop.ts) retries retryable ones (R5), runs the tools, and calls `stream()` again.
+ *
+ * 2. TurnProvider (`kind: 'turn'`, Type B): something that runs a whole turn itself, such as an official CLI
+ *    (reference-shim/providers/cli/). `runTurn()` reports what happens through the TurnSink (text, thinking,
+ *    tool uses and their results, usage per provider call) and resolves with a TurnOutcome; it must stop
+ *    promptly and kill its children when `request.signal` aborts. The sink keeps R3's pairing: a tool_use is
+ *    held back until its result arrives, and unanswered ones get an error result when the turn ends.
+ *    Failures are reported by resolving `{ ok: false, error }` (or throwing a ProviderError).
+ *
+ * Both kinds are created by providers/registry.ts from the `--provider` flag.
+ */
+import type { HistoryEntry, ThinkingRecord, TokenUsage } from '../session/history.js';
+
+/** A tool as declared to a model (decision D1: the app's names and input fields). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema (draft 2020-12 subset: type, properties, required, items, description, enum). */
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: string;
+  system: string;
+  history: readonly HistoryEntry[];
+  tools: readonly ToolSpec[];
+  signal: AbortSignal;
+}
+
+/** A tool call as the provider produced it, fragments already joined. */
+export interface ModelToolCall {
+  /** The provider's id, printed as is when unique (OpenAI, Anthropic). Absent: the loop makes one. */
+  id?: string;
+  /** An id to send back that must not be printed (Gemini's optional functionCall.id). */
+  wireId?: string;
+  name: string;
+  /** Raw JSON text of the arguments (OpenAI, Anthropic); may be invalid JSON (R3). */
+  argumentsText?: string;
+  /** Already-parsed arguments (Gemini sends an object). */
+  input?: Record<string, unknown>;
+  /** Gemini thoughtSignature of the part, replayed in the next request. */
+  signature?: string;
+}
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'other';
+
+export interface AssembledMessage {
+  text: string;
+  textSignature?: string;
+  thinking: ThinkingRecord[];
+  toolCalls: ModelToolCall[];
+  /** undefined when the provider did not report usage (the turn then estimates it, R4). */
+  usage?: TokenUsage;
+  stopReason: StopReason;
+}
+
+export type ModelStreamEvent =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string }
+  | { type: 'done'; message: AssembledMessage };
+
+export interface ModelProvider {
+  readonly kind: 'model';
+  /** The --provider flag value this instance serves (also the session directory name). */
+  readonly id: string;
+  /** Prefix for ids the loop generates when the provider gives none (`call_gemini_` → call_gemini_1). */
+  readonly generatedIdPrefix: string;
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}
+
+export interface TurnRequest {
+  prompt: string;
+  /** Everything before this prompt (from the session file or --history-file). */
+  history: readonly HistoryEntry[];
+  sessionId: string;
+  model: string;
+  cwd: string;
+  permissionMode: string;
+  /** Whatever the provider returned as `state` last turn (e.g. a CLI's own thread id). */
+  state?: unknown;
+  signal: AbortSignal;
+}
+
+export interface TurnSink {
+  text(delta: string): void;
+  thinking(delta: string): void;
+  /** Returns the id printed for the call (the given id, made unique in the session when needed). */
+  toolUse(call: { id?: string; name: string; input: Record<string, unknown> }): string;
+  toolResult(result: { toolUseId: string; content: string; isError: boolean }): void;
+  /** Usage of one provider call; summed into result.usage. */
+  usage(usage: TokenUsage): void;
+  /** A retried failure (listed in result.errors, R5). */
+  retried(message: string): void;
+}
+
+export type TurnOutcome =
+  | { ok: true; assistantText: string; state?: unknown }
+  | { ok: false; error: ProviderError; state?: unknown };
+
+export interface TurnProvider {
+  readonly kind: 'turn';
+  readonly id: string;
+  /** Tool names the provider may report (listed in system.tools). */
+  readonly tools: readonly string[];
+  runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnOutcome>;
+}
+
+export type Provider = ModelProvider | TurnProvider;
+
+/**
+ * What went wrong, classified by what R5 requires the shim to print:
+ *   auth       → system subtype:error, error result, no retry (401/403, missing credentials)
+ *   retryable  → bounded retries honouring retryAfterMs (429/500/503...), then `error` + error result
+ *   request    → `error` + error result (400/404, refused request)
+ *   stream     → `error` + error result (malformed chunk, stream cut, in-stream error)
+ *   config     → system subtype:error + error result (unsupported provider, missing binary)
+ *   aborted    → the turn was interrupted (R6); not an error of the provider
+ */
+export type ProviderErrorKind = 'auth' | 'retryable' | 'request' | 'stream' | 'config' | 'aborted';
+
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly details: { status?: number; retryAfterMs?: number; code?: string } = {},
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
