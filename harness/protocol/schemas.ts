@@ -1,0 +1,61 @@
+// Loads the protocol schemas into one ajv instance and hands out compiled validators, compiled once and reused.
+// The schemas come from generated/schemas.ts (a copy of schemas/*.schema.json made by `npm run gen`), so the
+// bundled bins validate without reading files at runtime.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { SCHEMAS } from '../../generated/schemas.js';
+
+/** Base URI of every schema's `$id`; a schema's id is this plus its file name. */
+export const SCHEMA_BASE = 'https://yume-conformance.dev/schemas/';
+
+let shared: Ajv2020 | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function createAjv(): Ajv2020 {
+  // allErrors stays off: a finding needs the first error only, and stopping early keeps validation fast.
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: false });
+  ajv.addKeyword({ keyword: 'x-protocol-version', schemaType: 'string' });
+  for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema as object);
+  return ajv;
+}
+
+/** The shared ajv instance with every schema of schemas/ registered under its `$id`. */
+export function protocolAjv(): Ajv2020 {
+  shared ??= createAjv();
+  return shared;
+}
+
+/** Names of all schema files known to the harness (e.g. `text.schema.json`). */
+export function schemaFileNames(): string[] {
+  return Object.keys(SCHEMAS).sort();
+}
+
+/** The raw schema object of one file, e.g. `schemaOf('result.schema.json')`. */
+export function schemaOf(fileName: string): Readonly<Record<string, unknown>> {
+  const schema = SCHEMAS[fileName];
+  if (!schema) throw new Error(`unknown schema ${fileName}`);
+  return schema;
+}
+
+/** Compiled validator of one schema file (compiled on first use, then cached). */
+export function validatorFor(fileName: string): ValidateFunction {
+  let validate = compiled.get(fileName);
+  if (!validate) {
+    const found = protocolAjv().getSchema(SCHEMA_BASE + fileName);
+    if (!found) throw new Error(`unknown schema ${fileName}`);
+    validate = found;
+    compiled.set(fileName, validate);
+  }
+  return validate;
+}
+
+/** One readable sentence for the first ajv error, e.g. `/usage/input_tokens must be integer`. */
+export function describeSchemaError(errors: ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  if (!first) return 'does not match its schema';
+  const where = first.instancePath === '' ? '(message)' : first.instancePath;
+  if (first.keyword === 'required') return `${where} is missing required field "${String(first.params.missingProperty)}"`;
+  if (first.keyword === 'const') return `${where} must be ${JSON.stringify(first.params.allowedValue)}`;
+  if (first.keyword === 'enum') return `${where} must be one of ${JSON.stringify(first.params.allowedValues)}`;
+  return `${where} ${first.message ?? 'is invalid'}`;
+}
