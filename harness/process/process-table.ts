@@ -1,0 +1,154 @@
+// A snapshot of the machine's processes, the raw material for descendant tracking. Linux reads /proc
+// (cheap enough to poll), macOS and other POSIX systems ask `ps`, Windows asks CIM through PowerShell.
+import { readdir, readFile } from 'node:fs/promises';
+import { execa } from 'execa';
+import type { PlatformName } from './platform.js';
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  /** Process group id (POSIX); equal to pid on Windows, which has none. */
+  pgid: number;
+  /** One-letter state; 'Z' is a zombie, which counts as gone. */
+  state: string;
+  /** Start time in the table's own units: with pid it identifies a process even after pid reuse. */
+  start: string;
+  /** Command name, for messages. */
+  name: string;
+}
+
+export interface ProcessTable {
+  snapshot(): Promise<ProcessInfo[]>;
+  /**
+   * Processes whose environment holds `entry` (NAME=value), where the platform lets us read it (Linux).
+   * Every process a shim starts inherits the run's marker variable unless it clears its environment, so
+   * this finds descendants that left both the group and the parent chain before a sample saw them.
+   */
+  withEnvironmentEntry?(entry: string): Promise<ProcessInfo[]>;
+}
+
+/** Parses the content of /proc/<pid>/stat. The command name sits in parentheses and may contain spaces. */
+export function parseProcStat(text: string): ProcessInfo | undefined {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) return undefined;
+  const pid = Number(text.slice(0, open).trim());
+  const fields = text.slice(close + 2).trim().split(/\s+/);
+  // fields[0] is field 3 of proc(5): state; then ppid, pgrp, session, ...; starttime is field 22.
+  const state = fields[0];
+  const ppid = Number(fields[1]);
+  const pgid = Number(fields[2]);
+  const start = fields[19];
+  if (!Number.isInteger(pid) || state === undefined || start === undefined) return undefined;
+  return { pid, ppid, pgid, state, start, name: text.slice(open + 1, close) };
+}
+
+export class LinuxProcessTable implements ProcessTable {
+  constructor(private readonly procRoot = '/proc') {}
+
+  async snapshot(): Promise<ProcessInfo[]> {
+    const entries = await readdir(this.procRoot);
+    const reads = entries
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(async (entry) => {
+        try {
+          return parseProcStat(await readFile(`${this.procRoot}/${entry}/stat`, 'utf8'));
+        } catch {
+          return undefined; // the process ended between readdir and read
+        }
+      });
+    return (await Promise.all(reads)).filter((info): info is ProcessInfo => info !== undefined);
+  }
+
+  async withEnvironmentEntry(entry: string): Promise<ProcessInfo[]> {
+    const processes = await this.snapshot();
+    const needle = Buffer.from(`\0${entry}\0`);
+    const matches = await Promise.all(
+      processes.map(async (info) => {
+        try {
+          // environ is NUL-separated; prefix a NUL so the first variable matches too.
+          const environ = Buffer.concat([Buffer.from([0]), await readFile(`${this.procRoot}/${info.pid}/environ`)]);
+          return environ.includes(needle) ? info : undefined;
+        } catch {
+          return undefined; // gone, or another user's process
+        }
+      }),
+    );
+    return matches.filter((info): info is ProcessInfo => info !== undefined);
+  }
+}
+
+/** Parses `ps -A -o pid=,ppid=,pgid=,stat=,lstart=,comm=` output (lstart is five words). */
+export function parsePsOutput(text: string): ProcessInfo[] {
+  const processes: ProcessInfo[] = [];
+  for (const line of text.split('\n')) {
+    const words = line.trim().split(/\s+/);
+    if (words.length < 9) continue;
+    const [pid, ppid, pgid, stat] = words.slice(0, 4).map((word, index) => (index === 3 ? word : Number(word))) as [
+      number,
+      number,
+      number,
+      string,
+    ];
+    if (!Number.isInteger(pid)) continue;
+    processes.push({
+      pid,
+      ppid,
+      pgid,
+      state: stat.charAt(0),
+      start: words.slice(4, 9).join(' '),
+      name: words.slice(9).join(' '),
+    });
+  }
+  return processes;
+}
+
+export class PsProcessTable implements ProcessTable {
+  async snapshot(): Promise<ProcessInfo[]> {
+    const { stdout } = await execa('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart=,comm='], {
+      reject: false,
+      timeout: 10_000,
+    });
+    return parsePsOutput(String(stdout));
+  }
+}
+
+/** Parses the `pid ppid creationTicks name` lines printed by WINDOWS_PROCESS_QUERY. */
+export function parseWindowsProcessList(text: string): ProcessInfo[] {
+  const processes: ProcessInfo[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*(\d+)\s+(\d+)\s+(\d+)\s*(.*)$/.exec(line);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    processes.push({ pid, ppid: Number(match[2]), pgid: pid, state: 'R', start: match[3]!, name: match[4]!.trim() });
+  }
+  return processes;
+}
+
+export const WINDOWS_PROCESS_QUERY =
+  'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId) $($_.CreationDate.Ticks) $($_.Name)" }';
+
+export class WindowsProcessTable implements ProcessTable {
+  async snapshot(): Promise<ProcessInfo[]> {
+    const { stdout } = await execa('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_PROCESS_QUERY], {
+      reject: false,
+      timeout: 20_000,
+      windowsHide: true,
+    });
+    return parseWindowsProcessList(String(stdout));
+  }
+}
+
+/** The table for a platform. */
+export function processTableFor(platform: PlatformName): ProcessTable {
+  if (platform === 'linux' || platform === 'android') return new LinuxProcessTable();
+  if (platform === 'win32') return new WindowsProcessTable();
+  return new PsProcessTable();
+}
+
+/** How often a run's descendants are sampled: /proc is cheap, `ps` and PowerShell are not. */
+export function pollIntervalFor(platform: PlatformName): number {
+  if (platform === 'linux' || platform === 'android') return 100;
+  if (platform === 'win32') return 1500;
+  return 300;
+}

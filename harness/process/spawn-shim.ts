@@ -1,0 +1,341 @@
+// Starts one shim process and watches it to the end: raw stdout bytes (R9), stderr, timing, its
+// descendants (R6), a timeout after which the whole tree is killed, and a cap on captured output so a
+// flooding shim cannot exhaust memory. Every path through here ends with no process left behind.
+import { execa, type ResultPromise } from 'execa';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { DescendantTracker } from './descendants.js';
+import { killTree } from './kill-tree.js';
+import { isWindows, usesProcessGroups, type PlatformName } from './platform.js';
+import { pollIntervalFor, processTableFor, type ProcessInfo, type ProcessTable } from './process-table.js';
+import { shimSpawnCommand, type SpawnCommand } from './shim-command.js';
+import { signalProcessGroup } from './kill-tree.js';
+
+export const DEFAULT_MAX_STDOUT_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_STDERR_BYTES = 4 * 1024 * 1024;
+/** Environment variable set to a fresh id in every run; descendants inherit it (see DescendantTracker). */
+export const RUN_MARKER_VARIABLE = 'YUME_CONFORMANCE_RUN_ID';
+
+export interface SpawnShimOptions {
+  /** Path (or PATH name) of the shim. */
+  shim: string;
+  /** The shim's argv (without the shim itself). */
+  args: readonly string[];
+  cwd: string;
+  /** The complete environment (nothing else is inherited). */
+  env: Record<string, string>;
+  /** 'closed' for spawn-per-turn runs (EOF at once), 'pipe' for persistent mode. */
+  stdin: 'closed' | 'pipe';
+  /** After this the whole tree is killed and the run reports a timeout. */
+  timeoutMs: number;
+  maxStdoutBytes?: number;
+  maxStderrBytes?: number;
+  /** How long stdout may stay open after the shim exited (a descendant holding it) before the tree is killed. */
+  stdioGraceMs?: number;
+  /** How long descendants may take to go after the shim exited before they are reported and killed. */
+  descendantGraceMs?: number;
+  platform?: PlatformName;
+  execPath?: string;
+  processTable?: ProcessTable;
+  /** Called for every stdout chunk as it arrives (ms since spawn). */
+  onStdout?: (chunk: Buffer, atMs: number) => void;
+}
+
+export interface StdoutChunkTime {
+  /** Byte offset just past this chunk in the captured stdout. */
+  end: number;
+  /** Arrival, ms since spawn. */
+  atMs: number;
+}
+
+export interface ShimExit {
+  command: SpawnCommand;
+  pid: number | undefined;
+  /** Captured stdout bytes, exactly as written (up to the cap). */
+  stdout: Buffer;
+  stdoutChunks: StdoutChunkTime[];
+  /** Total bytes the shim wrote to stdout, including any beyond the cap. */
+  stdoutBytes: number;
+  stderr: Buffer;
+  stderrBytes: number;
+  exitCode: number | null;
+  signal: string | null;
+  /** The shim could not be started (missing file, not executable, ...): the reason. */
+  spawnError?: string;
+  timedOut: boolean;
+  /** Stdout exceeded maxStdoutBytes; the tree was killed. */
+  flooded: boolean;
+  /** Stdout or stderr stayed open after the shim exited: a descendant inherited and kept it. */
+  stdioHeldOpen: boolean;
+  /** ms since spawn at which the shim process exited (undefined if it never did on its own). */
+  exitedAtMs: number | undefined;
+  /** ms since spawn at which everything was over. */
+  endedAtMs: number;
+  /** Every descendant seen during the run. */
+  descendantsSeen: ProcessInfo[];
+  /** Descendants still running after the shim exited (and its grace); the harness killed them. */
+  descendantsLeft: ProcessInfo[];
+  /** Descendants the harness found running when it ended the tree (timeout, flood, leftovers). */
+  descendantsKilled: ProcessInfo[];
+  /** The harness had to kill processes (timeout, flood, held stdout or leftovers). */
+  killedByHarness: boolean;
+}
+
+export interface ShimProcess {
+  readonly pid: number | undefined;
+  readonly command: SpawnCommand;
+  /** ms since spawn. */
+  elapsedMs(): number;
+  /** Writes to the shim's stdin (persistent mode). Returns false when stdin is closed. */
+  write(text: string): boolean;
+  closeStdin(): void;
+  /** Sends a signal to the shim's process group (POSIX only). */
+  signalGroup(signal: NodeJS.Signals): boolean;
+  /** Kills the whole tree now (the result reports killedByHarness). */
+  kill(): void;
+  /** Settles once the shim and its tree are gone and output is collected. Never rejects. */
+  readonly done: Promise<ShimExit>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts a shim. Spawn failures do not throw: they end in `done` with `spawnError`. */
+export function spawnShim(options: SpawnShimOptions): ShimProcess {
+  const platform = options.platform ?? process.platform;
+  const maxStdout = options.maxStdoutBytes ?? DEFAULT_MAX_STDOUT_BYTES;
+  const maxStderr = options.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES;
+  const stdioGraceMs = options.stdioGraceMs ?? 1000;
+  const descendantGraceMs = options.descendantGraceMs ?? 1000;
+  const processGroup = usesProcessGroups(platform);
+  const started = performance.now();
+  const elapsedMs = () => performance.now() - started;
+
+  let command: SpawnCommand;
+  try {
+    command = shimSpawnCommand(options.shim, options.args, {
+      platform,
+      execPath: options.execPath ?? process.execPath,
+      comspec: options.env.ComSpec ?? options.env.COMSPEC,
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const failed: ShimExit = emptyExit({ file: options.shim, args: [...options.args], kind: 'direct' }, reason);
+    return {
+      pid: undefined,
+      command: failed.command,
+      elapsedMs,
+      write: () => false,
+      closeStdin: () => undefined,
+      signalGroup: () => false,
+      kill: () => undefined,
+      done: Promise.resolve(failed),
+    };
+  }
+
+  // Every process of this run inherits the marker; the tracker uses it to find escaped descendants.
+  const environmentMarker = `${RUN_MARKER_VARIABLE}=${randomUUID()}`;
+  const subprocess: ResultPromise = execa(command.file, command.args, {
+    cwd: options.cwd,
+    env: { ...options.env, [RUN_MARKER_VARIABLE]: environmentMarker.slice(RUN_MARKER_VARIABLE.length + 1) },
+    extendEnv: false,
+    stdin: options.stdin === 'closed' ? 'ignore' : 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    encoding: 'buffer',
+    buffer: false, // collected here, as raw chunks with arrival times
+    stripFinalNewline: false,
+    reject: false,
+    detached: processGroup,
+    windowsHide: true,
+    windowsVerbatimArguments: command.windowsVerbatimArguments ?? false,
+  });
+  // execa's own promise settles when stdio closes; this module decides when the run is over.
+  subprocess.catch(() => undefined);
+  const pid = subprocess.pid;
+
+  const stdoutParts: Buffer[] = [];
+  const stdoutChunks: StdoutChunkTime[] = [];
+  let stdoutBytes = 0;
+  let storedStdout = 0;
+  const stderrParts: Buffer[] = [];
+  let stderrBytes = 0;
+  let storedStderr = 0;
+  let flooded = false;
+  let timedOut = false;
+  let killRequested = false;
+  let killedByHarness = false;
+
+  const table = options.processTable ?? processTableFor(platform);
+  const tracker =
+    pid === undefined
+      ? undefined
+      : new DescendantTracker({ rootPid: pid, table, intervalMs: pollIntervalFor(platform), processGroup, environmentMarker });
+  tracker?.start();
+
+  let wakeUp: () => void = () => undefined;
+  const killNow = () => {
+    killRequested = true;
+    wakeUp();
+  };
+
+  subprocess.stdout?.on('data', (chunk: Buffer) => {
+    const atMs = elapsedMs();
+    stdoutBytes += chunk.length;
+    if (storedStdout < maxStdout) {
+      const kept = chunk.length <= maxStdout - storedStdout ? chunk : chunk.subarray(0, maxStdout - storedStdout);
+      stdoutParts.push(kept);
+      storedStdout += kept.length;
+      stdoutChunks.push({ end: storedStdout, atMs });
+      options.onStdout?.(kept, atMs);
+    }
+    if (stdoutBytes > maxStdout && !flooded) {
+      flooded = true;
+      killNow();
+    }
+  });
+  subprocess.stderr?.on('data', (chunk: Buffer) => {
+    stderrBytes += chunk.length;
+    if (storedStderr < maxStderr) {
+      const kept = chunk.subarray(0, maxStderr - storedStderr);
+      stderrParts.push(kept);
+      storedStderr += kept.length;
+    }
+  });
+  // A write to a shim that already exited must not crash the harness.
+  subprocess.stdin?.on('error', () => undefined);
+
+  const exited = new Promise<{ code: number | null; signal: string | null; error?: Error }>((resolve) => {
+    subprocess.once('exit', (code, signal) => resolve({ code, signal }));
+    subprocess.once('error', (error) => resolve({ code: null, signal: null, error }));
+  });
+  const streamClosed = (stream: NodeJS.ReadableStream | null | undefined) =>
+    stream ? new Promise<void>((resolve) => stream.once('close', () => resolve())) : Promise.resolve();
+  const stdioClosed = Promise.all([streamClosed(subprocess.stdout), streamClosed(subprocess.stderr)]);
+
+  const timeout = setTimeout(() => {
+    timedOut = true;
+    killNow();
+  }, options.timeoutMs);
+
+  const aliveDescendants = async () => (tracker ? tracker.alive() : []);
+  const descendantsKilled = new Map<number, ProcessInfo>();
+  const killEverything = async () => {
+    killedByHarness = true;
+    const killed = await killTree({ platform, rootPid: pid, processGroup, alive: aliveDescendants });
+    for (const info of killed) descendantsKilled.set(info.pid, info);
+  };
+
+  const done = (async (): Promise<ShimExit> => {
+    const killSignal = new Promise<'kill'>((resolve) => {
+      wakeUp = () => resolve('kill');
+      if (killRequested) resolve('kill');
+    });
+    let exit = await Promise.race([exited, killSignal.then(() => undefined)]);
+    let exitedAtMs: number | undefined;
+    if (exit === undefined) {
+      // Timeout, flood or an explicit kill while the shim still ran.
+      await killEverything();
+      exit = await Promise.race([exited, sleep(5000).then(() => ({ code: null, signal: 'SIGKILL' }))]);
+    } else {
+      exitedAtMs = elapsedMs();
+    }
+    clearTimeout(timeout);
+
+    // Stdout still open after the exit means a descendant holds it: wait a little, then end them.
+    let stdioHeldOpen = false;
+    const closedInTime = await Promise.race([stdioClosed.then(() => true), sleep(stdioGraceMs).then(() => false)]);
+    if (!closedInTime) stdioHeldOpen = true;
+
+    // Descendants still running after the shim is gone: give them a moment to finish on their own.
+    let left = await aliveDescendants();
+    const graceEnd = performance.now() + (stdioHeldOpen ? 0 : descendantGraceMs);
+    while (left.length > 0 && performance.now() < graceEnd) {
+      await sleep(100);
+      left = await aliveDescendants();
+    }
+    if (left.length > 0 || stdioHeldOpen || killRequested) await killEverything();
+    tracker?.stop();
+    if (!closedInTime) {
+      const closedAfterKill = await Promise.race([stdioClosed.then(() => true), sleep(2000).then(() => false)]);
+      if (!closedAfterKill) {
+        subprocess.stdout?.destroy();
+        subprocess.stderr?.destroy();
+      }
+    }
+    return {
+      command,
+      pid,
+      stdout: Buffer.concat(stdoutParts),
+      stdoutChunks,
+      stdoutBytes,
+      stderr: Buffer.concat(stderrParts),
+      stderrBytes,
+      exitCode: exit.code,
+      signal: exit.signal,
+      spawnError: 'error' in exit && exit.error ? describeSpawnError(exit.error, options.shim) : undefined,
+      timedOut,
+      flooded,
+      stdioHeldOpen,
+      exitedAtMs,
+      endedAtMs: elapsedMs(),
+      descendantsSeen: tracker?.seen() ?? [],
+      descendantsLeft: left,
+      descendantsKilled: [...descendantsKilled.values()],
+      killedByHarness,
+    };
+  })();
+
+  return {
+    pid,
+    command,
+    elapsedMs,
+    write: (text) => {
+      const stdin = subprocess.stdin;
+      if (!stdin || stdin.destroyed || stdin.writableEnded) return false;
+      stdin.write(text);
+      return true;
+    },
+    closeStdin: () => {
+      subprocess.stdin?.end();
+    },
+    signalGroup: (signal) => {
+      if (pid === undefined || isWindows(platform)) return false;
+      return signalProcessGroup(pid, signal);
+    },
+    kill: killNow,
+    done,
+  };
+}
+
+function emptyExit(command: SpawnCommand, spawnError: string): ShimExit {
+  return {
+    command,
+    pid: undefined,
+    stdout: Buffer.alloc(0),
+    stdoutChunks: [],
+    stdoutBytes: 0,
+    stderr: Buffer.alloc(0),
+    stderrBytes: 0,
+    exitCode: null,
+    signal: null,
+    spawnError,
+    timedOut: false,
+    flooded: false,
+    stdioHeldOpen: false,
+    exitedAtMs: undefined,
+    endedAtMs: 0,
+    descendantsSeen: [],
+    descendantsLeft: [],
+    descendantsKilled: [],
+    killedByHarness: false,
+  };
+}
+
+/** A spawn error as a sentence a shim author can act on. */
+function describeSpawnError(error: Error, shim: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return `${shim}: no such file or command (check the path, or that it is on PATH)`;
+  if (code === 'EACCES') return `${shim}: permission denied (make it executable: chmod +x, or give a .js file)`;
+  if (code === 'ENOEXEC') return `${shim}: not an executable format (add a shebang line or give a .js file)`;
+  return `${shim}: ${error.message}`;
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { DescendantTracker } from '../../harness/process/descendants.js';
+import type { ProcessInfo, ProcessTable } from '../../harness/process/process-table.js';
+
+/** A process table whose snapshots the test scripts one by one. */
+class ScriptedTable implements ProcessTable {
+  constructor(private readonly snapshots: ProcessInfo[][]) {}
+  private index = 0;
+  async snapshot(): Promise<ProcessInfo[]> {
+    const snapshot = this.snapshots[Math.min(this.index, this.snapshots.length - 1)]!;
+    this.index += 1;
+    return snapshot;
+  }
+}
+
+const proc = (pid: number, ppid: number, pgid: number, state = 'S', start = `t${pid}`): ProcessInfo => ({
+  pid,
+  ppid,
+  pgid,
+  state,
+  start,
+  name: `p${pid}`,
+});
+
+describe('DescendantTracker', () => {
+  it('follows the parent chain to a tool that moved to its own process group', async () => {
+    const table = new ScriptedTable([
+      [proc(1, 0, 1), proc(100, 1, 100), proc(101, 100, 100), proc(102, 101, 102), proc(500, 1, 500)],
+      // the shim (100) exits; its group member 101 and the detached 102 live on, reparented to 1
+      [proc(1, 0, 1), proc(101, 1, 100), proc(102, 1, 102), proc(500, 1, 500)],
+    ]);
+    const tracker = new DescendantTracker({ rootPid: 100, table, intervalMs: 1000, processGroup: true });
+    await tracker.poll();
+    expect(tracker.seen().map((info) => info.pid).sort()).toEqual([101, 102]);
+    expect((await tracker.alive()).map((info) => info.pid).sort()).toEqual([101, 102]);
+  });
+
+  it('counts a zombie as gone and does not confuse a reused pid with the descendant', async () => {
+    const table = new ScriptedTable([
+      [proc(100, 1, 100), proc(101, 100, 100), proc(102, 100, 100)],
+      [proc(101, 1, 100, 'Z'), proc(102, 1, 1, 'S', 'later')],
+    ]);
+    const tracker = new DescendantTracker({ rootPid: 100, table, intervalMs: 1000, processGroup: true });
+    await tracker.poll();
+    expect(await tracker.alive()).toEqual([]);
+  });
+
+  it('sees a group member whose parent already exited only through the group (POSIX)', async () => {
+    const snapshot = [proc(100, 1, 100), proc(103, 1, 100)];
+    const withGroup = new DescendantTracker({ rootPid: 100, table: new ScriptedTable([snapshot]), intervalMs: 1000, processGroup: true });
+    await withGroup.poll();
+    expect(withGroup.seen().map((info) => info.pid)).toEqual([103]);
+    // Windows has no groups: only the parent chain counts.
+    const noGroup = new DescendantTracker({ rootPid: 100, table: new ScriptedTable([snapshot]), intervalMs: 1000, processGroup: false });
+    await noGroup.poll();
+    expect(noGroup.seen()).toEqual([]);
+  });
+
+  it('finds a descendant that escaped group and parent chain before any sample, by the run marker', async () => {
+    const escaped = proc(300, 1, 300);
+    const table: ProcessTable = {
+      snapshot: async () => [proc(1, 0, 1), escaped, proc(400, 1, 400)],
+      withEnvironmentEntry: async (entry) => (entry === 'YUME_CONFORMANCE_RUN_ID=abc' ? [escaped] : []),
+    };
+    const tracker = new DescendantTracker({ rootPid: 100, table, intervalMs: 1000, processGroup: true, environmentMarker: 'YUME_CONFORMANCE_RUN_ID=abc' });
+    expect((await tracker.alive()).map((info) => info.pid)).toEqual([300]);
+  });
+});

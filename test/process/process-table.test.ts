@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import {
+  LinuxProcessTable,
+  parseProcStat,
+  parsePsOutput,
+  parseWindowsProcessList,
+  pollIntervalFor,
+  processTableFor,
+  PsProcessTable,
+  WindowsProcessTable,
+} from '../../harness/process/process-table.js';
+
+describe('parseProcStat', () => {
+  it('reads pid, state, ppid, pgid and start time, with a command name holding spaces and parentheses', () => {
+    const stat = '4242 (my (odd) shim) S 4200 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 3 0 987654 1000 50 0';
+    expect(parseProcStat(stat)).toEqual({ pid: 4242, ppid: 4200, pgid: 4242, state: 'S', start: '987654', name: 'my (odd) shim' });
+  });
+
+  it('rejects garbage', () => {
+    expect(parseProcStat('nonsense')).toBeUndefined();
+  });
+});
+
+describe('parsePsOutput', () => {
+  it('reads the ps columns, with the five-word start time as identity', () => {
+    const text = '  501   1   501 Ss   Tue Nov 25 21:56:00 2025     /usr/local/bin/node\n  502 501   501 Z+   Tue Nov 25 21:56:01 2025 (sleep)\n';
+    expect(parsePsOutput(text)).toEqual([
+      { pid: 501, ppid: 1, pgid: 501, state: 'S', start: 'Tue Nov 25 21:56:00 2025', name: '/usr/local/bin/node' },
+      { pid: 502, ppid: 501, pgid: 501, state: 'Z', start: 'Tue Nov 25 21:56:01 2025', name: '(sleep)' },
+    ]);
+  });
+});
+
+describe('parseWindowsProcessList', () => {
+  it('reads pid, parent and creation ticks; pgid is the pid (Windows has no groups)', () => {
+    const text = '1234 100 638999999999990000 node.exe\r\n5678 1234 639000000000000000 cmd.exe\r\n\r\n';
+    expect(parseWindowsProcessList(text)).toEqual([
+      { pid: 1234, ppid: 100, pgid: 1234, state: 'R', start: '638999999999990000', name: 'node.exe' },
+      { pid: 5678, ppid: 1234, pgid: 5678, state: 'R', start: '639000000000000000', name: 'cmd.exe' },
+    ]);
+  });
+});
+
+describe('processTableFor', () => {
+  it('picks /proc on Linux, ps on macOS, CIM on Windows, with matching poll intervals', () => {
+    expect(processTableFor('linux')).toBeInstanceOf(LinuxProcessTable);
+    expect(processTableFor('darwin')).toBeInstanceOf(PsProcessTable);
+    expect(processTableFor('win32')).toBeInstanceOf(WindowsProcessTable);
+    expect(pollIntervalFor('linux')).toBeLessThan(pollIntervalFor('darwin'));
+    expect(pollIntervalFor('darwin')).toBeLessThan(pollIntervalFor('win32'));
+  });
+
+  it.runIf(process.platform === 'linux')('sees the current process in a real /proc snapshot', async () => {
+    const snapshot = await new LinuxProcessTable().snapshot();
+    const self = snapshot.find((info) => info.pid === process.pid);
+    expect(self?.ppid).toBe(process.ppid);
+    expect(self?.state).toMatch(/[RS]/);
+  });
+});
