@@ -1,0 +1,201 @@
+// Canonical events (docs/architecture.md): the flat dialect and Claude-native envelopes mapped to one list,
+// so the runner and the checks compare both dialects as equal (R1). Each event carries its 1-based line.
+import { Buffer } from 'node:buffer';
+import { asBuffer, forEachLine, isValidUtf8 } from './lines.js';
+
+export interface CanonicalUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadInputTokens?: number;
+  cacheCreationInputTokens?: number;
+  estimated?: boolean;
+}
+
+export type CanonicalEvent =
+  | { kind: 'init'; line: number; sessionId?: string; tools?: string[]; model?: string; cwd?: string; permissionMode?: string }
+  | { kind: 'system'; line: number; subtype: string; message?: string; sessionId?: string }
+  | { kind: 'text'; line: number; text: string }
+  | { kind: 'thinking'; line: number; text: string }
+  | { kind: 'tool_use'; line: number; id: string; name: string; input: unknown; messageId?: string }
+  | { kind: 'tool_result'; line: number; toolUseId: string; content: unknown; isError: boolean }
+  | { kind: 'usage'; line: number; inputTokens?: number; outputTokens?: number }
+  | { kind: 'result'; line: number; isError: boolean; subtype?: string; usage?: CanonicalUsage; errors?: unknown; sessionId?: string; text?: string | null }
+  | { kind: 'message_stop'; line: number }
+  | { kind: 'error'; line: number; message: string }
+  | { kind: 'interrupt'; line: number }
+  | { kind: 'other'; line: number; type: string };
+
+export type CanonicalKind = CanonicalEvent['kind'];
+
+type Json = Record<string, unknown>;
+
+const asString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const asNumber = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Token counts of a `usage` object in canonical (camelCase) form, or undefined when it is not an object. */
+export function canonicalUsage(value: unknown): CanonicalUsage | undefined {
+  if (!isObject(value)) return undefined;
+  const usage: CanonicalUsage = {};
+  const input = asNumber(value.input_tokens);
+  const output = asNumber(value.output_tokens);
+  const cacheRead = asNumber(value.cache_read_input_tokens);
+  const cacheCreation = asNumber(value.cache_creation_input_tokens);
+  if (input !== undefined) usage.inputTokens = input;
+  if (output !== undefined) usage.outputTokens = output;
+  if (cacheRead !== undefined) usage.cacheReadInputTokens = cacheRead;
+  if (cacheCreation !== undefined) usage.cacheCreationInputTokens = cacheCreation;
+  if (value.estimated === true) usage.estimated = true;
+  return usage;
+}
+
+function errorText(message: Json): string {
+  const direct = asString(message.message);
+  if (direct !== undefined) return direct;
+  if (isObject(message.error)) return asString(message.error.message) ?? '';
+  return asString(message.error) ?? '';
+}
+
+function assistantEvents(message: Json, line: number, push: (event: CanonicalEvent) => void): void {
+  const body = message.message;
+  if (!isObject(body) || !Array.isArray(body.content)) return;
+  const messageId = asString(body.id);
+  for (const block of body.content) {
+    if (!isObject(block)) continue;
+    if (block.type === 'text') push({ kind: 'text', line, text: asString(block.text) ?? '' });
+    else if (block.type === 'thinking') push({ kind: 'thinking', line, text: asString(block.thinking) ?? '' });
+    else if (block.type === 'tool_use') {
+      const event: CanonicalEvent = { kind: 'tool_use', line, id: asString(block.id) ?? '', name: asString(block.name) ?? '', input: block.input };
+      if (messageId !== undefined) event.messageId = messageId;
+      push(event);
+    } else push({ kind: 'other', line, type: `assistant.${String(block.type)}` });
+  }
+}
+
+function userEvents(message: Json, line: number, push: (event: CanonicalEvent) => void): void {
+  const body = message.message;
+  const content = isObject(body) ? body.content : undefined;
+  let echoed = false;
+  if (Array.isArray(content)) {
+    for (const block of content) {
+      if (isObject(block) && block.type === 'tool_result') {
+        push({ kind: 'tool_result', line, toolUseId: asString(block.tool_use_id) ?? '', content: block.content, isError: block.is_error === true });
+      } else echoed = true;
+    }
+  } else echoed = true;
+  // User text (an echoed prompt, claude's "[Request interrupted by user]") is not assistant output.
+  if (echoed) push({ kind: 'other', line, type: 'user' });
+}
+
+/**
+ * Maps one parsed stdout message to canonical events (none for a value that is not an object with a string
+ * `type`). `push` receives each event; nothing is allocated beyond the events themselves.
+ */
+export function messageToCanonicalEvents(message: unknown, line: number, push: (event: CanonicalEvent) => void): void {
+  if (!isObject(message)) return;
+  const type = message.type;
+  if (typeof type !== 'string') return;
+  switch (type) {
+    case 'system': {
+      const subtype = asString(message.subtype) ?? '';
+      if (subtype === 'init') {
+        const event: CanonicalEvent = { kind: 'init', line };
+        const sessionId = asString(message.session_id);
+        if (sessionId !== undefined) event.sessionId = sessionId;
+        if (Array.isArray(message.tools)) event.tools = message.tools.filter((t): t is string => typeof t === 'string');
+        const model = asString(message.model);
+        if (model !== undefined) event.model = model;
+        const cwd = asString(message.cwd);
+        if (cwd !== undefined) event.cwd = cwd;
+        const mode = asString(message.permissionMode);
+        if (mode !== undefined) event.permissionMode = mode;
+        push(event);
+      } else {
+        const event: CanonicalEvent = { kind: 'system', line, subtype };
+        const text = asString(message.message);
+        if (text !== undefined) event.message = text;
+        const sessionId = asString(message.session_id);
+        if (sessionId !== undefined) event.sessionId = sessionId;
+        push(event);
+      }
+      return;
+    }
+    case 'text':
+      push({ kind: 'text', line, text: asString(message.content) ?? '' });
+      return;
+    case 'thinking':
+      push({ kind: 'thinking', line, text: asString(message.thought) ?? '' });
+      return;
+    case 'tool_use':
+      if (message.name === undefined && message.tool_name !== undefined) break; // Gemini CLI native
+      push({ kind: 'tool_use', line, id: asString(message.id) ?? '', name: asString(message.name) ?? '', input: message.input });
+      return;
+    case 'tool_result':
+      if (message.tool_use_id === undefined && message.tool_id !== undefined) break; // Gemini CLI native
+      push({ kind: 'tool_result', line, toolUseId: asString(message.tool_use_id) ?? '', content: message.content, isError: message.is_error === true });
+      return;
+    case 'usage': {
+      const usage = isObject(message.usage) ? canonicalUsage(message.usage) : canonicalUsage(message);
+      const event: CanonicalEvent = { kind: 'usage', line };
+      if (usage?.inputTokens !== undefined) event.inputTokens = usage.inputTokens;
+      if (usage?.outputTokens !== undefined) event.outputTokens = usage.outputTokens;
+      push(event);
+      return;
+    }
+    case 'result': {
+      if (message.is_error === undefined && (message.stats !== undefined || message.status !== undefined)) break; // Gemini CLI native
+      const event: CanonicalEvent = { kind: 'result', line, isError: message.is_error === true };
+      const subtype = asString(message.subtype);
+      if (subtype !== undefined) event.subtype = subtype;
+      const usage = canonicalUsage(message.usage);
+      if (usage !== undefined) event.usage = usage;
+      if (message.errors !== undefined) event.errors = message.errors;
+      const sessionId = asString(message.session_id);
+      if (sessionId !== undefined) event.sessionId = sessionId;
+      if (typeof message.result === 'string' || message.result === null) event.text = message.result;
+      push(event);
+      return;
+    }
+    case 'message_stop':
+      push({ kind: 'message_stop', line });
+      return;
+    case 'error':
+      push({ kind: 'error', line, message: errorText(message) });
+      return;
+    case 'interrupt':
+      push({ kind: 'interrupt', line });
+      return;
+    case 'assistant':
+      assistantEvents(message, line, push);
+      return;
+    case 'user':
+      userEvents(message, line, push);
+      return;
+    default:
+      break;
+  }
+  push({ kind: 'other', line, type });
+}
+
+/**
+ * Canonical events of a whole stdout capture (raw bytes or text). Lines that are not JSON objects, or not
+ * valid UTF-8, produce no events; judging them is the validator's job.
+ */
+export function toCanonicalEvents(input: Uint8Array | string): CanonicalEvent[] {
+  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : asBuffer(input);
+  const events: CanonicalEvent[] = [];
+  const push = (event: CanonicalEvent) => {
+    events.push(event);
+  };
+  forEachLine(bytes, (line, start, end) => {
+    if (end === start || !isValidUtf8(bytes, start, end)) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bytes.toString('utf8', start, end));
+    } catch {
+      return;
+    }
+    messageToCanonicalEvents(parsed, line, push);
+  });
+  return events;
+}
