@@ -85,5 +85,6 @@ export function markdownCell(value) {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/\|/g, '\\|')
-    .replace(/\r?\n/g, ' ');
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
 }
