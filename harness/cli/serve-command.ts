@@ -1,6 +1,126 @@
-import type { Command } from 'commander';
+// `yume-conformance serve`: the mocked providers of one scenario on 127.0.0.1, for shim authors developing
+// against the mock and for pointing real clients at it. Logs every request on stderr; Ctrl-C stops it.
+import path from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import {
+  defaultTranscriptsDir, formatProblem, loadScenario, MOCK_PROVIDER_IDS, providerEnvironment, ScenarioLoadError, startMockServer,
+  type MockProviderId, type RecordedRequest,
+} from '../mock/index.js';
+import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 
-/** Registers `yume-conformance serve`. Owned by the serve feature; replaced by its real implementation. */
+interface ServeOptions {
+  scenario: string;
+  port: number;
+  provider?: MockProviderId;
+  seed?: number;
+  transcripts?: string;
+  gate?: boolean;
+}
+
+const ENDPOINTS: Record<MockProviderId, (url: string) => string> = {
+  'openai-chat': (url) => `POST ${url}/v1/chat/completions`,
+  'openai-responses': (url) => `POST ${url}/v1/responses`,
+  gemini: (url) => `POST ${url}/v1beta/models/{model}:streamGenerateContent?alt=sse`,
+  anthropic: (url) => `POST ${url}/v1/messages`,
+};
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('expected a port number 0-65535 (0 = any free port)');
+  return port;
+}
+
+function parseProvider(value: string): MockProviderId {
+  if (!(MOCK_PROVIDER_IDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${MOCK_PROVIDER_IDS.join(', ')}`);
+  return value as MockProviderId;
+}
+
+function parseSeed(value: string): number {
+  const seed = Number(value);
+  if (!Number.isInteger(seed) || seed < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return seed;
+}
+
 export function registerServeCommand(program: Command): void {
-  void program;
+  program
+    .command('serve')
+    .description('serve the mocked providers of one scenario on 127.0.0.1 until Ctrl-C')
+    .option('--scenario <id>', 'scenario id (a folder of transcripts/)', 'plain-text')
+    .option('--port <n>', 'port to listen on (0 = any free port)', parsePort, 0)
+    .option('--provider <id>', `only print this provider's settings (${MOCK_PROVIDER_IDS.join(', ')})`, parseProvider)
+    .option('--seed <n>', 're-chunk every stream at offsets drawn from this seed', parseSeed)
+    .option('--transcripts <dir>', 'folder holding the scenarios (default: the package\'s transcripts/)')
+    .option('--gate', 'withhold each stream after its first text chunk until Enter is pressed')
+    .action(async (options: ServeOptions) => {
+      process.exitCode = await serve(options);
+    });
+}
+
+async function serve(options: ServeOptions): Promise<number> {
+  const root = options.transcripts ? path.resolve(options.transcripts) : defaultTranscriptsDir();
+  let scenario;
+  try {
+    scenario = loadScenario(path.join(root, options.scenario));
+  } catch (error) {
+    if (!(error instanceof ScenarioLoadError)) throw error;
+    process.stderr.write(`yume-conformance serve: cannot load scenario "${options.scenario}":\n${error.problems.map(formatProblem).join('\n')}\n`);
+    return EXIT_USAGE;
+  }
+  let server;
+  try {
+    server = await startMockServer({ scenario, provider: options.provider, seed: options.seed, port: options.port, autoAdvance: true, gate: options.gate });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EADDRINUSE' ? `port ${options.port} is already in use (use --port 0 for any free port)` : String(error);
+    process.stderr.write(`yume-conformance serve: ${reason}\n`);
+    return EXIT_USAGE;
+  }
+
+  const providers = options.provider ? [options.provider] : [...MOCK_PROVIDER_IDS];
+  const env = providerEnvironment(server.baseUrls, scenario.env?.unset ?? []);
+  const out: string[] = [
+    `yume-conformance mock providers: scenario "${scenario.id}" (${scenario.turns.length} turn${scenario.turns.length === 1 ? '' : 's'})${options.seed !== undefined ? `, re-chunk seed ${options.seed}` : ''}`,
+    `listening on ${server.url} (Ctrl-C to stop)`,
+    '',
+    'Endpoints:',
+    ...providers.map((id) => `  ${id.padEnd(17)} ${ENDPOINTS[id](server.url)}`),
+    '',
+    'Environment for a shim (POSIX shell):',
+    ...Object.entries(env).map(([name, value]) => `  export ${name}=${value}`),
+    '',
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+
+  const log = (line: string): void => void process.stderr.write(`[${new Date().toISOString().slice(11, 23)}] ${line}\n`);
+  const describe = (request: RecordedRequest): string => {
+    const answer = request.responseIndex !== undefined ? ` (turn ${request.turn + 1}, response ${request.responseIndex + 1})` : '';
+    const missing = request.missingTools ? ` missing tools: ${request.missingTools.join(', ')}` : '';
+    return `#${request.index + 1} ${request.method} ${request.path}${request.query} ${request.provider ?? '-'} -> ${request.status} ${request.outcome}${answer}${missing}`;
+  };
+  server.events.on('request', (request: RecordedRequest) => log(describe(request)));
+  server.events.on('first-text-sent', ({ index }: { index: number }) => {
+    if (options.gate) log(`#${index + 1} first text sent; press Enter to open the gate`);
+  });
+  server.events.on('client-closed', (request: RecordedRequest) => log(`#${request.index + 1} client closed the connection early`));
+  const openOnEnter = (): void => server.openGate();
+  if (options.gate) process.stdin.on('data', openOnEnter);
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      log(`${signal}: stopping`);
+      resolve();
+    };
+    const onInt = (): void => stop('SIGINT');
+    const onTerm = (): void => stop('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
+  await server.close();
+  if (options.gate) {
+    process.stdin.off('data', openOnEnter);
+    process.stdin.pause();
+  }
+  return EXIT_OK;
 }

@@ -1,0 +1,108 @@
+// Writes small launcher commands into a directory that is put first on a child's PATH: for each name a POSIX
+// `#!/bin/sh` script and a Windows `.cmd` file. Arguments are embedded quoted for each shell, never pasted
+// raw, so any argv survives (spaces, quotes, `&`, `%`, `$`, backslashes).
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export type CommandShimSpec =
+  | {
+      kind: 'print';
+      /** Printed to stdout (a final newline is added when missing). */
+      stdout: string;
+      /** Print only when the argv is exactly this; otherwise print `usage` on stderr and exit 2. */
+      whenArgs?: string[];
+      usage?: string;
+    }
+  | {
+      kind: 'node';
+      /** The script run as `node <script> <args...> <argv of the command...>`. */
+      script: string;
+      args?: string[];
+      /** Node binary; defaults to the running one. */
+      node?: string;
+    };
+
+export interface WrittenCommandShim {
+  posix: string;
+  windows: string;
+}
+
+/** Writes `<dir>/<name>` (mode 755) and `<dir>/<name>.cmd`. */
+export async function writeCommandShim(dir: string, name: string, spec: CommandShimSpec): Promise<WrittenCommandShim> {
+  if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new Error(`command shim name ${JSON.stringify(name)} must be a plain file name`);
+  await mkdir(dir, { recursive: true });
+  const posix = path.join(dir, name);
+  const windows = path.join(dir, `${name}.cmd`);
+  await writeFile(posix, posixShimContent(spec), 'utf8');
+  await chmod(posix, 0o755);
+  await writeFile(windows, cmdShimContent(spec), 'utf8');
+  return { posix, windows };
+}
+
+// ---- POSIX sh ----
+
+/** Single-quotes a word for sh: only `'` needs care inside single quotes. */
+export function shQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+export function posixShimContent(spec: CommandShimSpec): string {
+  if (spec.kind === 'node') {
+    const words = [spec.node ?? process.execPath, spec.script, ...(spec.args ?? [])].map(shQuote).join(' ');
+    return `#!/bin/sh\nexec ${words} "$@"\n`;
+  }
+  const text = spec.stdout.endsWith('\n') ? spec.stdout : `${spec.stdout}\n`;
+  const print = `printf '%s' ${shQuote(text)}\n`;
+  if (!spec.whenArgs) return `#!/bin/sh\n${print}exit 0\n`;
+  const tests = [`[ "$#" -eq ${spec.whenArgs.length} ]`, ...spec.whenArgs.map((arg, i) => `[ "$${i + 1}" = ${shQuote(arg)} ]`)];
+  const usage = spec.usage ?? `unsupported arguments; expected: ${spec.whenArgs.join(' ')}`;
+  return `#!/bin/sh\nif ${tests.join(' && ')}; then\n  ${print}  exit 0\nfi\nprintf '%s\\n' ${shQuote(usage)} >&2\nexit 2\n`;
+}
+
+// ---- Windows cmd ----
+
+/**
+ * Quotes one argument for a program started from a .cmd line: first the MSVCRT/CommandLineToArgvW rules
+ * (backslashes before a quote are doubled, quotes escaped with a backslash, whole word in quotes), then cmd's
+ * own rules: every cmd metacharacter (including the quotes) is caret-escaped so cmd never sees a quoted
+ * region, and `%` is doubled because a caret does not stop variable expansion inside a batch file.
+ */
+export function cmdQuoteArg(value: string): string {
+  let quoted = value.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\*)$/, '$1$1');
+  quoted = `"${quoted}"`;
+  return quoted.replace(/[()[\]!^"<>&|;, =]/g, '^$&').replace(/%/g, '%%');
+}
+
+/** Escapes text for `echo(` in a batch file (no quoting: echo prints the rest of the line as is). */
+export function cmdEchoText(line: string): string {
+  return line.replace(/[\^&|<>()!]/g, '^$&').replace(/%/g, '%%');
+}
+
+export function cmdShimContent(spec: CommandShimSpec): string {
+  const lines = ['@echo off', 'setlocal DisableDelayedExpansion'];
+  if (spec.kind === 'node') {
+    // The program word keeps real quotes: cmd finds the executable by its own quoting rules, and a Windows
+    // path cannot contain a quote. Only `%` needs doubling there.
+    const program = `"${(spec.node ?? process.execPath).replace(/%/g, '%%')}"`;
+    const words = [spec.script, ...(spec.args ?? [])].map(cmdQuoteArg).join(' ');
+    lines.push(`${program} ${words} %*`, 'exit /b %ERRORLEVEL%');
+    return `${lines.join('\r\n')}\r\n`;
+  }
+  const text = spec.stdout.endsWith('\n') ? spec.stdout.slice(0, -1) : spec.stdout;
+  const echo = text.split('\n').map((line) => `echo(${cmdEchoText(line)}`);
+  if (spec.whenArgs) {
+    // %~N strips the quotes cmd keeps around an argument; an extra argument makes the match fail.
+    // Inside quotes cmd keeps carets literally, so the expected words are only %-doubled (quotes are refused).
+    spec.whenArgs.forEach((arg, i) => {
+      if (arg.includes('"')) throw new Error(`command shim argument ${JSON.stringify(arg)} cannot contain a double quote`);
+      lines.push(`if not "%~${i + 1}"=="${arg.replace(/%/g, '%%')}" goto usage`);
+    });
+    lines.push(`if not "%~${spec.whenArgs.length + 1}"=="" goto usage`);
+  }
+  lines.push(...echo, 'exit /b 0');
+  if (spec.whenArgs) {
+    const usage = spec.usage ?? `unsupported arguments; expected: ${spec.whenArgs.join(' ')}`;
+    lines.push(':usage', `echo(${cmdEchoText(usage)} 1>&2`, 'exit /b 2');
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
