@@ -1,0 +1,5 @@
+// Leading arguments the launchers pass to dist/fake-cli.js (after the CLI name) to name the D4 state and
+// log files; the YUME_CONFORMANCE_FAKE_CLI_* environment variables are the fallback. Kept apart from
+// install.ts so the bundled fake does not pull in the launcher writer.
+export const STATE_ARGUMENT = '--yume-conformance-state=';
+export const LOG_ARGUMENT = '--yume-conformance-log=';

@@ -1,0 +1,155 @@
+// Entry point of the fake official CLIs: `node dist/fake-cli.js <gemini|codex|claude> <the CLI's argv>`.
+// The launchers that installFakeClis() writes call it with the state and log files in the environment
+// (D4). Each start is logged before anything else, so the harness sees every way a shim called it.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseClaudeArgs } from './args/claude-args.js';
+import { parseCodexArgs } from './args/codex-args.js';
+import { parseGeminiArgs } from './args/gemini-args.js';
+import type { Invocation, ParseOutcome } from './args/invocation.js';
+import { newClaudeSessionId, runClaude } from './render/claude.js';
+import { newCodexThreadId, runCodex } from './render/codex.js';
+import { newGeminiSessionId, runGemini } from './render/gemini.js';
+import { LOG_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
+import { CliRuntime } from './runtime.js';
+import { FAKE_CLI_NAMES, type FakeCliName } from './script-types.js';
+import { appendLog, LOG_ENV, readLog, readState, STATE_ENV, type FakeCliState, type StartEntry } from './state.js';
+
+/** Set in the environment of the worker process gemini relaunches itself as. */
+const CHILD_ENV = 'YUME_CONFORMANCE_FAKE_CLI_CHILD';
+const SESSION_ENV = 'YUME_CONFORMANCE_FAKE_CLI_SESSION';
+
+function fatal(message: string, code = 2): never {
+  process.stderr.write(`fake-cli: ${message}\n`);
+  process.exit(code);
+}
+
+function parse(cli: FakeCliName, args: string[]): ParseOutcome {
+  if (cli === 'gemini') return parseGeminiArgs(args);
+  if (cli === 'codex') return parseCodexArgs(args);
+  return parseClaudeArgs(args, process.env, typeof process.getuid === 'function' && process.getuid() === 0);
+}
+
+function newSessionId(cli: FakeCliName): string {
+  if (cli === 'gemini') return newGeminiSessionId();
+  if (cli === 'codex') return newCodexThreadId();
+  return newClaudeSessionId();
+}
+
+/** The CLI session a `--resume` names, among the sessions earlier starts of this CLI created. */
+function findSession(cli: FakeCliName, requested: string, logFile: string | undefined): string | undefined {
+  if (!logFile) return undefined;
+  const sessions = readLog(logFile)
+    .filter((entry): entry is StartEntry => entry.event === 'start' && entry.cli === cli && entry.argError === undefined)
+    .map((entry) => entry.sessionId);
+  if (requested === 'last' || requested === 'latest') return sessions.at(-1);
+  return sessions.includes(requested) ? requested : undefined;
+}
+
+function unknownSessionMessage(cli: FakeCliName, requested: string): string {
+  if (cli === 'gemini') return `Error resuming session: Invalid session identifier "${requested}". Use --list-sessions to see available sessions.\n`;
+  if (cli === 'codex') return `Error: no rollout found for thread id ${requested}\n`;
+  return `No conversation found with session ID: ${requested}\n`;
+}
+
+/** gemini's launcher: relaunches itself as a worker and ignores the signals sent to its own pid. */
+function relaunchGemini(state: FakeCliState, logFile: string | undefined, args: string[], sessionId: string): void {
+  const script = fileURLToPath(import.meta.url);
+  const worker = spawn(process.execPath, [script, 'gemini', ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, GEMINI_CLI_NO_RELAUNCH: 'true', [CHILD_ENV]: '1', [SESSION_ENV]: sessionId },
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      appendLog(logFile, { event: 'signal', signal, handled: 'ignored', cli: 'gemini', pid: process.pid, turnIndex: state.turnIndex, time: new Date().toISOString() });
+    });
+  }
+  worker.on('exit', (code, signal) => {
+    const exitCode = code ?? (signal === 'SIGKILL' ? 137 : 1);
+    appendLog(logFile, { event: 'exit', code: exitCode, cli: 'gemini', pid: process.pid, turnIndex: state.turnIndex, time: new Date().toISOString() });
+    process.exit(exitCode);
+  });
+}
+
+async function main(): Promise<void> {
+  const [name, ...rest] = process.argv.slice(2);
+  if (!FAKE_CLI_NAMES.includes(name as FakeCliName)) fatal(`usage: fake-cli.js <${FAKE_CLI_NAMES.join('|')}> [the CLI's arguments]`);
+  const cli = name as FakeCliName;
+  // The launcher's own leading arguments name the D4 files; the environment is the fallback.
+  let stateFile = process.env[STATE_ENV];
+  let logFile = process.env[LOG_ENV];
+  const args = [...rest];
+  while (args[0]?.startsWith(STATE_ARGUMENT) || args[0]?.startsWith(LOG_ARGUMENT)) {
+    const launcherArgument = args.shift()!;
+    if (launcherArgument.startsWith(STATE_ARGUMENT)) stateFile = launcherArgument.slice(STATE_ARGUMENT.length);
+    else logFile = launcherArgument.slice(LOG_ARGUMENT.length);
+  }
+  // The gemini worker and any child the CLI starts find them here.
+  if (stateFile) process.env[STATE_ENV] = stateFile;
+  if (logFile) process.env[LOG_ENV] = logFile;
+  if (!stateFile) fatal(`${STATE_ENV} is not set: the fake ${cli} is installed and configured by installFakeClis()`);
+  let state: FakeCliState;
+  try {
+    state = readState(stateFile);
+  } catch (error) {
+    fatal((error as Error).message);
+  }
+  const isWorker = process.env[CHILD_ENV] === '1';
+  const outcome = parse(cli, args);
+  const invocation: Invocation | undefined = outcome.kind === 'run' ? outcome.invocation : undefined;
+  const sessionId = process.env[SESSION_ENV] ?? newSessionId(cli);
+
+  let resumed: string | undefined;
+  if (invocation?.resume) resumed = findSession(cli, invocation.resume, logFile);
+  if (!isWorker) {
+    appendLog(logFile, {
+      event: 'start',
+      cli,
+      pid: process.pid,
+      turnIndex: state.turnIndex,
+      time: new Date().toISOString(),
+      argv: args,
+      cwd: process.cwd(),
+      prompt: invocation?.prompt,
+      argError: outcome.kind === 'error' ? outcome.message.trim() : undefined,
+      model: invocation?.model,
+      resume: invocation?.resume,
+      sessionId: resumed ?? sessionId,
+    });
+  }
+  if (outcome.kind === 'info') {
+    process.stdout.write(outcome.text);
+    return;
+  }
+  const workspace = path.resolve(process.cwd(), invocation?.workdir ?? '.');
+  const runtime = new CliRuntime(cli, state, logFile, workspace);
+  if (outcome.kind === 'error') {
+    runtime.stderr(outcome.message);
+    await runtime.exit(outcome.exitCode);
+    return;
+  }
+  const run = outcome.invocation;
+  if (run.resume && !resumed) {
+    runtime.stderr(unknownSessionMessage(cli, run.resume));
+    await runtime.exit(1);
+    return;
+  }
+  const activeSession = resumed ?? sessionId;
+
+  if (cli === 'gemini') {
+    if (!isWorker && process.env.GEMINI_CLI_NO_RELAUNCH !== 'true') {
+      relaunchGemini(state, logFile, args, activeSession);
+      return;
+    }
+    const stdinText = await runtime.readStdin(500);
+    await runGemini(runtime, run, { sessionId: activeSession, stdinText });
+  } else if (cli === 'codex') {
+    await runCodex(runtime, run, { threadId: activeSession });
+  } else {
+    const stdinText = run.prompt === undefined ? await runtime.readStdin() : '';
+    await runClaude(runtime, run, { sessionId: activeSession, stdinText });
+  }
+}
+
+main().catch((error: unknown) => fatal(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`, 70));

@@ -1,0 +1,160 @@
+// What every fake CLI process shares: stdout/stderr writing, the D4 log, signals, stalls, stdin, and
+// running the scripted tools in the workspace with their side effects recorded.
+import type { FakeCliLogEntry, FakeCliState } from './state.js';
+import { appendLog } from './state.js';
+import type { FakeCliName, ScriptToolCall, ScriptTurn } from './script-types.js';
+import { CHANGING_TOOLS, diffSnapshots, runAppTool, snapshotWorkspace, stopRunningCommand, type ToolOutcome } from './workspace-tools.js';
+
+export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
+export const DEFAULT_STDIN_WAIT_MS = 5_000;
+
+type Distribute<T> = T extends unknown ? Omit<T, 'cli' | 'pid' | 'turnIndex' | 'time'> : never;
+export type LogFields = Distribute<FakeCliLogEntry>;
+
+/** Where a CLI's prompt came from, for the log. */
+export function promptSource(argvPrompt: string | undefined, stdinText: string): 'argv' | 'stdin' | 'argv+stdin' {
+  const fromStdin = stdinText.trim() !== '';
+  if (argvPrompt !== undefined && argvPrompt !== '') return fromStdin ? 'argv+stdin' : 'argv';
+  return 'stdin';
+}
+
+export class CliRuntime {
+  readonly turn: ScriptTurn;
+  private interruptHandler: ((signal: NodeJS.Signals) => void) | undefined;
+  private exiting = false;
+
+  constructor(
+    readonly cli: FakeCliName,
+    readonly state: FakeCliState,
+    readonly logFile: string | undefined,
+    readonly workspace: string,
+  ) {
+    this.turn = state.scenario.turns[state.turnIndex]!;
+  }
+
+  line(value: unknown): void {
+    process.stdout.write(JSON.stringify(value) + '\n');
+  }
+
+  stderr(text: string): void {
+    process.stderr.write(text);
+  }
+
+  log(fields: LogFields): void {
+    appendLog(this.logFile, {
+      ...fields,
+      cli: this.cli,
+      pid: process.pid,
+      turnIndex: this.state.turnIndex,
+      time: new Date().toISOString(),
+    } as FakeCliLogEntry);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  /** Ends the process once stdout and stderr are flushed. */
+  async exit(code: number): Promise<never> {
+    this.exiting = true;
+    stopRunningCommand();
+    this.log({ event: 'exit', code });
+    await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+    await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
+    process.exit(code);
+  }
+
+  /**
+   * Installs the CLI's reaction to SIGINT/SIGTERM/SIGHUP. The handler prints what the CLI prints when
+   * stopped and calls exit(); a running tool command is ended first (it shares the process group anyway).
+   */
+  onInterrupt(handler: (signal: NodeJS.Signals) => void): void {
+    this.interruptHandler = handler;
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.on(signal, () => {
+        if (this.exiting) return;
+        this.log({ event: 'signal', signal, handled: 'stopped' });
+        stopRunningCommand();
+        this.interruptHandler?.(signal);
+      });
+    }
+  }
+
+  /** Holds a stream open like a provider that stops sending; resolves only if nothing stops the CLI. */
+  async stall(): Promise<void> {
+    this.log({ event: 'stall' });
+    await this.sleep(this.state.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
+  }
+
+  /**
+   * Reads stdin to EOF, as codex and gemini do when it is not a terminal. `idleMs` stops waiting when no
+   * byte came for that long (gemini); without it the wait lasts up to `state.stdinWaitMs` and is logged
+   * as stdin left open by the shim (codex blocks for ever there).
+   */
+  async readStdin(idleMs?: number): Promise<string> {
+    if (process.stdin.isTTY) return '';
+    const limit = idleMs ?? this.state.stdinWaitMs ?? DEFAULT_STDIN_WAIT_MS;
+    const started = Date.now();
+    return new Promise((resolve) => {
+      let text = '';
+      let timer: NodeJS.Timeout;
+      const done = (timedOut: boolean) => {
+        clearTimeout(timer);
+        process.stdin.removeAllListeners('data');
+        process.stdin.removeAllListeners('end');
+        process.stdin.removeAllListeners('error');
+        process.stdin.pause();
+        process.stdin.unref?.();
+        if (timedOut && idleMs === undefined) this.log({ event: 'stdin-open', waitedMs: Date.now() - started });
+        resolve(text);
+      };
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => done(true), limit);
+      };
+      arm();
+      process.stdin.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        if (idleMs !== undefined) arm();
+      });
+      process.stdin.on('end', () => done(false));
+      process.stdin.on('error', () => done(false));
+    });
+  }
+
+  /** The tool call's input as an object (invalid raw arguments give an empty one). */
+  inputOf(call: ScriptToolCall): Record<string, unknown> {
+    if (call.input && typeof call.input === 'object') return call.input as Record<string, unknown>;
+    return {};
+  }
+
+  /** Runs one scripted tool in the workspace and logs its start, outcome and the files it changed. */
+  async runTool(call: ScriptToolCall, cliToolId: string, denied?: string): Promise<ToolOutcome> {
+    const input = this.inputOf(call);
+    this.log({ event: 'tool-start', callId: call.id, name: call.name, cliToolId });
+    let outcome: ToolOutcome;
+    let effects: Record<string, string | null> = {};
+    if (denied !== undefined) {
+      outcome = { isError: true, output: denied, failure: 'denied' };
+    } else if (call.rawArguments !== undefined && call.input === undefined) {
+      outcome = { isError: true, output: `invalid tool arguments: ${call.rawArguments}`, failure: 'bad-input' };
+    } else if (CHANGING_TOOLS.has(call.name)) {
+      const before = snapshotWorkspace(this.workspace);
+      outcome = await runAppTool(this.workspace, call.name, input);
+      effects = diffSnapshots(before, snapshotWorkspace(this.workspace));
+    } else {
+      outcome = await runAppTool(this.workspace, call.name, input);
+    }
+    this.log({
+      event: 'tool',
+      callId: call.id,
+      name: call.name,
+      cliToolId,
+      input,
+      isError: outcome.isError,
+      output: outcome.output.slice(0, 10_000),
+      effects,
+    });
+    return outcome;
+  }
+}

@@ -1,0 +1,157 @@
+// The files a fake CLI shares with the harness (decision D4): the state file it reads its script from
+// (YUME_CONFORMANCE_FAKE_CLI_STATE) and the log it appends every start, tool run, stall and signal to
+// (YUME_CONFORMANCE_FAKE_CLI_LOG), so the harness can check how the shim called it.
+import { appendFileSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import type { FakeCliName, ScriptScenario } from './script-types.js';
+
+export const STATE_ENV = 'YUME_CONFORMANCE_FAKE_CLI_STATE';
+export const LOG_ENV = 'YUME_CONFORMANCE_FAKE_CLI_LOG';
+
+export interface FakeCliState {
+  scenario: ScriptScenario;
+  /** 0-based: which turn's responses the next start plays. */
+  turnIndex: number;
+  /** How long a stalled stream is held before the fake acts as if the connection were cut. */
+  stallTimeoutMs?: number;
+  /** How long codex waits for stdin EOF before it gives up (the real one waits for ever). */
+  stdinWaitMs?: number;
+}
+
+interface LogBase {
+  cli: FakeCliName;
+  pid: number;
+  turnIndex: number;
+  /** ISO time. */
+  time: string;
+}
+
+/** One start of a fake CLI, as the user's shim launched it. */
+export interface StartEntry extends LogBase {
+  event: 'start';
+  argv: string[];
+  cwd: string;
+  /** The prompt the CLI understood (absent when the arguments were rejected). */
+  prompt?: string;
+  /** Why the CLI refused its arguments, as the real one would say it. */
+  argError?: string;
+  model?: string;
+  /** The CLI session/thread id this start continued (--resume ...). */
+  resume?: string;
+  /** The CLI's own session/thread id for this start. */
+  sessionId: string;
+}
+
+/** The prompt the CLI finally worked on (argv and stdin combined), once it knew it. */
+export interface PromptEntry extends LogBase {
+  event: 'prompt';
+  prompt: string;
+  /** Where the text came from. */
+  source: 'argv' | 'stdin' | 'argv+stdin';
+}
+
+/** A tool began to run inside the fake CLI (printed before its side effects). */
+export interface ToolStartEntry extends LogBase {
+  event: 'tool-start';
+  callId: string;
+  name: string;
+  cliToolId: string;
+}
+
+/** A tool the fake CLI ran, with its outcome and the files it left changed. */
+export interface ToolEntry extends LogBase {
+  event: 'tool';
+  callId: string;
+  name: string;
+  cliToolId: string;
+  input: Record<string, unknown>;
+  isError: boolean;
+  output: string;
+  /** Workspace-relative path → sha256 of the content after the tool (null: removed; 'dir': a directory). */
+  effects: Record<string, string | null>;
+}
+
+export interface StallEntry extends LogBase {
+  event: 'stall';
+}
+
+export interface SignalEntry extends LogBase {
+  event: 'signal';
+  signal: string;
+  /** `ignored`: the gemini launcher, which does not forward signals; `stopped`: the CLI ended its turn. */
+  handled: 'ignored' | 'stopped';
+}
+
+/** codex (like the real one) read stdin to EOF and the shim never closed it. */
+export interface StdinOpenEntry extends LogBase {
+  event: 'stdin-open';
+  waitedMs: number;
+}
+
+export interface ExitEntry extends LogBase {
+  event: 'exit';
+  code: number;
+}
+
+export type FakeCliLogEntry = StartEntry | PromptEntry | ToolStartEntry | ToolEntry | StallEntry | SignalEntry | StdinOpenEntry | ExitEntry;
+
+export function readState(file: string): FakeCliState {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read the fake CLI state file ${file} (${STATE_ENV}): ${(error as Error).message}`);
+  }
+  let state: FakeCliState;
+  try {
+    state = JSON.parse(text) as FakeCliState;
+  } catch (error) {
+    throw new Error(`the fake CLI state file ${file} is not JSON: ${(error as Error).message}`);
+  }
+  if (!state || typeof state !== 'object' || !state.scenario || !Array.isArray(state.scenario.turns)) {
+    throw new Error(`the fake CLI state file ${file} has no scenario with turns; write it with installFakeClis()`);
+  }
+  if (!Number.isInteger(state.turnIndex) || state.turnIndex < 0 || state.turnIndex >= state.scenario.turns.length) {
+    throw new Error(
+      `the fake CLI state file ${file} names turn ${state.turnIndex}, but scenario ${state.scenario.id} has ` +
+        `${state.scenario.turns.length} turn(s); call setFakeCliTurn() with a 0-based index`,
+    );
+  }
+  return state;
+}
+
+/** Writes the state atomically, so a CLI starting at that moment never reads half a file. */
+export function writeState(file: string, state: FakeCliState): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(state));
+  renameSync(temporary, file);
+}
+
+/** Appends one entry. Each line is one write() on an O_APPEND file, so concurrent writers do not interleave. */
+export function appendLog(file: string | undefined, entry: FakeCliLogEntry): void {
+  if (!file) return;
+  try {
+    appendFileSync(file, JSON.stringify(entry) + '\n');
+  } catch {
+    // A log that cannot be written must not change what the CLI prints; the harness reports the gap.
+  }
+}
+
+/** Every entry of a log file; a missing file is an empty log (no CLI was started). */
+export function readLog(file: string): FakeCliLogEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const entries: FakeCliLogEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      entries.push(JSON.parse(line) as FakeCliLogEntry);
+    } catch {
+      // a line torn by a killed writer: skip it
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,102 @@
+// How each official CLI names and shapes a scripted app tool call (D1 names → the CLI's own tools).
+// The fakes render with these; `expectedTranslation` says what a correct translator prints back, which is
+// what goldens compare for CLI providers (R10: the CLI decides how a tool runs, e.g. codex runs a Read as
+// `cat`).
+import path from 'node:path';
+import type { FakeCliName, ScriptToolCall } from './script-types.js';
+
+/** gemini's tool name and parameters for an app tool call. */
+export function geminiToolCall(name: string, input: Record<string, unknown>): { name: string; parameters: Record<string, unknown> } {
+  const pick = (entries: Array<[string, unknown]>) => Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+  switch (name) {
+    case 'Read':
+      return { name: 'read_file', parameters: pick([['file_path', input.file_path], ['start_line', input.offset], ['end_line', endLine(input)]]) };
+    case 'Write':
+      return { name: 'write_file', parameters: pick([['file_path', input.file_path], ['content', input.content]]) };
+    case 'Edit':
+      return {
+        name: 'replace',
+        parameters: pick([
+          ['file_path', input.file_path],
+          ['old_string', input.old_string],
+          ['new_string', input.new_string],
+          ['allow_multiple', input.replace_all],
+        ]),
+      };
+    case 'Bash':
+      return { name: 'run_shell_command', parameters: pick([['command', input.command], ['description', input.description]]) };
+    case 'Glob':
+      return { name: 'glob', parameters: pick([['pattern', input.pattern], ['dir_path', input.path]]) };
+    case 'Grep':
+      return { name: 'grep_search', parameters: pick([['pattern', input.pattern], ['dir_path', input.path], ['include_pattern', input.glob]]) };
+    case 'LS':
+      return { name: 'list_directory', parameters: pick([['dir_path', input.path ?? '.']]) };
+    default:
+      return { name, parameters: input };
+  }
+}
+
+function endLine(input: Record<string, unknown>): number | undefined {
+  if (typeof input.offset === 'number' && typeof input.limit === 'number') return input.offset + input.limit - 1;
+  return undefined;
+}
+
+/** POSIX single quoting, only when needed (codex prints `/bin/bash -lc ls` but `... -lc 'cat hello.txt'`). */
+export function shellQuote(text: string): string {
+  if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(text)) return text;
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command codex runs for an app tool that it executes through its shell (everything but file edits). */
+export function codexShellCommand(name: string, input: Record<string, unknown>): string | undefined {
+  const argument = (value: unknown, fallback = '.') => shellQuote(typeof value === 'string' && value !== '' ? value : fallback);
+  switch (name) {
+    case 'Bash':
+      return typeof input.command === 'string' ? input.command : '';
+    case 'Read':
+      return `cat ${argument(input.file_path, '')}`;
+    case 'LS':
+      return `ls ${argument(input.path)}`;
+    case 'Glob':
+      return `find ${argument(input.path)} -name ${argument(input.pattern, '*')}`;
+    case 'Grep':
+      return `grep -rn ${argument(input.pattern, '')} ${argument(input.path)}`;
+    default:
+      return undefined;
+  }
+}
+
+/** How codex prints a command it ran: always through a login bash. */
+export function codexDisplayedCommand(command: string): string {
+  return `/bin/bash -lc ${shellQuote(command)}`;
+}
+
+/** claude's model sends absolute file paths (as the capture shows); everything else is the app's input. */
+export function claudeToolInput(name: string, input: Record<string, unknown>, workspace: string): Record<string, unknown> {
+  if (typeof input.file_path === 'string' && ['Read', 'Write', 'Edit'].includes(name) && !path.isAbsolute(input.file_path)) {
+    return { ...input, file_path: path.join(workspace, input.file_path) };
+  }
+  return input;
+}
+
+/**
+ * The (name, input) a correct translator prints for a scripted call wrapped by `cli`, given the files as
+ * they are after the turn (`readAfter`). gemini reports the model's parameters as sent; claude's model
+ * sends absolute paths; codex runs everything but file edits through its shell (a Bash call with the
+ * command) and reports edits as changed paths only, which a translator shows as a Write of the content
+ * the file now has.
+ */
+export function expectedTranslation(
+  cli: FakeCliName,
+  call: ScriptToolCall,
+  workspace: string,
+  readAfter: (absolutePath: string) => string | undefined,
+): { name: string; input: Record<string, unknown> } {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  if (cli === 'claude') return { name: call.name, input: claudeToolInput(call.name, input, workspace) };
+  if (cli === 'gemini') return { name: call.name, input };
+  const command = codexShellCommand(call.name, input);
+  if (command !== undefined) return { name: 'Bash', input: { command } };
+  const absolute = path.resolve(workspace, String(input.file_path ?? ''));
+  return { name: 'Write', input: { file_path: absolute, content: readAfter(absolute) ?? '' } };
+}
