@@ -1,0 +1,42 @@
+// The rule catalog: every rule the suite reports, stream-level and run-level, in one list with unique ids.
+// Each group lives in its own file under harness/rules/; add a new group by importing it into GROUPS.
+import { RUN_RULES } from './run-rules.js';
+import { STREAM_RULES } from './stream-rules.js';
+import type { Profile, RuleDefinition } from './types.js';
+
+export type { Finding, Profile, RuleDefinition, RuleLevel, Severity } from './types.js';
+export { PROFILES, defineRules } from './types.js';
+
+const GROUPS: readonly (readonly RuleDefinition[])[] = [STREAM_RULES, RUN_RULES];
+
+function buildCatalog(): ReadonlyMap<string, RuleDefinition> {
+  const byId = new Map<string, RuleDefinition>();
+  for (const group of GROUPS) {
+    for (const rule of group) {
+      if (byId.has(rule.id)) throw new Error(`rule id ${rule.id} is defined twice in the catalog`);
+      byId.set(rule.id, rule);
+    }
+  }
+  return byId;
+}
+
+const CATALOG = buildCatalog();
+
+/** Every rule, stream rules first, in catalog order. */
+export const RULES: readonly RuleDefinition[] = [...CATALOG.values()];
+
+/** The rule with this id; throws for an unknown id so a typo in a check fails loudly. */
+export function ruleById(id: string): RuleDefinition {
+  const rule = CATALOG.get(id);
+  if (!rule) throw new Error(`unknown rule id ${id}: add it to the catalog (harness/rules/)`);
+  return rule;
+}
+
+export function hasRule(id: string): boolean {
+  return CATALOG.has(id);
+}
+
+/** Rules that apply under a profile. */
+export function rulesForProfile(profile: Profile): RuleDefinition[] {
+  return RULES.filter((rule) => rule.profiles.includes(profile));
+}
