@@ -61,6 +61,8 @@ export interface Emitter {
   result(info: ResultInfo): void;
   messageStop(): void;
   flush(): Promise<void>;
+  /** How many `result` lines were printed (lets the interrupt watchdog know whether a turn ended). */
+  readonly resultsPrinted: number;
 }
 
 interface EmitterOptions {
@@ -72,6 +74,7 @@ interface EmitterOptions {
 
 abstract class BaseEmitter implements Emitter {
   abstract readonly dialect: Dialect;
+  resultsPrinted = 0;
 
   constructor(
     protected readonly writer: LineWriter,
@@ -124,6 +127,7 @@ abstract class BaseEmitter implements Emitter {
 
   result(info: ResultInfo): void {
     this.endModelMessage();
+    this.resultsPrinted += 1;
     this.writer.write({
       type: 'result',
       subtype: info.subtype,

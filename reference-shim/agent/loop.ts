@@ -1,0 +1,232 @@
+// The Type-A agent loop (YUME_CLI_SPEC §1): think → act → observe until the model stops.
+// Each model call streams its text at once; its tool calls run afterwards one at a time, each tool_use
+// printed and answered by its tool_result before the next (R3). Retryable failures are retried (R5).
+import type { Emitter } from '../output/emitter.js';
+import {
+  ProviderError,
+  type AssembledMessage,
+  type ModelProvider,
+  type ModelToolCall,
+} from '../providers/provider.js';
+import type { AssistantEntry, HistoryEntry, ToolCallRecord } from '../session/history.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolContext, ToolOutcome } from '../tools/types.js';
+import type { PermissionGate } from './permissions.js';
+import type { ToolIdAllocator } from './tool-ids.js';
+import { toUsageFields, type TurnUsage } from './usage.js';
+
+export const MAX_ATTEMPTS = 3;
+/** A server asking for a longer pause than this is not waited for: the turn fails instead of hanging. */
+const MAX_RETRY_AFTER_MS = 60_000;
+const BACKOFF_BASE_MS = 500;
+
+export interface LoopContext {
+  provider: ModelProvider;
+  emitter: Emitter;
+  tools: ToolRegistry;
+  toolContext: Omit<ToolContext, 'signal'>;
+  gate: PermissionGate;
+  ids: ToolIdAllocator;
+  model: string;
+  system: string;
+  maxModelCalls: number;
+  /** The session history; the loop appends to it as the turn proceeds. */
+  history: HistoryEntry[];
+  usage: TurnUsage;
+  /** Failures that were retried (result.errors, R5). */
+  retriedErrors: string[];
+  signal: AbortSignal;
+  log: (message: string) => void;
+  stats: { apiMs: number; modelCalls: number };
+}
+
+export type LoopOutcome =
+  | { kind: 'success'; text: string }
+  | { kind: 'max_turns'; limit: number }
+  | { kind: 'interrupted' }
+  | { kind: 'error'; error: ProviderError };
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function asProviderError(error: unknown, signal: AbortSignal): ProviderError {
+  if (signal.aborted) return new ProviderError('aborted', 'interrupted');
+  if (error instanceof ProviderError) return error;
+  return new ProviderError('stream', `provider failure: ${(error as Error)?.message ?? String(error)}`);
+}
+
+/** One model call with R5's bounded retries. Text printed before a failure is reported through `partial`. */
+async function callModel(context: LoopContext, partial: { text: string }): Promise<AssembledMessage> {
+  for (let attempt = 1; ; attempt += 1) {
+    let printed = false;
+    const started = performance.now();
+    context.emitter.beginModelMessage();
+    try {
+      for await (const event of context.provider.stream({
+        model: context.model,
+        system: context.system,
+        history: context.history,
+        tools: context.tools.specs,
+        signal: context.signal,
+      })) {
+        if (context.signal.aborted) throw new ProviderError('aborted', 'interrupted');
+        if (event.type === 'text') {
+          printed = true;
+          partial.text += event.text;
+          context.emitter.text(event.text);
+        } else if (event.type === 'thinking') {
+          printed = true;
+          context.emitter.thinking(event.text);
+        } else {
+          context.emitter.endModelMessage();
+          return event.message;
+        }
+      }
+      throw new ProviderError('stream', `${context.provider.id}: the stream ended without a complete answer`);
+    } catch (caught) {
+      const error = asProviderError(caught, context.signal);
+      context.emitter.endModelMessage();
+      const wait = error.details.retryAfterMs ?? BACKOFF_BASE_MS * 2 ** (attempt - 1);
+      const retry = error.kind === 'retryable' && !printed && attempt < MAX_ATTEMPTS && wait <= MAX_RETRY_AFTER_MS;
+      if (!retry) throw error;
+      context.retriedErrors.push(`attempt ${attempt}: ${error.message}`);
+      context.emitter.systemNotice('api_retry', {
+        attempt,
+        max_retries: MAX_ATTEMPTS - 1,
+        retry_delay_ms: Math.round(wait),
+        ...(error.details.status ? { error_status: error.details.status } : {}),
+        error: error.message,
+      });
+      context.log(`retrying in ${Math.round(wait)} ms after: ${error.message}`);
+      await sleep(wait, context.signal);
+      if (context.signal.aborted) throw new ProviderError('aborted', 'interrupted');
+    } finally {
+      context.stats.apiMs += performance.now() - started;
+    }
+  }
+}
+
+/** Parses a call's arguments; invalid JSON (or JSON that is not an object) is kept raw (R3). */
+function argumentsOf(call: ModelToolCall): { input: Record<string, unknown>; raw?: string; problem?: string } {
+  if (call.input) return { input: call.input };
+  const text = call.argumentsText ?? '';
+  if (text.trim() === '') return { input: {} };
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return { input: parsed as Record<string, unknown> };
+    return { input: {}, raw: text, problem: 'the arguments are JSON but not an object' };
+  } catch (error) {
+    return { input: {}, raw: text, problem: (error as Error).message };
+  }
+}
+
+function recordCalls(context: LoopContext, calls: ModelToolCall[]): Array<ToolCallRecord & { problem?: string }> {
+  return calls.map((call) => {
+    const id = context.ids.allocate(call.id, context.provider.generatedIdPrefix);
+    const wireId = call.wireId ?? (call.id && call.id !== id ? call.id : undefined);
+    const args = argumentsOf(call);
+    return {
+      id,
+      ...(wireId ? { wireId } : {}),
+      name: call.name,
+      input: args.raw === undefined ? args.input : { _invalid_arguments: args.raw },
+      ...(args.raw !== undefined ? { rawArguments: args.raw } : {}),
+      ...(call.signature ? { signature: call.signature } : {}),
+      ...(args.problem ? { problem: args.problem } : {}),
+    };
+  });
+}
+
+async function answerCall(
+  context: LoopContext,
+  call: ToolCallRecord & { problem?: string },
+  siblings: readonly string[],
+): Promise<ToolOutcome> {
+  if (call.problem !== undefined) {
+    return {
+      content: `The arguments for ${call.name} were not valid JSON (${call.problem}); nothing was run. Call the tool again with a JSON object.`,
+      isError: true,
+    };
+  }
+  const decision = await context.gate.decide([call.id, ...(call.wireId ? [call.wireId] : [])], context.signal, siblings);
+  if (decision === 'interrupted') return { content: `${call.name} was not run: the turn was interrupted.`, isError: true };
+  if (decision === 'deny') {
+    return { content: `Permission denied: ${call.name} was not run (permission mode ${context.gate.mode}).`, isError: true };
+  }
+  if (decision === 'no-channel') {
+    return {
+      content: `${call.name} was not run: permission mode interactive needs approvals, which only arrive with --input-format stream-json.`,
+      isError: true,
+    };
+  }
+  return context.tools.run(call.name, call.input, { ...context.toolContext, signal: context.signal });
+}
+
+export async function runAgentLoop(context: LoopContext): Promise<LoopOutcome> {
+  for (;;) {
+    if (context.stats.modelCalls >= context.maxModelCalls) return { kind: 'max_turns', limit: context.maxModelCalls };
+    context.stats.modelCalls += 1;
+    const partial = { text: '' };
+    const requestChars = context.system.length + JSON.stringify(context.history).length;
+    let message: AssembledMessage;
+    try {
+      message = await callModel(context, partial);
+    } catch (caught) {
+      const error = asProviderError(caught, context.signal);
+      // What the user already saw stays in the conversation.
+      if (partial.text) context.history.push({ role: 'assistant', content: partial.text, provider: context.provider.id });
+      return error.kind === 'aborted' ? { kind: 'interrupted' } : { kind: 'error', error };
+    }
+
+    if (message.usage) {
+      context.usage.addReported(message.usage);
+      context.emitter.usage(toUsageFields(message.usage));
+    } else {
+      const answerChars = message.text.length + JSON.stringify(message.toolCalls).length + message.thinking.reduce((n, t) => n + t.text.length, 0);
+      context.usage.addEstimate(requestChars, answerChars);
+    }
+
+    const calls = recordCalls(context, message.toolCalls);
+    const entry: AssistantEntry = {
+      role: 'assistant',
+      content: message.text,
+      provider: context.provider.id,
+      ...(message.thinking.length > 0 ? { thinking: message.thinking } : {}),
+      ...(message.textSignature ? { textSignature: message.textSignature } : {}),
+    };
+    context.history.push(entry);
+    if (calls.length === 0) return { kind: 'success', text: message.text };
+
+    const siblingIds = calls.flatMap((call) => [call.id, ...(call.wireId ? [call.wireId] : [])]);
+    entry.toolCalls = [];
+    for (const call of calls) {
+      if (context.signal.aborted) break; // calls not yet printed are dropped from the conversation
+      const { problem: _problem, ...record } = call;
+      entry.toolCalls.push(record);
+      context.emitter.toolUse({ id: call.id, name: call.name, input: call.input });
+      const outcome = await answerCall(context, call, siblingIds);
+      context.emitter.toolResult({ toolUseId: call.id, content: outcome.content, isError: outcome.isError });
+      context.history.push({
+        role: 'tool',
+        toolCallId: call.id,
+        ...(call.wireId ? { wireId: call.wireId } : {}),
+        name: call.name,
+        content: outcome.content,
+        ...(outcome.isError ? { isError: true } : {}),
+      });
+    }
+    if (context.signal.aborted) {
+      if (entry.toolCalls.length === 0) delete entry.toolCalls;
+      return { kind: 'interrupted' };
+    }
+  }
+}

@@ -1,0 +1,138 @@
+// Runs a turn on a TurnProvider (a provider that runs whole turns itself, e.g. an official CLI) and keeps the
+// stream conformant whatever order it reports things in: a tool_use is held back until its result arrives and
+// then printed right before it (R3's one-at-a-time pairing), results for unknown ids are dropped, and calls
+// left unanswered at the end get an error result.
+import type { Emitter } from '../output/emitter.js';
+import { ProviderError, type TurnProvider, type TurnSink } from '../providers/provider.js';
+import type { HistoryEntry, TokenUsage, ToolCallRecord } from '../session/history.js';
+import type { LoopOutcome } from './loop.js';
+import type { ToolIdAllocator } from './tool-ids.js';
+import { toUsageFields, type TurnUsage } from './usage.js';
+
+export interface ProviderTurnContext {
+  provider: TurnProvider;
+  emitter: Emitter;
+  ids: ToolIdAllocator;
+  prompt: string;
+  sessionId: string;
+  model: string;
+  cwd: string;
+  permissionMode: string;
+  history: HistoryEntry[];
+  state: { value?: unknown };
+  usage: TurnUsage;
+  retriedErrors: string[];
+  signal: AbortSignal;
+  log: (message: string) => void;
+  stats: { apiMs: number; modelCalls: number };
+}
+
+class PairingSink implements TurnSink {
+  private readonly pending = new Map<string, ToolCallRecord>();
+  private textSinceLastCall = '';
+  allText = '';
+
+  constructor(private readonly context: ProviderTurnContext) {}
+
+  text(delta: string): void {
+    if (!delta) return;
+    this.textSinceLastCall += delta;
+    this.allText += delta;
+    this.context.emitter.text(delta);
+  }
+
+  thinking(delta: string): void {
+    this.context.emitter.thinking(delta);
+  }
+
+  toolUse(call: { id?: string; name: string; input: Record<string, unknown> }): string {
+    const id = this.context.ids.allocate(call.id, `call_${this.context.provider.id.replace(/[^A-Za-z0-9]/g, '_')}_`);
+    this.pending.set(id, {
+      id,
+      ...(call.id && call.id !== id ? { wireId: call.id } : {}),
+      name: call.name,
+      input: call.input && typeof call.input === 'object' ? call.input : {},
+    });
+    return id;
+  }
+
+  toolResult(result: { toolUseId: string; content: string; isError: boolean }): void {
+    const call = this.pending.get(result.toolUseId);
+    if (!call) {
+      this.context.log(`${this.context.provider.id}: result for unknown tool id ${result.toolUseId} dropped`);
+      return;
+    }
+    this.pending.delete(result.toolUseId);
+    this.print(call, result.content, result.isError);
+  }
+
+  usage(usage: TokenUsage): void {
+    this.context.stats.modelCalls += 1;
+    this.context.usage.addReported(usage);
+    this.context.emitter.usage(toUsageFields(usage));
+  }
+
+  retried(message: string): void {
+    this.context.retriedErrors.push(message);
+  }
+
+  /** Answers every call still waiting, then records the final text. */
+  finish(reason: string): void {
+    for (const call of [...this.pending.values()]) {
+      this.pending.delete(call.id);
+      this.print(call, reason, true);
+    }
+    if (this.textSinceLastCall) {
+      this.context.history.push({ role: 'assistant', content: this.textSinceLastCall, provider: this.context.provider.id });
+      this.textSinceLastCall = '';
+    }
+  }
+
+  private print(call: ToolCallRecord, content: string, isError: boolean): void {
+    this.context.emitter.toolUse({ id: call.id, name: call.name, input: call.input });
+    this.context.emitter.toolResult({ toolUseId: call.id, content, isError });
+    this.context.history.push(
+      { role: 'assistant', content: this.textSinceLastCall, provider: this.context.provider.id, toolCalls: [call] },
+      { role: 'tool', toolCallId: call.id, ...(call.wireId ? { wireId: call.wireId } : {}), name: call.name, content, ...(isError ? { isError: true } : {}) },
+    );
+    this.textSinceLastCall = '';
+  }
+}
+
+export async function runProviderTurn(context: ProviderTurnContext): Promise<LoopOutcome> {
+  const sink = new PairingSink(context);
+  const started = performance.now();
+  const requestChars = context.prompt.length + JSON.stringify(context.history).length;
+  const priorHistory = context.history.slice(0, -1); // without the prompt just added
+  let outcome: LoopOutcome;
+  try {
+    const answer = await context.provider.runTurn(
+      {
+        prompt: context.prompt,
+        history: priorHistory,
+        sessionId: context.sessionId,
+        model: context.model,
+        cwd: context.cwd,
+        permissionMode: context.permissionMode,
+        state: context.state.value,
+        signal: context.signal,
+      },
+      sink,
+    );
+    if ('state' in answer) context.state.value = answer.state;
+    if (context.signal.aborted) outcome = { kind: 'interrupted' };
+    else if (answer.ok) outcome = { kind: 'success', text: answer.assistantText || sink.allText };
+    else outcome = answer.error.kind === 'aborted' ? { kind: 'interrupted' } : { kind: 'error', error: answer.error };
+  } catch (error) {
+    if (context.signal.aborted || (error instanceof ProviderError && error.kind === 'aborted')) outcome = { kind: 'interrupted' };
+    else if (error instanceof ProviderError) outcome = { kind: 'error', error };
+    else outcome = { kind: 'error', error: new ProviderError('stream', `${context.provider.id} failed: ${(error as Error)?.message ?? String(error)}`) };
+  }
+  context.stats.apiMs += performance.now() - started;
+  sink.finish(outcome.kind === 'interrupted' ? 'Interrupted before the tool reported a result.' : 'The provider reported no result for this call.');
+  if (outcome.kind === 'success' && !context.usage.hasAny) {
+    context.stats.modelCalls = Math.max(1, context.stats.modelCalls);
+    context.usage.addEstimate(requestChars, sink.allText.length);
+  }
+  return outcome;
+}

@@ -1,0 +1,172 @@
+// One turn from prompt to `result` (R2): runs the provider (agent loop or whole-turn provider), saves the
+// session, and prints the ending R4–R6 ask for — success result, or error / system error / interrupt, then an
+// error result — followed by message_stop. Never a success result after an error.
+import type { Emitter } from '../output/emitter.js';
+import type { Provider } from '../providers/provider.js';
+import type { HistoryEntry } from '../session/history.js';
+import { addUsage, saveSession, titleFrom, type SessionFile, type SessionUsage } from '../session/store.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolContext } from '../tools/types.js';
+import { runAgentLoop, type LoopOutcome } from './loop.js';
+import type { PermissionGate } from './permissions.js';
+import { costUsd } from './pricing.js';
+import { runProviderTurn } from './provider-turn.js';
+import { ToolIdAllocator } from './tool-ids.js';
+import { TurnUsage } from './usage.js';
+
+export interface ShimSession {
+  id: string;
+  file: string;
+  providerFlag: string;
+  model: string;
+  cwd: string;
+  title: string;
+  created: string;
+  history: HistoryEntry[];
+  usage: SessionUsage;
+  providerState?: unknown;
+}
+
+export interface TurnRunnerOptions {
+  emitter: Emitter;
+  provider: Provider;
+  tools: ToolRegistry;
+  toolContext: Omit<ToolContext, 'signal'>;
+  gate: PermissionGate;
+  session: ShimSession;
+  model: string;
+  system: string;
+  maxModelCalls: number;
+  log: (message: string) => void;
+}
+
+export interface TurnEnd {
+  isError: boolean;
+  interrupted: boolean;
+}
+
+export class TurnRunner {
+  private readonly ids: ToolIdAllocator;
+
+  constructor(private readonly options: TurnRunnerOptions) {
+    this.ids = new ToolIdAllocator(options.session.history);
+  }
+
+  async run(prompt: string, signal: AbortSignal): Promise<TurnEnd> {
+    const { emitter, provider, session } = this.options;
+    const started = performance.now();
+    if (!session.title) session.title = titleFrom(prompt);
+    session.history.push({ role: 'user', content: prompt });
+    const usage = new TurnUsage();
+    const retriedErrors: string[] = [];
+    const stats = { apiMs: 0, modelCalls: 0 };
+    const state = { value: session.providerState };
+
+    let outcome: LoopOutcome;
+    if (provider.kind === 'model') {
+      outcome = await runAgentLoop({
+        provider,
+        emitter,
+        tools: this.options.tools,
+        toolContext: this.options.toolContext,
+        gate: this.options.gate,
+        ids: this.ids,
+        model: this.options.model,
+        system: this.options.system,
+        maxModelCalls: this.options.maxModelCalls,
+        history: session.history,
+        usage,
+        retriedErrors,
+        signal,
+        log: this.options.log,
+        stats,
+      });
+    } else {
+      outcome = await runProviderTurn({
+        provider,
+        emitter,
+        ids: this.ids,
+        prompt,
+        sessionId: session.id,
+        model: this.options.model,
+        cwd: session.cwd,
+        permissionMode: this.options.gate.mode,
+        history: session.history,
+        state,
+        usage,
+        retriedErrors,
+        signal,
+        log: this.options.log,
+        stats,
+      });
+      session.providerState = state.value;
+    }
+
+    if (usage.hasAny) session.usage = addUsage(session.usage, usage.totals);
+    await this.save();
+
+    const totals = usage.totals;
+    const resultUsage = usage.forResult();
+    const base = {
+      durationMs: performance.now() - started,
+      durationApiMs: stats.apiMs,
+      numTurns: stats.modelCalls,
+      usage: resultUsage,
+      totalCostUsd: resultUsage && !resultUsage.estimated ? costUsd(this.options.model, totals) : undefined,
+    };
+    switch (outcome.kind) {
+      case 'success':
+        emitter.result({ ...base, isError: false, subtype: 'success', text: outcome.text, errors: retriedErrors });
+        break;
+      case 'interrupted':
+        emitter.interrupt();
+        emitter.result({ ...base, isError: true, subtype: 'cancelled', text: 'Interrupted by the user.', errors: retriedErrors });
+        break;
+      case 'max_turns': {
+        const message = `Stopped after ${outcome.limit} model calls without a final answer (max turns reached).`;
+        emitter.result({ ...base, isError: true, subtype: 'error_max_turns', text: message, errors: [...retriedErrors, message] });
+        break;
+      }
+      case 'error': {
+        const { error } = outcome;
+        if (error.kind === 'auth' || error.kind === 'config') emitter.systemError(error.message);
+        else emitter.error(error.message, error.details.code ?? (error.details.status ? String(error.details.status) : undefined));
+        emitter.result({
+          ...base,
+          isError: true,
+          subtype: 'error_during_execution',
+          text: error.message,
+          errors: [...retriedErrors, error.message],
+        });
+        break;
+      }
+    }
+    emitter.messageStop();
+    await emitter.flush();
+    return { isError: outcome.kind !== 'success', interrupted: outcome.kind === 'interrupted' };
+  }
+
+  private async save(): Promise<void> {
+    const { session } = this.options;
+    const file: SessionFile = {
+      id: session.id,
+      provider: session.providerFlag,
+      model: session.model,
+      cwd: session.cwd,
+      title: session.title,
+      created: session.created,
+      updated: new Date().toISOString(),
+      history: session.history,
+      usage: session.usage,
+      metadata: {
+        title: session.title,
+        ...(session.providerState !== undefined ? { providerState: session.providerState } : {}),
+      },
+    };
+    try {
+      await saveSession(session.file, file);
+    } catch (error) {
+      this.options.log(`could not save the session to ${session.file}: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,175 @@
+// Wires a process together: arguments → session → provider → init line → one turn (spawn-per-turn) or a
+// frame loop (persistent mode), with signal handling (R6) and exit codes (R5: 0 after success).
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { startPersistent } from '../agent/persistent.js';
+import { PermissionGate } from '../agent/permissions.js';
+import { systemPrompt } from '../agent/system-prompt.js';
+import { TurnRunner } from '../agent/turn-runner.js';
+import { createEmitter } from '../output/emitter.js';
+import { SecretRedactor } from '../output/redact.js';
+import { LineWriter } from '../output/writer.js';
+import { createProvider } from '../providers/registry.js';
+import { ProviderError, type Provider } from '../providers/provider.js';
+import { HistoryFileError } from '../session/history-file.js';
+import { SessionFileError } from '../session/store.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { SHIM_VERSION } from '../version.js';
+import { ArgumentError, parseCommandLine, type ShimOptions } from './args.js';
+import { HELP_TEXT } from './help.js';
+import { readPromptFromStdin } from './prompt.js';
+import { setUpSession } from './session-setup.js';
+
+export const EXIT_OK = 0;
+export const EXIT_ERROR = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_INTERRUPTED = 130;
+/** R6: exit within 2 s of an interrupt; the watchdog ends a turn that has not wrapped up by then. */
+const INTERRUPT_WATCHDOG_MS = 1500;
+
+async function exit(writer: LineWriter, code: number): Promise<never> {
+  await writer.flush();
+  process.exit(code);
+}
+
+/** R2's argument-error path: system subtype:error, an error result, exit 2 (no init line). */
+async function argumentError(writer: LineWriter, message: string): Promise<never> {
+  writer.write({ type: 'system', subtype: 'error', message });
+  writer.write({
+    type: 'result',
+    subtype: 'error_invalid_arguments',
+    is_error: true,
+    duration_ms: 0,
+    duration_api_ms: 0,
+    num_turns: 0,
+    result: message,
+    errors: [message],
+  });
+  process.stderr.write(`yume-shim: ${message}\n`);
+  return exit(writer, EXIT_USAGE);
+}
+
+function workingDirectory(options: ShimOptions): { cwd: string; realCwd: string } {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(cwd).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) throw new ArgumentError(`--cwd ${cwd} is not an existing directory.`);
+  return { cwd, realCwd: realpathSync.native(cwd) };
+}
+
+export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<never> {
+  const redactor = new SecretRedactor(env);
+  const writer = new LineWriter(process.stdout, redactor);
+  const stderr = (message: string): void => {
+    process.stderr.write(`yume-shim: ${redactor.redact(message)}\n`);
+  };
+
+  let options: ShimOptions;
+  let session;
+  let dirs: { cwd: string; realCwd: string };
+  let prompt: string | undefined;
+  try {
+    const command = parseCommandLine(argv, env);
+    if (command.kind === 'help') {
+      process.stdout.write(HELP_TEXT);
+      return exit(writer, EXIT_OK);
+    }
+    if (command.kind === 'version') {
+      process.stdout.write(`yume-shim ${SHIM_VERSION}\n`);
+      return exit(writer, EXIT_OK);
+    }
+    options = command.options;
+    dirs = workingDirectory(options);
+    session = await setUpSession(options, dirs.cwd, stderr);
+    if (!options.persistent) {
+      prompt = options.prompt ?? (await readPromptFromStdin());
+      if (prompt === undefined || prompt.trim() === '') {
+        throw new ArgumentError('No prompt: pass --prompt <text>, pipe the prompt on stdin, or use --input-format stream-json.');
+      }
+    }
+  } catch (error) {
+    if (error instanceof ArgumentError || error instanceof HistoryFileError || error instanceof SessionFileError) {
+      return argumentError(writer, error.message);
+    }
+    throw error;
+  }
+
+  const log = options.verbose ? stderr : () => undefined;
+  const emitter = createEmitter(options.dialect, writer, { sessionId: () => session.id, model: options.model });
+  const tools = ToolRegistry.available(env);
+  const gate = new PermissionGate(options.permissionMode, options.persistent, log);
+  let provider: Provider | undefined;
+  let providerError: ProviderError | undefined;
+  try {
+    provider = createProvider({ provider: options.provider, model: options.model, apiBase: options.apiBase, env, redactor });
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    providerError = error;
+  }
+
+  emitter.init({
+    sessionId: session.id,
+    model: options.model,
+    cwd: dirs.cwd,
+    permissionMode: options.permissionMode,
+    tools: provider?.kind === 'turn' ? [...provider.tools] : tools.names,
+    protocolVersion: options.protocolVersion,
+  });
+  log(`session ${session.id} (${session.file}), provider ${options.provider}, model ${options.model}`);
+
+  if (!provider) {
+    const message = providerError?.message ?? 'no provider';
+    emitter.systemError(message);
+    emitter.result({ isError: true, subtype: 'error_during_execution', durationMs: 0, durationApiMs: 0, numTurns: 0, text: message, errors: [message] });
+    emitter.messageStop();
+    return exit(writer, EXIT_ERROR);
+  }
+
+  const runner = new TurnRunner({
+    emitter,
+    provider,
+    tools,
+    toolContext: { cwd: dirs.cwd, realCwd: dirs.realCwd, redactor, env },
+    gate,
+    session,
+    model: options.model,
+    system: systemPrompt(dirs.cwd, tools.names),
+    maxModelCalls: options.maxTurns,
+    log,
+  });
+
+  if (options.persistent) {
+    const persistent = startPersistent({ runner, emitter, gate, input: process.stdin, log });
+    process.on('SIGINT', () => persistent.interrupt());
+    process.on('SIGTERM', () => persistent.terminate());
+    writer.onClose(() => persistent.terminate());
+    return exit(writer, await persistent.done);
+  }
+
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = (): void => {
+    signals += 1;
+    if (signals > 1) process.exit(EXIT_INTERRUPTED);
+    controller.abort();
+    // Should a tool or the provider refuse to wrap up, still end the turn properly and in time.
+    setTimeout(() => {
+      if (emitter.resultsPrinted === 0) {
+        emitter.interrupt();
+        emitter.result({ isError: true, subtype: 'cancelled', durationMs: 0, durationApiMs: 0, numTurns: 0, text: 'Interrupted by the user.' });
+        emitter.messageStop();
+      }
+      void exit(writer, EXIT_INTERRUPTED);
+    }, INTERRUPT_WATCHDOG_MS).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  writer.onClose(() => controller.abort());
+
+  const end = await runner.run(prompt as string, controller.signal);
+  return exit(writer, end.interrupted ? EXIT_INTERRUPTED : end.isError ? EXIT_ERROR : EXIT_OK);
+}

@@ -1,0 +1,199 @@
+// Anthropic Messages streaming — provider-wire §4.
+import type { HistoryEntry, ThinkingRecord, TokenUsage } from '../session/history.js';
+import { joinUrl, postForStream } from './http.js';
+import {
+  ProviderError,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ModelToolCall,
+  type StopReason,
+} from './provider.js';
+import { parseChunk, readSse } from './sse.js';
+
+const ANTHROPIC_VERSION = '2023-06-01';
+const MAX_TOKENS = 8192;
+
+interface AnthropicEvent {
+  type?: string;
+  index?: number;
+  message?: { usage?: AnthropicUsage };
+  content_block?: { type?: string; id?: string; name?: string; text?: string; thinking?: string; data?: string };
+  delta?: {
+    type?: string;
+    text?: string;
+    partial_json?: string;
+    thinking?: string;
+    signature?: string;
+    stop_reason?: string | null;
+  };
+  usage?: AnthropicUsage;
+  error?: { type?: string; message?: string };
+}
+
+interface AnthropicUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+type Block =
+  | { kind: 'text'; text: string }
+  | { kind: 'thinking'; record: ThinkingRecord }
+  | { kind: 'tool'; id: string; name: string; json: string };
+
+export function anthropicMessages(history: readonly HistoryEntry[]): unknown[] {
+  const messages: Array<{ role: string; content: unknown[] }> = [];
+  const push = (role: string, block: unknown): void => {
+    const last = messages[messages.length - 1];
+    if (last?.role === role) last.content.push(block);
+    else messages.push({ role, content: [block] });
+  };
+  for (const entry of history) {
+    if (entry.role === 'user') push('user', { type: 'text', text: entry.content });
+    else if (entry.role === 'assistant') {
+      const ownExtras = entry.provider === undefined || entry.provider === 'anthropic';
+      const blocks: unknown[] = [];
+      if (ownExtras) {
+        for (const thought of entry.thinking ?? []) {
+          if (thought.redacted) blocks.push({ type: 'redacted_thinking', data: thought.redacted });
+          else if (thought.signature) blocks.push({ type: 'thinking', thinking: thought.text, signature: thought.signature });
+        }
+      }
+      if (entry.content) blocks.push({ type: 'text', text: entry.content });
+      for (const call of entry.toolCalls ?? []) {
+        blocks.push({ type: 'tool_use', id: call.wireId ?? call.id, name: call.name, input: call.input });
+      }
+      for (const block of blocks) push('assistant', block);
+    } else {
+      push('user', {
+        type: 'tool_result',
+        tool_use_id: entry.wireId ?? entry.toolCallId,
+        content: entry.content,
+        ...(entry.isError ? { is_error: true } : {}),
+      });
+    }
+  }
+  return messages;
+}
+
+function stopReasonOf(reason: string | null | undefined): StopReason {
+  if (reason === 'tool_use') return 'tool_use';
+  if (reason === 'max_tokens') return 'max_tokens';
+  if (reason === 'end_turn' || reason === 'stop_sequence') return 'end_turn';
+  return 'other';
+}
+
+export class AnthropicProvider implements ModelProvider {
+  readonly kind = 'model' as const;
+  readonly generatedIdPrefix = 'call_anthropic_';
+
+  constructor(
+    readonly id: string,
+    private readonly config: { baseUrl: string; apiKey?: string },
+  ) {}
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    const response = await postForStream({
+      provider: this.id,
+      url: joinUrl(this.config.baseUrl, '/v1/messages'),
+      headers: {
+        'anthropic-version': ANTHROPIC_VERSION,
+        ...(this.config.apiKey ? { 'x-api-key': this.config.apiKey } : {}),
+      },
+      body: {
+        model: request.model,
+        max_tokens: MAX_TOKENS,
+        system: request.system,
+        messages: anthropicMessages(request.history),
+        tools: request.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          input_schema: tool.parameters,
+        })),
+        stream: true,
+      },
+      signal: request.signal,
+    });
+
+    const blocks = new Map<number, Block>();
+    let stopReason: string | null | undefined;
+    let stopped = false;
+    let input: AnthropicUsage = {};
+    let output: number | undefined;
+    for await (const item of readSse(response, this.id, request.signal)) {
+      if (item.kind === 'stray' || !item.data.trim()) continue;
+      const event = parseChunk(this.id, item.data) as AnthropicEvent;
+      const type = event.type ?? item.event;
+      if (type === 'message_start') {
+        input = event.message?.usage ?? {};
+        if (typeof input.output_tokens === 'number') output = input.output_tokens;
+      } else if (type === 'content_block_start' && event.content_block) {
+        const block = event.content_block;
+        const index = event.index ?? blocks.size;
+        if (block.type === 'text') {
+          blocks.set(index, { kind: 'text', text: block.text ?? '' });
+          if (block.text) yield { type: 'text', text: block.text };
+        } else if (block.type === 'thinking') {
+          blocks.set(index, { kind: 'thinking', record: { text: block.thinking ?? '' } });
+        } else if (block.type === 'redacted_thinking') {
+          blocks.set(index, { kind: 'thinking', record: { text: '', redacted: block.data ?? '' } });
+        } else if (block.type === 'tool_use') {
+          blocks.set(index, { kind: 'tool', id: block.id ?? '', name: block.name ?? '', json: '' });
+        }
+      } else if (type === 'content_block_delta' && event.delta) {
+        const block = blocks.get(event.index ?? -1);
+        const delta = event.delta;
+        if (delta.type === 'text_delta' && block?.kind === 'text' && delta.text) {
+          block.text += delta.text;
+          yield { type: 'text', text: delta.text };
+        } else if (delta.type === 'thinking_delta' && block?.kind === 'thinking' && delta.thinking) {
+          block.record.text += delta.thinking;
+          yield { type: 'thinking', text: delta.thinking };
+        } else if (delta.type === 'signature_delta' && block?.kind === 'thinking') {
+          block.record.signature = (block.record.signature ?? '') + (delta.signature ?? '');
+        } else if (delta.type === 'input_json_delta' && block?.kind === 'tool') {
+          block.json += delta.partial_json ?? '';
+        }
+      } else if (type === 'message_delta') {
+        if (event.delta?.stop_reason) stopReason = event.delta.stop_reason;
+        // message_delta usage is cumulative; it may also restate the input side.
+        if (typeof event.usage?.output_tokens === 'number') output = event.usage.output_tokens;
+        if (typeof event.usage?.input_tokens === 'number') input = { ...input, ...event.usage };
+      } else if (type === 'message_stop') {
+        stopped = true;
+        break;
+      } else if (type === 'error') {
+        throw new ProviderError('stream', `${this.id} stream error: ${event.error?.message ?? item.data.slice(0, 200)}`, {
+          code: event.error?.type,
+        });
+      }
+    }
+    if (!stopped) throw new ProviderError('stream', `${this.id}: the stream ended before message_stop (cut off)`);
+
+    const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
+    const toolCalls: ModelToolCall[] = [];
+    const thinking: ThinkingRecord[] = [];
+    let text = '';
+    for (const block of ordered) {
+      if (block.kind === 'text') text += block.text;
+      else if (block.kind === 'thinking') thinking.push(block.record);
+      // An empty input_json stream means "no arguments".
+      else toolCalls.push({ id: block.id || undefined, name: block.name, argumentsText: block.json || '{}' });
+    }
+    const usage: TokenUsage | undefined =
+      typeof input.input_tokens === 'number' || output !== undefined
+        ? {
+            inputTokens: input.input_tokens ?? 0,
+            outputTokens: output ?? 0,
+            ...(input.cache_read_input_tokens ? { cacheReadTokens: input.cache_read_input_tokens } : {}),
+            ...(input.cache_creation_input_tokens ? { cacheCreationTokens: input.cache_creation_input_tokens } : {}),
+          }
+        : undefined;
+    yield {
+      type: 'done',
+      message: { text, thinking, toolCalls, usage, stopReason: toolCalls.length > 0 ? 'tool_use' : stopReasonOf(stopReason) },
+    };
+  }
+}

@@ -1,0 +1,197 @@
+// Gemini `streamGenerateContent?alt=sse` — provider-wire §3.
+// Function calls usually come without ids: the loop gives them `call_gemini_<n>`; any id Gemini did send is
+// kept as the wire id for the functionResponse. Each part's `thoughtSignature` is replayed unchanged.
+import type { HistoryEntry, TokenUsage } from '../session/history.js';
+import type { GeminiCredentials } from './gemini-auth.js';
+import { errorMessageOf, joinUrl, postForStream } from './http.js';
+import {
+  ProviderError,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ModelToolCall,
+  type StopReason,
+  type ToolSpec,
+} from './provider.js';
+import { parseChunk, readSse } from './sse.js';
+
+interface GeminiPart {
+  text?: string;
+  thought?: boolean;
+  thoughtSignature?: string;
+  functionCall?: { name?: string; args?: Record<string, unknown>; id?: string };
+}
+
+interface GeminiChunk {
+  error?: { code?: number; message?: string; status?: string };
+  candidates?: Array<{ content?: { parts?: GeminiPart[] }; finishReason?: string }>;
+  promptFeedback?: { blockReason?: string; blockReasonMessage?: string };
+  usageMetadata?: {
+    promptTokenCount?: number;
+    candidatesTokenCount?: number;
+    thoughtsTokenCount?: number;
+    cachedContentTokenCount?: number;
+  };
+}
+
+export function geminiContents(history: readonly HistoryEntry[]): unknown[] {
+  const contents: Array<{ role: string; parts: unknown[] }> = [];
+  for (const entry of history) {
+    if (entry.role === 'user') contents.push({ role: 'user', parts: [{ text: entry.content }] });
+    else if (entry.role === 'assistant') {
+      const parts: unknown[] = [];
+      const ownExtras = entry.provider === undefined || entry.provider.startsWith('gemini');
+      if (entry.content) {
+        parts.push({
+          text: entry.content,
+          ...(ownExtras && entry.textSignature ? { thoughtSignature: entry.textSignature } : {}),
+        });
+      }
+      for (const call of entry.toolCalls ?? []) {
+        parts.push({
+          functionCall: { name: call.name, args: call.input, ...(call.wireId ? { id: call.wireId } : {}) },
+          ...(ownExtras && call.signature ? { thoughtSignature: call.signature } : {}),
+        });
+      }
+      if (parts.length > 0) contents.push({ role: 'model', parts });
+    } else {
+      const part = {
+        functionResponse: {
+          name: entry.name,
+          ...(entry.wireId ? { id: entry.wireId } : {}),
+          response: entry.isError ? { error: entry.content } : { output: entry.content },
+        },
+      };
+      // Results of one model turn travel together in a single user turn.
+      const last = contents[contents.length - 1];
+      const lastIsResponses =
+        last?.role === 'user' && last.parts.every((p) => (p as { functionResponse?: unknown }).functionResponse);
+      if (lastIsResponses) last.parts.push(part);
+      else contents.push({ role: 'user', parts: [part] });
+    }
+  }
+  return contents;
+}
+
+/** Gemini's Schema is an OpenAPI subset whose `type` values are upper case. */
+function geminiSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(geminiSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'additionalProperties' || key === '$schema') continue;
+    if (key === 'type' && typeof value === 'string') out[key] = value.toUpperCase();
+    else if (key === 'properties' && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, geminiSchema(sub)]));
+    } else if (key === 'items') out[key] = geminiSchema(value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+export function geminiTools(tools: readonly ToolSpec[]): unknown[] {
+  if (tools.length === 0) return [];
+  return [
+    {
+      functionDeclarations: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: geminiSchema(tool.parameters),
+      })),
+    },
+  ];
+}
+
+export class GeminiProvider implements ModelProvider {
+  readonly kind = 'model' as const;
+  readonly generatedIdPrefix = 'call_gemini_';
+
+  constructor(
+    readonly id: string,
+    private readonly config: { baseUrl: string; credentials: GeminiCredentials },
+  ) {}
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    const auth = await this.config.credentials.headers(request.signal);
+    const response = await postForStream({
+      provider: this.id,
+      url: joinUrl(
+        this.config.baseUrl,
+        `/v1beta/models/${encodeURIComponent(request.model)}:streamGenerateContent?alt=sse`,
+      ),
+      headers: auth,
+      body: {
+        contents: geminiContents(request.history),
+        systemInstruction: { parts: [{ text: request.system }] },
+        tools: geminiTools(request.tools),
+      },
+      signal: request.signal,
+    });
+
+    let text = '';
+    let textSignature: string | undefined;
+    let thinking = '';
+    let finishReason: string | undefined;
+    let usage: TokenUsage | undefined;
+    const calls: ModelToolCall[] = [];
+    for await (const item of readSse(response, this.id, request.signal)) {
+      if (item.kind === 'stray') {
+        const value = Array.isArray(item.value) ? item.value[0] : item.value;
+        if (!(value as { error?: unknown } | null)?.error) continue;
+        throw new ProviderError('stream', `${this.id} stream error: ${errorMessageOf(JSON.stringify(value))}`);
+      }
+      if (!item.data.trim()) continue;
+      const chunk = parseChunk(this.id, item.data) as GeminiChunk;
+      if (chunk.error) throw new ProviderError('stream', `${this.id} stream error: ${chunk.error.message ?? item.data}`);
+      if (chunk.promptFeedback?.blockReason) {
+        throw new ProviderError(
+          'request',
+          `${this.id} blocked the prompt (${chunk.promptFeedback.blockReason})${chunk.promptFeedback.blockReasonMessage ? `: ${chunk.promptFeedback.blockReasonMessage}` : ''}`,
+        );
+      }
+      if (chunk.usageMetadata) {
+        // Intermediate chunks may carry partial usage; the last one wins (provider-wire §3.2).
+        const meta = chunk.usageMetadata;
+        const cached = meta.cachedContentTokenCount ?? 0;
+        usage = {
+          inputTokens: Math.max(0, (meta.promptTokenCount ?? 0) - cached),
+          outputTokens: (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0),
+          ...(cached ? { cacheReadTokens: cached } : {}),
+        };
+      }
+      const candidate = chunk.candidates?.[0];
+      for (const part of candidate?.content?.parts ?? []) {
+        if (part.functionCall) {
+          calls.push({
+            wireId: part.functionCall.id || undefined,
+            name: part.functionCall.name ?? '',
+            input: part.functionCall.args ?? {},
+            signature: part.thoughtSignature,
+          });
+        } else if (typeof part.text === 'string') {
+          if (part.thought) {
+            thinking += part.text;
+            if (part.text) yield { type: 'thinking', text: part.text };
+          } else {
+            text += part.text;
+            if (part.thoughtSignature) textSignature = part.thoughtSignature;
+            if (part.text) yield { type: 'text', text: part.text };
+          }
+        } else if (part.thoughtSignature && !textSignature) {
+          textSignature = part.thoughtSignature;
+        }
+      }
+      if (candidate?.finishReason) finishReason = candidate.finishReason;
+    }
+    // Gemini has no end-of-stream sentinel: the finishReason on the last chunk is what proves it whole.
+    if (!finishReason) throw new ProviderError('stream', `${this.id}: the stream ended without a finishReason (cut off)`);
+    if (finishReason === 'MALFORMED_FUNCTION_CALL') {
+      throw new ProviderError('stream', `${this.id}: the model produced a malformed function call`);
+    }
+    const stop: StopReason = calls.length > 0 ? 'tool_use' : finishReason === 'MAX_TOKENS' ? 'max_tokens' : finishReason === 'STOP' ? 'end_turn' : 'other';
+    yield {
+      type: 'done',
+      message: { text, textSignature, thinking: thinking ? [{ text: thinking }] : [], toolCalls: calls, usage, stopReason: stop },
+    };
+  }
+}

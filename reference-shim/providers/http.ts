@@ -1,0 +1,102 @@
+// One streaming POST to a provider, with its failures classified as R5 needs them (providers/provider.ts).
+import { ProviderError } from './provider.js';
+
+/** Statuses worth another attempt (R5 names 429/500/503; the others are their usual companions). */
+const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504, 529]);
+const MAX_ERROR_BODY_CHARS = 4000;
+
+export interface PostOptions {
+  provider: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal: AbortSignal;
+}
+
+export async function postForStream(options: PostOptions): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(options.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
+      body: JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (options.signal.aborted) throw new ProviderError('aborted', 'request aborted');
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const reason = cause?.code ?? cause?.message ?? (error as Error).message;
+    // Refused or reset connections are transient as far as the caller can tell: retry them (bounded).
+    throw new ProviderError('retryable', `${options.provider}: cannot reach ${options.url} (${reason})`);
+  }
+  if (response.ok) return response;
+
+  const bodyText = await readErrorBody(response, options.signal);
+  const message = `${options.provider} API error ${response.status}: ${errorMessageOf(bodyText)}`;
+  if (response.status === 401 || response.status === 403) {
+    throw new ProviderError('auth', `${message} (check the API key or login for --provider ${options.provider})`, {
+      status: response.status,
+    });
+  }
+  if (RETRYABLE_STATUSES.has(response.status)) {
+    throw new ProviderError('retryable', message, {
+      status: response.status,
+      retryAfterMs: retryAfterMs(response.headers, bodyText),
+    });
+  }
+  throw new ProviderError('request', message, { status: response.status });
+}
+
+async function readErrorBody(response: Response, signal: AbortSignal): Promise<string> {
+  try {
+    const text = await response.text();
+    return text.slice(0, MAX_ERROR_BODY_CHARS);
+  } catch {
+    if (signal.aborted) throw new ProviderError('aborted', 'request aborted');
+    return '';
+  }
+}
+
+/** The human-readable part of the providers' error envelopes (OpenAI, Anthropic and Google all use error.message). */
+export function errorMessageOf(bodyText: string): string {
+  try {
+    const parsed = JSON.parse(bodyText) as unknown;
+    const candidate = Array.isArray(parsed) ? parsed[0] : parsed;
+    const error = (candidate as { error?: unknown })?.error;
+    if (typeof error === 'string') return error;
+    const message = (error as { message?: unknown })?.message;
+    if (typeof message === 'string' && message) return message;
+    const topMessage = (candidate as { message?: unknown })?.message;
+    if (typeof topMessage === 'string' && topMessage) return topMessage;
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  const trimmed = bodyText.trim();
+  return trimmed ? trimmed.slice(0, 500) : '(empty response body)';
+}
+
+/**
+ * How long the server asked us to wait: `retry-after-ms`, then `retry-after` (seconds or an HTTP date),
+ * then Google's RetryInfo `retryDelay` ("30s") in the body. undefined when the server said nothing.
+ */
+export function retryAfterMs(headers: Headers, bodyText = ''): number | undefined {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const after = headers.get('retry-after');
+  if (after !== null && after.trim() !== '') {
+    if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1000);
+    const date = Date.parse(after);
+    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
+  }
+  const delay = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(bodyText);
+  if (delay) return Number(delay[1]) * 1000;
+  return undefined;
+}
+
+/** Joins a base URL and a path without doubling the version segment the base may already carry. */
+export function joinUrl(base: string, path: string): string {
+  const trimmed = base.replace(/\/+$/, '');
+  const versionPrefix = /^\/(v1beta|v1)\//.exec(path)?.[1];
+  if (versionPrefix && trimmed.endsWith(`/${versionPrefix}`)) return trimmed + path.slice(versionPrefix.length + 1);
+  return trimmed + path;
+}

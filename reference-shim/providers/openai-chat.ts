@@ -1,0 +1,149 @@
+// OpenAI Chat Completions (and any compatible endpoint, local ones included) — provider-wire §1.
+import type { HistoryEntry, TokenUsage } from '../session/history.js';
+import { joinUrl, postForStream } from './http.js';
+import {
+  ProviderError,
+  type AssembledMessage,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type StopReason,
+} from './provider.js';
+import { parseChunk, readSse } from './sse.js';
+
+export interface OpenAIConfig {
+  baseUrl: string;
+  apiKey?: string;
+}
+
+interface ChatToolCallDelta {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+interface ChatChunk {
+  error?: { message?: string; code?: string | null };
+  choices?: Array<{ delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: ChatToolCallDelta[] }; finish_reason?: string | null }>;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
+}
+
+export function chatMessages(system: string, history: readonly HistoryEntry[]): unknown[] {
+  const messages: unknown[] = [{ role: 'system', content: system }];
+  for (const entry of history) {
+    if (entry.role === 'user') messages.push({ role: 'user', content: entry.content });
+    else if (entry.role === 'assistant') {
+      const calls = entry.toolCalls ?? [];
+      messages.push({
+        role: 'assistant',
+        content: entry.content || (calls.length > 0 ? null : ''),
+        ...(calls.length > 0
+          ? {
+              tool_calls: calls.map((call) => ({
+                id: call.wireId ?? call.id,
+                type: 'function',
+                function: { name: call.name, arguments: call.rawArguments ?? JSON.stringify(call.input) },
+              })),
+            }
+          : {}),
+      });
+    } else {
+      messages.push({ role: 'tool', tool_call_id: entry.wireId ?? entry.toolCallId, content: entry.content });
+    }
+  }
+  return messages;
+}
+
+function stopReasonOf(finish: string | null | undefined): StopReason {
+  if (finish === 'tool_calls' || finish === 'function_call') return 'tool_use';
+  if (finish === 'length') return 'max_tokens';
+  if (finish === 'stop') return 'end_turn';
+  return 'other';
+}
+
+export class OpenAIChatProvider implements ModelProvider {
+  readonly kind = 'model' as const;
+  readonly generatedIdPrefix = 'call_openai_';
+
+  constructor(
+    readonly id: string,
+    private readonly config: OpenAIConfig,
+  ) {}
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    const response = await postForStream({
+      provider: this.id,
+      url: joinUrl(this.config.baseUrl, '/chat/completions'),
+      headers: this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {},
+      body: {
+        model: request.model,
+        messages: chatMessages(request.system, request.history),
+        tools: request.tools.map((tool) => ({
+          type: 'function',
+          function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+        })),
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      signal: request.signal,
+    });
+
+    let text = '';
+    let finish: string | null | undefined;
+    let done = false;
+    let usage: TokenUsage | undefined;
+    // Fragments are keyed by `index` and only parsed once the stream is complete (provider-wire §1.3).
+    const calls = new Map<number, { id?: string; name: string; args: string }>();
+    for await (const item of readSse(response, this.id, request.signal)) {
+      if (item.kind === 'stray') continue;
+      const data = item.data.trim();
+      if (data === '[DONE]') {
+        done = true;
+        break;
+      }
+      if (!data) continue;
+      const chunk = parseChunk(this.id, data) as ChatChunk;
+      if (chunk.error || item.event === 'error') {
+        throw new ProviderError('stream', `${this.id} stream error: ${chunk.error?.message ?? data.slice(0, 200)}`);
+      }
+      if (chunk.usage) {
+        const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+        usage = {
+          inputTokens: Math.max(0, (chunk.usage.prompt_tokens ?? 0) - cached),
+          outputTokens: chunk.usage.completion_tokens ?? 0,
+          ...(cached ? { cacheReadTokens: cached } : {}),
+        };
+      }
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta ?? {};
+      if (delta.reasoning_content) yield { type: 'thinking', text: delta.reasoning_content };
+      if (delta.content) {
+        text += delta.content;
+        yield { type: 'text', text: delta.content };
+      }
+      for (const fragment of delta.tool_calls ?? []) {
+        const index = fragment.index ?? 0;
+        const call = calls.get(index) ?? { name: '', args: '' };
+        if (fragment.id) call.id = fragment.id;
+        if (fragment.function?.name) call.name += fragment.function.name;
+        if (fragment.function?.arguments) call.args += fragment.function.arguments;
+        calls.set(index, call);
+      }
+      if (choice.finish_reason) finish = choice.finish_reason;
+    }
+    // Some compatible servers omit [DONE]; a finish_reason still proves the answer is whole.
+    if (!done && !finish) throw new ProviderError('stream', `${this.id}: the stream ended before [DONE] (cut off)`);
+
+    const message: AssembledMessage = {
+      text,
+      thinking: [],
+      toolCalls: [...calls.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([, call]) => ({ id: call.id, name: call.name, argumentsText: call.args })),
+      usage,
+      stopReason: calls.size > 0 ? 'tool_use' : stopReasonOf(finish),
+    };
+    yield { type: 'done', message };
+  }
+}

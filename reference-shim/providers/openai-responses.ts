@@ -1,0 +1,192 @@
+// OpenAI Responses API (what the codex models use) — provider-wire §2.
+import type { HistoryEntry, TokenUsage } from '../session/history.js';
+import { joinUrl, postForStream } from './http.js';
+import type { OpenAIConfig } from './openai-chat.js';
+import {
+  ProviderError,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ModelToolCall,
+  type StopReason,
+} from './provider.js';
+import { parseChunk, readSse } from './sse.js';
+
+interface ResponsesItem {
+  id?: string;
+  type?: string;
+  call_id?: string;
+  name?: string;
+  arguments?: string;
+}
+
+interface ResponsesEvent {
+  type?: string;
+  delta?: string;
+  item_id?: string;
+  output_index?: number;
+  item?: ResponsesItem;
+  arguments?: string;
+  message?: string;
+  code?: string;
+  response?: {
+    status?: string;
+    error?: { code?: string; message?: string } | null;
+    incomplete_details?: { reason?: string } | null;
+    usage?: {
+      input_tokens?: number;
+      output_tokens?: number;
+      input_tokens_details?: { cached_tokens?: number } | null;
+    } | null;
+  };
+}
+
+export function responsesInput(history: readonly HistoryEntry[]): unknown[] {
+  const input: unknown[] = [];
+  for (const entry of history) {
+    if (entry.role === 'user') input.push({ role: 'user', content: entry.content });
+    else if (entry.role === 'assistant') {
+      if (entry.content) input.push({ role: 'assistant', content: entry.content });
+      for (const call of entry.toolCalls ?? []) {
+        input.push({
+          type: 'function_call',
+          call_id: call.wireId ?? call.id,
+          name: call.name,
+          arguments: call.rawArguments ?? JSON.stringify(call.input),
+        });
+      }
+    } else {
+      input.push({ type: 'function_call_output', call_id: entry.wireId ?? entry.toolCallId, output: entry.content });
+    }
+  }
+  return input;
+}
+
+export class OpenAIResponsesProvider implements ModelProvider {
+  readonly kind = 'model' as const;
+  readonly generatedIdPrefix = 'call_codex_';
+
+  constructor(
+    readonly id: string,
+    private readonly config: OpenAIConfig,
+  ) {}
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    const response = await postForStream({
+      provider: this.id,
+      url: joinUrl(this.config.baseUrl, '/responses'),
+      headers: this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {},
+      body: {
+        model: request.model,
+        instructions: request.system,
+        input: responsesInput(request.history),
+        tools: request.tools.map((tool) => ({
+          type: 'function',
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+          strict: false,
+        })),
+        tool_choice: 'auto',
+        stream: true,
+        store: false,
+      },
+      signal: request.signal,
+    });
+
+    let text = '';
+    let thinking = '';
+    let completed = false;
+    let stopReason: StopReason = 'end_turn';
+    let usage: TokenUsage | undefined;
+    // Calls are keyed by item id; `output_item.done` carries the complete call and wins over the deltas.
+    const calls = new Map<string, { order: number; callId?: string; name: string; args: string }>();
+    for await (const item of readSse(response, this.id, request.signal)) {
+      if (item.kind === 'stray') continue;
+      if (!item.data.trim() || item.data.trim() === '[DONE]') continue;
+      const event = parseChunk(this.id, item.data) as ResponsesEvent;
+      const type = event.type ?? item.event;
+      switch (type) {
+        case 'response.output_text.delta':
+          if (event.delta) {
+            text += event.delta;
+            yield { type: 'text', text: event.delta };
+          }
+          break;
+        case 'response.reasoning_summary_text.delta':
+        case 'response.reasoning_text.delta':
+          if (event.delta) {
+            thinking += event.delta;
+            yield { type: 'thinking', text: event.delta };
+          }
+          break;
+        case 'response.output_item.added':
+        case 'response.output_item.done': {
+          const fc = event.item;
+          if (fc?.type !== 'function_call') break;
+          const key = fc.id ?? fc.call_id ?? String(event.output_index);
+          const call = calls.get(key) ?? { order: event.output_index ?? calls.size, name: '', args: '' };
+          if (fc.call_id) call.callId = fc.call_id;
+          if (fc.name) call.name = fc.name;
+          if (type === 'response.output_item.done' && typeof fc.arguments === 'string') call.args = fc.arguments;
+          calls.set(key, call);
+          break;
+        }
+        case 'response.function_call_arguments.delta': {
+          const call = calls.get(event.item_id ?? '');
+          if (call && event.delta) call.args += event.delta;
+          break;
+        }
+        case 'response.function_call_arguments.done': {
+          const call = calls.get(event.item_id ?? '');
+          if (call && typeof event.arguments === 'string') call.args = event.arguments;
+          break;
+        }
+        case 'response.completed':
+        case 'response.incomplete': {
+          completed = true;
+          if (type === 'response.incomplete') stopReason = 'max_tokens';
+          const reported = event.response?.usage;
+          if (reported) {
+            const cached = reported.input_tokens_details?.cached_tokens ?? 0;
+            usage = {
+              inputTokens: Math.max(0, (reported.input_tokens ?? 0) - cached),
+              outputTokens: reported.output_tokens ?? 0,
+              ...(cached ? { cacheReadTokens: cached } : {}),
+            };
+          }
+          break;
+        }
+        case 'response.failed':
+          throw new ProviderError(
+            'stream',
+            `${this.id} response failed: ${event.response?.error?.message ?? 'no reason given'}`,
+            { code: event.response?.error?.code },
+          );
+        case 'error':
+          throw new ProviderError('stream', `${this.id} stream error: ${event.message ?? item.data.slice(0, 200)}`, {
+            code: event.code,
+          });
+        default:
+          // Unknown and uninteresting events are ignored, as the API asks of clients.
+          break;
+      }
+      if (completed) break;
+    }
+    if (!completed) throw new ProviderError('stream', `${this.id}: the stream ended before response.completed (cut off)`);
+
+    const toolCalls: ModelToolCall[] = [...calls.values()]
+      .sort((a, b) => a.order - b.order)
+      .map((call) => ({ id: call.callId, name: call.name, argumentsText: call.args }));
+    yield {
+      type: 'done',
+      message: {
+        text,
+        thinking: thinking ? [{ text: thinking }] : [],
+        toolCalls,
+        usage,
+        stopReason: toolCalls.length > 0 ? 'tool_use' : stopReason,
+      },
+    };
+  }
+}

@@ -1,0 +1,61 @@
+// Reads a provider's server-sent-events body. Besides the events, it surfaces "stray" JSON that is not an
+// SSE field at all: Gemini reports mid-stream errors as a bare `{"error":{...}}` chunk (provider-wire §3.5).
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ProviderError } from './provider.js';
+
+export type SseItem = { kind: 'event'; event?: string; data: string } | { kind: 'stray'; value: unknown };
+
+const MAX_STRAY_CHARS = 1_000_000;
+
+export async function* readSse(response: Response, provider: string, signal: AbortSignal): AsyncGenerator<SseItem> {
+  if (!response.body) throw new ProviderError('stream', `${provider}: the response has no body`);
+  const queue: SseItem[] = [];
+  let stray = '';
+  const parser = createParser({
+    onEvent(event: EventSourceMessage) {
+      queue.push({ kind: 'event', event: event.event, data: event.data });
+    },
+    onError(error) {
+      if (error.type !== 'unknown-field' || error.line === undefined) return;
+      stray += error.line + '\n';
+      if (stray.length > MAX_STRAY_CHARS) stray = '';
+      try {
+        queue.push({ kind: 'stray', value: JSON.parse(stray) });
+        stray = '';
+      } catch {
+        // not complete yet (a pretty-printed error arrives line by line)
+      }
+    },
+  });
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        if (signal.aborted) throw new ProviderError('aborted', 'request aborted');
+        throw new ProviderError('stream', `${provider}: the connection closed mid-stream (${(error as Error).message})`);
+      }
+      if (chunk.done) break;
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      while (queue.length > 0) yield queue.shift() as SseItem;
+    }
+    parser.feed(decoder.decode());
+    parser.reset({ consume: true });
+    while (queue.length > 0) yield queue.shift() as SseItem;
+  } finally {
+    // Closes the connection when the consumer stops early (interrupt, error).
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+/** JSON.parse that turns a malformed chunk into the error R5 asks for. */
+export function parseChunk(provider: string, data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    throw new ProviderError('stream', `${provider}: malformed stream chunk: ${data.slice(0, 200)}`);
+  }
+}

@@ -1,0 +1,12 @@
+// Session ids are file names and must match what the app's loader accepts: [A-Za-z0-9_-]+ (yume-app-contract §9).
+import { randomBytes } from 'node:crypto';
+
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function isValidSessionId(id: string): boolean {
+  return SESSION_ID_PATTERN.test(id);
+}
+
+export function newSessionId(): string {
+  return `sess-${randomBytes(6).toString('hex')}`;
+}

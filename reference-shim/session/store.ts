@@ -1,0 +1,98 @@
+// Session files (R8): ~/.yume/sessions/<provider flag as given>/<id>.json, written atomically, in the shape
+// the app's loader reads: id, provider, model, cwd, title, history[], usage with camelCase token counts.
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { writeFileAtomic } from '../tools/atomic-write.js';
+import type { HistoryEntry, TokenUsage } from './history.js';
+import { isValidSessionId } from './ids.js';
+
+export interface SessionUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheCreationTokens: number;
+}
+
+export interface SessionFile {
+  id: string;
+  provider: string;
+  model: string;
+  cwd: string;
+  title: string;
+  created: string;
+  updated: string;
+  history: HistoryEntry[];
+  usage: SessionUsage;
+  metadata?: { title?: string; providerState?: unknown };
+}
+
+export class SessionFileError extends Error {}
+
+/** os.homedir() reads HOME on POSIX and USERPROFILE on Windows, so both are honoured. */
+export function sessionsRoot(): string {
+  return path.join(os.homedir(), '.yume', 'sessions');
+}
+
+export function sessionPath(providerFlag: string, id: string, root = sessionsRoot()): string {
+  if (!isValidSessionId(id)) throw new SessionFileError(`invalid session id ${JSON.stringify(id)}`);
+  // The provider flag becomes a directory name: keep it to one plain path segment.
+  const directory = providerFlag.replace(/[^A-Za-z0-9_.-]/g, '_') || 'default';
+  return path.join(root, directory, `${id}.json`);
+}
+
+export function titleFrom(prompt: string): string {
+  const line = prompt.trim().split('\n')[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+export function addUsage(total: SessionUsage, usage: TokenUsage): SessionUsage {
+  return {
+    inputTokens: total.inputTokens + usage.inputTokens,
+    outputTokens: total.outputTokens + usage.outputTokens,
+    cacheReadTokens: total.cacheReadTokens + (usage.cacheReadTokens ?? 0),
+    cacheCreationTokens: total.cacheCreationTokens + (usage.cacheCreationTokens ?? 0),
+  };
+}
+
+/** undefined when no such session exists; SessionFileError when the file exists but cannot be used. */
+export async function loadSession(file: string): Promise<SessionFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SessionFileError(`cannot read session file ${file}: ${(error as Error).message}`);
+  }
+  let parsed: Partial<SessionFile>;
+  try {
+    parsed = JSON.parse(text) as Partial<SessionFile>;
+  } catch (error) {
+    throw new SessionFileError(`session file ${file} is not valid JSON (${(error as Error).message}); delete it or pick another id`);
+  }
+  if (!parsed || typeof parsed !== 'object' || !Array.isArray(parsed.history)) {
+    throw new SessionFileError(`session file ${file} has no history array; delete it or pick another id`);
+  }
+  const usage = (parsed.usage ?? {}) as Partial<SessionUsage>;
+  return {
+    id: String(parsed.id ?? path.basename(file, '.json')),
+    provider: String(parsed.provider ?? ''),
+    model: String(parsed.model ?? ''),
+    cwd: String(parsed.cwd ?? ''),
+    title: String(parsed.title ?? parsed.metadata?.title ?? ''),
+    created: String(parsed.created ?? new Date().toISOString()),
+    updated: String(parsed.updated ?? new Date().toISOString()),
+    history: parsed.history,
+    usage: {
+      inputTokens: Number(usage.inputTokens) || 0,
+      outputTokens: Number(usage.outputTokens) || 0,
+      cacheReadTokens: Number(usage.cacheReadTokens) || 0,
+      cacheCreationTokens: Number(usage.cacheCreationTokens) || 0,
+    },
+    ...(parsed.metadata ? { metadata: parsed.metadata } : {}),
+  };
+}
+
+export async function saveSession(file: string, session: SessionFile): Promise<void> {
+  await writeFileAtomic(file, `${JSON.stringify(session, null, 2)}\n`);
+}

@@ -1,0 +1,63 @@
+// Glob {pattern, path?}: matching files, relative to --cwd, sorted by path so runs are reproducible.
+import path from 'node:path';
+import { stat } from 'node:fs/promises';
+import { glob } from 'tinyglobby';
+import { displayPath, isInside, resolveInside } from './paths.js';
+import { ToolInputError, ok, optionalString, requireString, type Tool, type ToolContext } from './types.js';
+
+const MAX_RESULTS = 1000;
+export const ALWAYS_IGNORED = ['**/node_modules/**', '**/.git/**'];
+
+/** A pattern that climbs out (`../x`) or starts at an absolute root is refused before globbing (R11). */
+export function checkPattern(context: ToolContext, pattern: string, base: string): string {
+  let relative = pattern;
+  if (path.isAbsolute(pattern) || /^[A-Za-z]:[\\/]/.test(pattern)) {
+    const absolute = path.resolve(pattern);
+    if (!isInside(base, absolute)) throw new ToolInputError(`Refused: pattern ${pattern} is outside the working directory ${context.cwd}.`);
+    relative = path.relative(base, absolute).split(path.sep).join('/') || '.';
+  }
+  if (relative.split(/[\\/]/).includes('..')) throw new ToolInputError(`Refused: pattern ${pattern} climbs out of the search directory with "..".`);
+  return relative;
+}
+
+export async function searchBase(context: ToolContext, requested: string | undefined): Promise<string> {
+  const base = requested ? resolveInside(context, requested) : context.cwd;
+  const info = await stat(base).catch(() => undefined);
+  if (!info) throw new ToolInputError(`Path does not exist: ${requested}`);
+  if (!info.isDirectory()) throw new ToolInputError(`${requested} is not a directory.`);
+  return base;
+}
+
+export const globTool: Tool = {
+  spec: {
+    name: 'Glob',
+    description: 'Find files by glob pattern (e.g. "**/*.ts", "src/*.json") inside the working directory. Returns matching paths, one per line.',
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', description: 'Glob pattern, relative to path.' },
+        path: { type: 'string', description: 'Directory to search in (default: the working directory).' },
+      },
+      required: ['pattern'],
+    },
+  },
+  async run(input, context) {
+    const pattern = requireString(input, 'pattern');
+    const base = await searchBase(context, optionalString(input, 'path'));
+    const relativePattern = checkPattern(context, pattern, base);
+    const found = await glob([relativePattern], {
+      cwd: base,
+      absolute: true,
+      onlyFiles: true,
+      dot: true,
+      followSymbolicLinks: false,
+      ignore: ALWAYS_IGNORED,
+      expandDirectories: false,
+    });
+    const inside = found.map((file) => path.normalize(file)).filter((file) => isInside(context.cwd, file));
+    if (inside.length === 0) return ok(`No files found for ${pattern}`);
+    const shown = inside.map((file) => displayPath(context, file)).sort();
+    const listed = shown.slice(0, MAX_RESULTS).join('\n');
+    return ok(shown.length > MAX_RESULTS ? `${listed}\n(${shown.length - MAX_RESULTS} more files not shown; narrow the pattern)` : listed);
+  },
+};
