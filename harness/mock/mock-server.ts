@@ -428,7 +428,8 @@ function checkAuth(provider: MockProviderId, entry: RecordedRequest, accepted: A
       if (!bearer) return authErrorReply(provider, 'missing-key');
       return accepted.openai.includes(bearer) ? undefined : authErrorReply(provider, 'invalid-key');
     case 'anthropic': {
-      const key = entry.headers['x-api-key'];
+      // x-api-key is the documented header; @anthropic-ai/sdk 1.x sends the same API key as a Bearer token.
+      const key = entry.headers['x-api-key'] ?? bearer;
       if (!key) return authErrorReply(provider, 'missing-key');
       if (!accepted.anthropic.includes(key)) return authErrorReply(provider, 'invalid-key');
       return entry.headers['anthropic-version'] ? undefined : authErrorReply(provider, 'missing-version');
