@@ -32,11 +32,14 @@ function annotationTarget(run, shimFile) {
   return { file: undefined, withLine: false };
 }
 
-/** Only a file inside the repository can carry an annotation in the GitHub UI. */
-function shimFileInWorkspace(shim, cwd) {
+/**
+ * Only a file inside the repository can carry an annotation in the GitHub UI, named relative to the
+ * repository root (GITHUB_WORKSPACE), which differs from the current folder under `working-directory`.
+ */
+function shimFileInWorkspace(shim, cwd, workspace) {
   if (!shim) return undefined;
   const absolute = path.resolve(cwd, shim);
-  const relative = path.relative(cwd, absolute);
+  const relative = path.relative(workspace, absolute);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
   try {
     if (!statSync(absolute).isFile()) return undefined;
@@ -166,7 +169,7 @@ function main() {
     return 2;
   }
 
-  const shimFile = shimFileInWorkspace(values.shim, process.cwd());
+  const shimFile = shimFileInWorkspace(values.shim, process.cwd(), process.env.GITHUB_WORKSPACE || process.cwd());
   const annotations = annotationsFor(report, { shimFile });
   const emitted = { error: 0, warning: 0, notice: 0 };
   for (const annotation of annotations) {

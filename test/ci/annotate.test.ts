@@ -132,6 +132,18 @@ describe('ci/annotate.mjs', () => {
     expect(outside.lines[0]).toMatch(/^::error title=/);
   });
 
+  it('names the shim file relative to the repository root when the suite runs in a subfolder', () => {
+    mkdirSync(path.join(dir, 'pkg', 'bin'), { recursive: true });
+    writeFileSync(path.join(dir, 'pkg', 'bin', 'shim.mjs'), '');
+    const reportFile = path.join(dir, 'report.json');
+    writeFileSync(reportFile, JSON.stringify(mixedReport));
+    const result = runNodeScript(annotate, ['--report', reportFile, '--os', 'Linux', '--shim', 'bin/shim.mjs', '--summary-file', path.join(dir, 's.md')], {
+      cwd: path.join(dir, 'pkg'),
+      env: { GITHUB_WORKSPACE: dir },
+    });
+    expect(result.stdout.split('\n')[0]).toMatch(/^::error file=pkg\/bin\/shim\.mjs,title=/);
+  });
+
   it('points at file and line when the report names the captured stdout of a run', () => {
     const report = structuredClone(mixedReport) as any;
     report.runs[1].stdoutFile = 'reports/single-tool.openai-chat.stdout.jsonl';
