@@ -50,13 +50,15 @@ export function checkProviderRequests(scenario: Scenario, provider: MockProvider
     const served = inTurn.filter((request) => request.responseIndex !== undefined);
 
     // Retries: no retry after a fatal status; retry-after honoured; nothing beyond the script.
+    let afterFatal = false; // requests after a fatal status are reported once, as a forbidden retry
     inTurn.forEach((request, position) => {
       const response = request.responseIndex !== undefined ? turn.responses[request.responseIndex] : undefined;
       const next = inTurn[position + 1];
       const fault = response?.fault?.kind === 'http' ? response.fault : undefined;
       if (fault && FATAL_STATUSES.has(fault.status) && next) {
+        afterFatal = true;
         report('requests.no-retry-after-fatal', `turn ${t + 1}: the shim sent another request (#${next.index + 1}) after HTTP ${fault.status}`);
-      } else if (request.outcome === 'unscripted') {
+      } else if (request.outcome === 'unscripted' && !afterFatal) {
         report('requests.unscripted', `turn ${t + 1}: request #${request.index + 1} came after all ${turn.responses.length} scripted response(s) were used`);
       }
       if (fault?.retryAfter && fault.retryAfter > 0 && next) {
