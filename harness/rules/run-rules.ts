@@ -1,6 +1,7 @@
 // Rules judged by the runner on a whole run (process, provider requests, goldens, workspace), not on one stdout.
 // Data only: the runner's checks (harness/runner, harness/mock, harness/process) report findings with these ids.
-// The runner feature may add entries here; keep ids stable once released.
+// Rules of other features live next to their checks (harness/mock/request-rules.ts, harness/runner/rules.ts);
+// harness/rules/catalog.ts aggregates all of them. Keep ids stable once released.
 import { defineRules } from './types.js';
 
 export const RUN_RULES = defineRules('run', [
@@ -15,17 +16,7 @@ export const RUN_RULES = defineRules('run', [
   { id: 'workspace.outside-cwd-refused', severity: 'MUST', source: 'R11', title: 'Paths outside --cwd are refused with an error tool_result', fix: 'Resolve paths (and symlinks) against --cwd and refuse anything outside it.' },
   { id: 'workspace.deny-untouched', severity: 'MUST', source: 'PROTOCOL_NORMALIZATION §2 Permissions', title: 'Permission mode `deny` runs no tool and changes nothing', fix: 'In deny mode answer every call with an error tool_result without running it.' },
 
-  // ---- provider requests (issue 3 item 3, D1, R4, R5)
-  { id: 'requests.tools-declared', severity: 'MUST', source: 'D1', title: 'The shim declares to the provider every tool the scenario calls, under the app\'s names', fix: 'Send tool declarations named Read, Write, Edit, Bash, ... with their input fields.' },
-  { id: 'requests.tool-result-id', severity: 'MUST', source: 'R3', title: 'Tool results go back to the provider with the issued call id', fix: 'Send `tool_call_id` / `tool_use_id` / functionResponse exactly as the provider issued it.' },
-  { id: 'requests.tool-result-content', severity: 'MUST', source: 'R10', title: 'Tool results sent to the provider carry the tool\'s real output', fix: 'Send the same output the shim printed in its tool_result.' },
-  { id: 'requests.thought-signature', severity: 'MUST', source: 'provider-wire (Gemini)', title: 'Gemini thought signatures are echoed back', fix: 'Keep `thoughtSignature` on the functionCall part when sending history back.' },
-  { id: 'requests.history-on-resume', severity: 'MUST', source: 'R8', title: '`--resume` sends the whole saved history', fix: 'Load the session file and send every earlier message before the new prompt.' },
-  { id: 'requests.auth', severity: 'MUST', source: 'R7', title: 'Requests authenticate the way the real API expects', fix: 'Send the key in the provider\'s header (Authorization Bearer, x-goog-api-key, x-api-key).' },
-  { id: 'requests.include-usage', severity: 'SHOULD', source: 'R4', title: 'The shim asks for usage where the API needs it', fix: 'Set `stream_options: {include_usage: true}` for Chat Completions streaming.' },
-  { id: 'requests.retry-after', severity: 'MUST', source: 'R5', title: 'Retries honour `retry-after`', fix: 'Wait at least the `retry-after` delay before retrying a 429/503.' },
-  { id: 'requests.bounded-retries', severity: 'MUST', source: 'R5', title: 'Retries of 429/500/503 are bounded', fix: 'Give up after a few attempts, print `error` and an error result.' },
-  { id: 'requests.no-retry-on-auth', severity: 'MUST', source: 'R5', title: '401/403 are not retried', fix: 'Print `system` error with a readable message and an error result at once.' },
+  // ---- provider requests: requests.* live with the mock's checks (harness/mock/request-rules.ts)
 
   // ---- error outcomes that depend on the injected fault (R5)
   { id: 'error.fault-outcome', severity: 'MUST', source: 'R5', title: 'Each fault ends with the outcome R5 requires', fix: 'Auth failures: `system` error; 400/404/malformed/cut: `error`; then an error result (see R5).' },
@@ -54,7 +45,6 @@ export const RUN_RULES = defineRules('run', [
   { id: 'process.descendants-gone', severity: 'MUST', source: 'R6', title: 'No process the shim started is left after the run', fix: 'Kill tool process trees (process groups) on interrupt and exit.' },
 
   // ---- interrupt, process side (R6)
-  { id: 'interrupt.connection-closed', severity: 'MUST', source: 'R6', title: 'The provider connection is closed after an interrupt', fix: 'Abort the HTTP request (AbortController) when interrupted.' },
   { id: 'interrupt.exit-in-time', severity: 'MUST', source: 'R6', title: 'Spawn-per-turn: the process exits within 2 s after SIGINT', fix: 'Handle SIGINT: print interrupt and the error result, then exit.' },
   { id: 'interrupt.tool-error-result', severity: 'MUST', source: 'R6', title: 'A tool running at the interrupt is answered with an error tool_result', fix: 'Kill the tool and print its result with `is_error: true` before `interrupt`.' },
 

@@ -1,0 +1,56 @@
+// `--reporter junit`: one <testcase> per run, a <failure> listing its MUST findings, <skipped> when not
+// verified, and warnings in <system-out>. CI systems read this format.
+import type { ConformanceReport, ReportFinding, ReportRun } from './model.js';
+
+/** Escapes text for XML and drops characters XML 1.0 cannot carry at all (control bytes, lone surrogates). */
+export function xmlEscape(text: string): string {
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+function findingText(f: ReportFinding): string {
+  const where = f.line !== undefined ? ` (line ${f.line})` : '';
+  const excerpt = f.excerpt ? `\n    > ${f.excerpt}` : '';
+  const fix = f.fix ? `\n    fix: ${f.fix}` : '';
+  return `${f.severity} ${f.rule}${where}: ${f.message}${excerpt}${fix}`;
+}
+
+function testcase(run: ReportRun): string {
+  const name = run.provider && run.provider !== 'n/a' ? `${run.scenario} [${run.provider}]` : run.scenario;
+  const classname = `yume-conformance.${run.provider || 'validate'}`;
+  const open = `    <testcase name="${xmlEscape(name)}" classname="${xmlEscape(classname)}"${run.durationMs !== undefined ? ` time="${(run.durationMs / 1000).toFixed(3)}"` : ''}>`;
+  const parts: string[] = [open];
+  const must = run.findings.filter((f) => f.severity === 'MUST');
+  const other = run.findings.filter((f) => f.severity !== 'MUST');
+  if (run.status === 'failed') {
+    const first = must[0];
+    const message = first ? `${first.rule}: ${first.message}` : 'failed';
+    parts.push(`      <failure message="${xmlEscape(message)}" type="${xmlEscape(first?.rule ?? 'failed')}">${xmlEscape(must.map(findingText).join('\n'))}</failure>`);
+  } else if (run.status === 'not-verified') {
+    parts.push(`      <skipped message="${xmlEscape(run.findings[0]?.message ?? 'not verified')}"/>`);
+  }
+  if (other.length > 0) parts.push(`      <system-out>${xmlEscape(other.map(findingText).join('\n'))}</system-out>`);
+  parts.push('    </testcase>');
+  return parts.join('\n');
+}
+
+export function renderJunit(report: ConformanceReport): string {
+  const { summary, runs } = report;
+  const failures = runs.filter((r) => r.status === 'failed').length;
+  const skipped = runs.filter((r) => r.status === 'not-verified').length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="yume-conformance" tests="${runs.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+    `  <testsuite name="yume-conformance" tests="${runs.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+    `    <properties><property name="warnings" value="${summary.warnings}"/></properties>`,
+    ...runs.map(testcase),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,56 @@
+// The report model shared by every reporter (schemas/report.schema.json; types generated from it).
+import type { ConformanceReport, ReportFinding, ReportRun, ReportSummary } from '../../generated/protocol.js';
+import { PROTOCOL_VERSION } from '../../generated/protocol.js';
+import type { Finding } from '../rules/types.js';
+import type { ValidationResult } from '../validate/validate-stream.js';
+
+export type { ConformanceReport, ReportFinding, ReportRun, ReportSummary };
+export type RunStatus = ReportRun['status'];
+
+/** Provider column of runs made by `validate` (no provider is involved). */
+export const VALIDATE_PROVIDER = 'n/a';
+
+/** A finding as reports carry it (drops undefined fields so JSON output stays tidy). */
+export function toReportFinding(finding: Finding): ReportFinding {
+  const out: ReportFinding = { rule: finding.rule, severity: finding.severity, message: finding.message };
+  if (finding.line !== undefined) out.line = finding.line;
+  if (finding.excerpt !== undefined) out.excerpt = finding.excerpt;
+  if (finding.fix !== undefined) out.fix = finding.fix;
+  return out;
+}
+
+/** Status of a run from its findings: any MUST fails it. */
+export function statusOf(findings: readonly Finding[]): RunStatus {
+  return findings.some((f) => f.severity === 'MUST') ? 'failed' : 'passed';
+}
+
+/** Counts runs by status and SHOULD findings over all runs. */
+export function summarize(runs: readonly ReportRun[]): ReportSummary {
+  const summary: ReportSummary = { passed: 0, failed: 0, warnings: 0, notVerified: 0, partial: 0 };
+  for (const run of runs) {
+    if (run.status === 'passed') summary.passed += 1;
+    else if (run.status === 'failed') summary.failed += 1;
+    else if (run.status === 'not-verified') summary.notVerified += 1;
+    else summary.partial = (summary.partial ?? 0) + 1;
+    for (const finding of run.findings) if (finding.severity === 'SHOULD') summary.warnings += 1;
+  }
+  return summary;
+}
+
+/** A complete report from runs. */
+export function buildReport(runs: ReportRun[]): ConformanceReport {
+  return { summary: summarize(runs), runs, protocolVersion: PROTOCOL_VERSION };
+}
+
+/** One report run for a stream judged by `validate` (scenario = the file name, or `-` for stdin). */
+export function runFromValidation(result: ValidationResult, source: string): ReportRun {
+  return {
+    scenario: source,
+    provider: VALIDATE_PROVIDER,
+    status: statusOf(result.findings),
+    findings: result.findings.map(toReportFinding),
+    profile: result.profile,
+    dialect: result.dialect,
+    lines: result.lines,
+  };
+}

@@ -1,0 +1,69 @@
+// Reporter registry and `--reporter NAME[:FILE]` handling shared by `validate` and `run`. Other reporters
+// (html) register themselves with registerReporter() from their own module.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { colorWanted, renderHuman } from './human.js';
+import { renderJson } from './json.js';
+import { renderJunit } from './junit.js';
+import type { ConformanceReport } from './model.js';
+
+export interface RenderContext {
+  /** True when the output goes to a terminal that wants colours (never for files). */
+  color: boolean;
+}
+
+export type RenderReport = (report: ConformanceReport, context: RenderContext) => string;
+
+const registry = new Map<string, RenderReport>([
+  ['human', (report, context) => renderHuman(report, { color: context.color })],
+  ['json', (report) => renderJson(report)],
+  ['junit', (report) => renderJunit(report)],
+]);
+
+export function registerReporter(name: string, render: RenderReport): void {
+  registry.set(name, render);
+}
+
+export function reporterNames(): string[] {
+  return [...registry.keys()];
+}
+
+export interface ReporterSpec {
+  name: string;
+  /** Output file; undefined = stdout. */
+  file?: string;
+}
+
+/** Parses `junit:out.xml` or `human`. Throws a usage message for an unknown reporter or an empty file name. */
+export function parseReporterSpec(spec: string): ReporterSpec {
+  const colon = spec.indexOf(':');
+  // A Windows drive letter ("junit:C:\\r.xml") keeps everything after the first colon as the file.
+  const name = colon === -1 ? spec : spec.slice(0, colon);
+  const file = colon === -1 ? undefined : spec.slice(colon + 1);
+  if (!registry.has(name)) throw new Error(`unknown reporter "${name}" (choose from ${reporterNames().join(', ')}; form NAME or NAME:FILE)`);
+  if (file === '') throw new Error(`reporter "${name}:" needs a file name after the colon`);
+  return file === undefined ? { name } : { name, file };
+}
+
+/**
+ * Writes the report with every reporter: to its file, or to `stdout`. Throws an Error with a readable message
+ * when a file cannot be written.
+ */
+export function emitReports(report: ConformanceReport, specs: readonly ReporterSpec[], stdout: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout): void {
+  for (const spec of specs) {
+    const render = registry.get(spec.name);
+    if (!render) throw new Error(`unknown reporter "${spec.name}"`);
+    if (spec.file === undefined) {
+      stdout.write(render(report, { color: colorWanted(stdout) }));
+      continue;
+    }
+    const text = render(report, { color: false });
+    try {
+      mkdirSync(path.dirname(path.resolve(spec.file)), { recursive: true });
+      writeFileSync(spec.file, text);
+    } catch (error) {
+      const reason = error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : String(error);
+      throw new Error(`cannot write ${spec.name} report to ${spec.file} (${reason})`);
+    }
+  }
+}
