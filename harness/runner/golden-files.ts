@@ -1,0 +1,60 @@
+// Golden transcript files (D3): one per spawned process, golden.jsonl, golden.2.jsonl, ... The reference
+// shim's flat stdout with what varies between runs replaced by stable placeholders, so regenerated goldens
+// diff only where the protocol changed.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { normaliseText, type NormaliseContext } from './normalise.js';
+
+/** File name of the golden of the process at `index` (0-based). */
+export function goldenFileName(index: number): string {
+  return index === 0 ? 'golden.jsonl' : `golden.${index + 1}.jsonl`;
+}
+
+export function goldenPath(scenarioDir: string, index: number): string {
+  return path.join(scenarioDir, goldenFileName(index));
+}
+
+export function readGolden(scenarioDir: string, index: number): Buffer | undefined {
+  const file = goldenPath(scenarioDir, index);
+  return existsSync(file) ? readFileSync(file) : undefined;
+}
+
+/** Keys whose values differ on every run and are never compared (R10): replaced by fixed values. */
+const VOLATILE: Record<string, unknown> = {
+  session_id: '<session>',
+  uuid: '<uuid>',
+  duration_ms: 0,
+  duration_api_ms: 0,
+  total_cost_usd: 0,
+  timestamp: '<timestamp>',
+};
+
+function stabilise(value: unknown, context: NormaliseContext): unknown {
+  if (typeof value === 'string') return normaliseText(value, context);
+  if (Array.isArray(value)) return value.map((item) => stabilise(item, context));
+  if (value && typeof value === 'object') {
+    const result: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      result[key] = key in VOLATILE && item !== undefined && item !== null ? VOLATILE[key] : stabilise(item, context);
+    }
+    return result;
+  }
+  return value;
+}
+
+/** The golden text of a captured stdout: every JSON line stabilised, LF line endings. */
+export function goldenText(stdout: Buffer, context: NormaliseContext): string {
+  const lines = stdout.toString('utf8').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines
+    .map((line) => {
+      const trimmed = line.replace(/\r$/, '');
+      try {
+        return JSON.stringify(stabilise(JSON.parse(trimmed), context));
+      } catch {
+        return trimmed; // kept as printed; `validate` on the golden will say what is wrong with it
+      }
+    })
+    .map((line) => `${line}\n`)
+    .join('');
+}

@@ -1,0 +1,73 @@
+// Watches a shim's stdout while it runs: splits the raw chunks into lines (0x0A only, R9), maps each
+// complete line to canonical events as it arrives, and lets the runner wait for moments that matter — the
+// first assistant text (the streaming gate, the interrupt), a tool call, the N-th result.
+import { messageToCanonicalEvents, type CanonicalEvent } from '../protocol/canonical.js';
+
+export interface TimedEvent {
+  event: CanonicalEvent;
+  /** Arrival of the line, ms since the process started. */
+  atMs: number;
+}
+
+type Waiter = { predicate: (event: CanonicalEvent) => boolean; resolve: (found: TimedEvent | undefined) => void };
+
+export class LiveStdout {
+  private pending: Buffer[] = [];
+  private line = 0;
+  readonly events: TimedEvent[] = [];
+  private waiters: Waiter[] = [];
+  private closed = false;
+
+  /** Feed one stdout chunk (as spawnShim's onStdout delivers it). */
+  push(chunk: Buffer, atMs: number): void {
+    let start = 0;
+    for (let index = chunk.indexOf(0x0a); index !== -1; index = chunk.indexOf(0x0a, start)) {
+      this.pending.push(chunk.subarray(start, index));
+      this.completeLine(Buffer.concat(this.pending), atMs);
+      this.pending = [];
+      start = index + 1;
+    }
+    if (start < chunk.length) this.pending.push(chunk.subarray(start));
+  }
+
+  /** The process ended: pending waiters get undefined. */
+  close(): void {
+    this.closed = true;
+    for (const waiter of this.waiters) waiter.resolve(undefined);
+    this.waiters = [];
+  }
+
+  /** Resolves with the first event (past or future) matching `predicate`, or undefined when stdout ends. */
+  waitFor(predicate: (event: CanonicalEvent) => boolean, fromIndex = 0): Promise<TimedEvent | undefined> {
+    const found = this.events.slice(fromIndex).find((timed) => predicate(timed.event));
+    if (found || this.closed) return Promise.resolve(found);
+    return new Promise((resolve) => this.waiters.push({ predicate, resolve }));
+  }
+
+  count(kind: CanonicalEvent['kind']): number {
+    return this.events.filter((timed) => timed.event.kind === kind).length;
+  }
+
+  private completeLine(bytes: Buffer, atMs: number): void {
+    this.line += 1;
+    const line = this.line;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return; // the validator judges broken lines; here they carry no event
+    }
+    messageToCanonicalEvents(parsed, line, (event) => {
+      const timed = { event, atMs };
+      this.events.push(timed);
+      this.waiters = this.waiters.filter((waiter) => {
+        if (!waiter.predicate(event)) return true;
+        waiter.resolve(timed);
+        return false;
+      });
+    });
+  }
+}
+
+/** A line carrying assistant text: a flat `text` or an envelope with a text block (issue: "real streaming"). */
+export const isAssistantText = (event: CanonicalEvent): boolean => event.kind === 'text' && event.text.length > 0;

@@ -1,0 +1,125 @@
+// The run's temporary directories (workspace seeded from the scenario's fixtures, an isolated HOME, a bin
+// folder for auth helpers and fake CLIs) and the side-effect check: the workspace after the run against
+// transcripts/<id>/workspace-after/ (or against the fixtures, when the run must change nothing).
+import { createHash } from 'node:crypto';
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import os from 'node:os';
+import path from 'node:path';
+import type { Finding } from '../rules/types.js';
+import { runFinding } from './rules.js';
+
+export interface RunDirectories {
+  root: string;
+  workspace: string;
+  home: string;
+  /** Put first on PATH: auth helpers (gcloud, gh) and fake CLIs. */
+  bin: string;
+  /** Harness state files (fake CLI state and log, history files). */
+  state: string;
+}
+
+/** Creates fresh directories for one run; the workspace holds a copy of `fixtures` (if any). */
+export async function createRunDirectories(label: string, fixtures: string | undefined): Promise<RunDirectories> {
+  // realpath: on macOS the temp dir is a symlink (/var → /private/var); shims may print either spelling.
+  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), `yume-conformance-${label.replace(/[^a-z0-9-]/gi, '_')}-`)));
+  const directories: RunDirectories = {
+    root,
+    workspace: path.join(root, 'workspace'),
+    home: path.join(root, 'home'),
+    bin: path.join(root, 'bin'),
+    state: path.join(root, 'state'),
+  };
+  await Promise.all([directories.home, directories.bin, directories.state].map((dir) => mkdir(dir, { recursive: true })));
+  if (fixtures) await cp(fixtures, directories.workspace, { recursive: true, verbatimSymlinks: true });
+  else await mkdir(directories.workspace, { recursive: true });
+  return directories;
+}
+
+export async function removeRunDirectories(directories: RunDirectories): Promise<void> {
+  await rm(directories.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+}
+
+export type TreeEntry =
+  | { kind: 'file'; hash: string; text?: string; size: number }
+  | { kind: 'dir' }
+  | { kind: 'symlink'; target: string };
+
+/** Text files compare with line endings normalised: git may check fixtures out with CRLF on Windows. */
+function fileEntry(content: Buffer): TreeEntry {
+  if (isUtf8(content)) {
+    const text = content.toString('utf8').replace(/\r\n/g, '\n');
+    return { kind: 'file', hash: createHash('sha256').update(text).digest('hex'), text, size: content.length };
+  }
+  return { kind: 'file', hash: createHash('sha256').update(content).digest('hex'), size: content.length };
+}
+
+/** Every entry under `dir`, keyed by its relative path with / separators. A missing dir is an empty tree. */
+export async function snapshotTree(dir: string | undefined): Promise<Map<string, TreeEntry>> {
+  const tree = new Map<string, TreeEntry>();
+  if (!dir) return tree;
+  const walk = async (absolute: string, relative: string): Promise<void> => {
+    let names: string[];
+    try {
+      names = (await readdir(absolute)).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const childAbsolute = path.join(absolute, name);
+      const childRelative = relative ? `${relative}/${name}` : name;
+      const stats = await lstat(childAbsolute);
+      if (stats.isSymbolicLink()) tree.set(childRelative, { kind: 'symlink', target: await readlink(childAbsolute) });
+      else if (stats.isDirectory()) {
+        tree.set(childRelative, { kind: 'dir' });
+        await walk(childAbsolute, childRelative);
+      } else tree.set(childRelative, fileEntry(await readFile(childAbsolute)));
+    }
+  };
+  await walk(dir, '');
+  return tree;
+}
+
+/** First differing line of two texts, for a readable message. */
+function firstLineDifference(expected: string, observed: string): string {
+  const want = expected.split('\n');
+  const got = observed.split('\n');
+  for (let index = 0; index < Math.max(want.length, got.length); index += 1) {
+    if (want[index] !== got[index]) {
+      const show = (line: string | undefined) => (line === undefined ? '(end of file)' : JSON.stringify(line.length > 80 ? `${line.slice(0, 79)}…` : line));
+      return `line ${index + 1}: expected ${show(want[index])}, found ${show(got[index])}`;
+    }
+  }
+  return 'content differs';
+}
+
+/** Differences between the expected tree and the workspace, one sentence each. */
+export function treeDifferences(expected: Map<string, TreeEntry>, actual: Map<string, TreeEntry>): string[] {
+  const differences: string[] = [];
+  for (const [name, want] of expected) {
+    const got = actual.get(name);
+    if (!got) differences.push(`${name}: missing (expected a ${want.kind})`);
+    else if (got.kind !== want.kind) differences.push(`${name}: expected a ${want.kind}, found a ${got.kind}`);
+    else if (want.kind === 'file' && got.kind === 'file' && want.hash !== got.hash) {
+      differences.push(`${name}: ${want.text !== undefined && got.text !== undefined ? firstLineDifference(want.text, got.text) : `binary content differs (${want.size} bytes expected, ${got.size} found)`}`);
+    } else if (want.kind === 'symlink' && got.kind === 'symlink' && want.target !== got.target) {
+      differences.push(`${name}: symlink to ${got.target}, expected ${want.target}`);
+    }
+  }
+  for (const [name, got] of actual) {
+    if (!expected.has(name)) differences.push(`${name}: unexpected ${got.kind} (not in the expected tree)`);
+  }
+  return differences;
+}
+
+/**
+ * The workspace.matches check. `expectedDir` is workspace-after/ when the scenario changes files, otherwise
+ * the fixtures (the run must leave them untouched).
+ */
+export async function checkWorkspace(expectedDir: string | undefined, workspace: string, expectedLabel: string): Promise<Finding[]> {
+  const differences = treeDifferences(await snapshotTree(expectedDir), await snapshotTree(workspace));
+  if (differences.length === 0) return [];
+  const shown = differences.slice(0, 10);
+  const more = differences.length > shown.length ? `\n  … and ${differences.length - shown.length} more` : '';
+  return [runFinding('workspace.matches', `the workspace differs from ${expectedLabel}:\n  ${shown.join('\n  ')}${more}`)];
+}
