@@ -1,5 +1,6 @@
 // One streaming POST to a provider, with its failures classified as R5 needs them (providers/provider.ts).
 import { ProviderError } from './provider.js';
+import { postJson, TransportError, type StreamingResponse } from './transport.js';
 
 /** Statuses worth another attempt (R5 names 429/500/503; the others are their usual companions). */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504, 529]);
@@ -13,23 +14,23 @@ export interface PostOptions {
   signal: AbortSignal;
 }
 
-export async function postForStream(options: PostOptions): Promise<Response> {
-  let response: Response;
+export async function postForStream(options: PostOptions): Promise<StreamingResponse> {
+  let response: StreamingResponse;
   try {
-    response = await fetch(options.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
-      body: JSON.stringify(options.body),
-      signal: options.signal,
-    });
+    response = await postJson(
+      options.url,
+      { 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
+      options.body,
+      options.signal,
+    );
   } catch (error) {
-    if (options.signal.aborted) throw new ProviderError('aborted', 'request aborted');
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const reason = cause?.code ?? cause?.message ?? (error as Error).message;
+    if (options.signal.aborted || (error instanceof TransportError && error.aborted)) {
+      throw new ProviderError('aborted', 'request aborted');
+    }
     // Refused or reset connections are transient as far as the caller can tell: retry them (bounded).
-    throw new ProviderError('retryable', `${options.provider}: cannot reach ${options.url} (${reason})`);
+    throw new ProviderError('retryable', `${options.provider}: cannot reach ${options.url} (${(error as Error).message})`);
   }
-  if (response.ok) return response;
+  if (response.status >= 200 && response.status < 300) return response;
 
   const bodyText = await readErrorBody(response, options.signal);
   const message = `${options.provider} API error ${response.status}: ${errorMessageOf(bodyText)}`;
@@ -41,16 +42,15 @@ export async function postForStream(options: PostOptions): Promise<Response> {
   if (RETRYABLE_STATUSES.has(response.status)) {
     throw new ProviderError('retryable', message, {
       status: response.status,
-      retryAfterMs: retryAfterMs(response.headers, bodyText),
+      retryAfterMs: retryAfterMs((name) => response.header(name), bodyText),
     });
   }
   throw new ProviderError('request', message, { status: response.status });
 }
 
-async function readErrorBody(response: Response, signal: AbortSignal): Promise<string> {
+async function readErrorBody(response: StreamingResponse, signal: AbortSignal): Promise<string> {
   try {
-    const text = await response.text();
-    return text.slice(0, MAX_ERROR_BODY_CHARS);
+    return (await response.text(MAX_ERROR_BODY_CHARS * 4)).slice(0, MAX_ERROR_BODY_CHARS);
   } catch {
     if (signal.aborted) throw new ProviderError('aborted', 'request aborted');
     return '';
@@ -79,11 +79,11 @@ export function errorMessageOf(bodyText: string): string {
  * How long the server asked us to wait: `retry-after-ms`, then `retry-after` (seconds or an HTTP date),
  * then Google's RetryInfo `retryDelay` ("30s") in the body. undefined when the server said nothing.
  */
-export function retryAfterMs(headers: Headers, bodyText = ''): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const after = headers.get('retry-after');
-  if (after !== null && after.trim() !== '') {
+export function retryAfterMs(header: (name: string) => string | undefined | null, bodyText = ''): number | undefined {
+  const ms = header('retry-after-ms');
+  if (ms !== undefined && ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const after = header('retry-after');
+  if (after !== undefined && after !== null && after.trim() !== '') {
     if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1000);
     const date = Date.parse(after);
     if (Number.isFinite(date)) return Math.max(0, date - Date.now());

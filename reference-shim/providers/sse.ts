@@ -2,13 +2,13 @@
 // SSE field at all: Gemini reports mid-stream errors as a bare `{"error":{...}}` chunk (provider-wire §3.5).
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from './provider.js';
+import type { StreamingResponse } from './transport.js';
 
 export type SseItem = { kind: 'event'; event?: string; data: string } | { kind: 'stray'; value: unknown };
 
 const MAX_STRAY_CHARS = 1_000_000;
 
-export async function* readSse(response: Response, provider: string, signal: AbortSignal): AsyncGenerator<SseItem> {
-  if (!response.body) throw new ProviderError('stream', `${provider}: the response has no body`);
+export async function* readSse(response: StreamingResponse, provider: string, signal: AbortSignal): AsyncGenerator<SseItem> {
   const queue: SseItem[] = [];
   let stray = '';
   const parser = createParser({
@@ -27,13 +27,13 @@ export async function* readSse(response: Response, provider: string, signal: Abo
       }
     },
   });
-  const reader = response.body.getReader();
   const decoder = new TextDecoder();
+  const chunks = response.body[Symbol.asyncIterator]();
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: IteratorResult<Buffer>;
       try {
-        chunk = await reader.read();
+        chunk = await chunks.next();
       } catch (error) {
         if (signal.aborted) throw new ProviderError('aborted', 'request aborted');
         throw new ProviderError('stream', `${provider}: the connection closed mid-stream (${(error as Error).message})`);
@@ -42,12 +42,13 @@ export async function* readSse(response: Response, provider: string, signal: Abo
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       while (queue.length > 0) yield queue.shift() as SseItem;
     }
+    if (signal.aborted) throw new ProviderError('aborted', 'request aborted');
     parser.feed(decoder.decode());
     parser.reset({ consume: true });
     while (queue.length > 0) yield queue.shift() as SseItem;
   } finally {
     // Closes the connection when the consumer stops early (interrupt, error).
-    reader.cancel().catch(() => undefined);
+    response.close();
   }
 }
 

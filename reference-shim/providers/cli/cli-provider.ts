@@ -1,0 +1,173 @@
+// A TurnProvider that runs an official CLI (Type B): the CLI runs the agent loop and the tools itself; the
+// shim starts it exactly once per turn and translates what it prints. Each CLI contributes its argv and
+// a translator (gemini-cli.ts, codex-cli.ts, claude-cli.ts); everything about processes, missing binaries,
+// exit codes, interrupts and session continuity is here, once.
+import { ProviderError, type TurnOutcome, type TurnProvider, type TurnRequest, type TurnSink } from '../provider.js';
+import type { HistoryEntry } from '../../session/history.js';
+import { locateBinary } from './binary.js';
+import { runCli, type CliExit } from './cli-process.js';
+import { cmdCanCarry } from './windows-command.js';
+
+export type CliProviderId = 'gemini-cli' | 'codex-cli' | 'claude-cli';
+
+/** What the shim keeps between turns (saved in the session file as providerState). */
+export interface CliSessionState {
+  cli: CliProviderId;
+  /** The CLI's own session / thread id, passed back on the next turn. */
+  sessionId: string;
+}
+
+export interface ArgsInput {
+  prompt: string;
+  model: string;
+  cwd: string;
+  permissionMode: string;
+  /** The CLI session to continue. */
+  resumeId?: string;
+  /** The prompt goes on stdin instead of argv (a Windows .cmd launcher cannot carry line breaks). */
+  promptOnStdin: boolean;
+}
+
+export interface CliTranslator {
+  onEvent(event: Record<string, unknown>): void;
+  onStderr?(text: string): void;
+  /** The CLI's own session id, once it printed one. */
+  readonly cliSessionId: string | undefined;
+  /** What the CLI reported at the end: success with its final text, or its error. Undefined: nothing. */
+  readonly ending: { ok: true; text: string } | { ok: false; error: ProviderError } | undefined;
+}
+
+export interface TranslatorContext {
+  log: (message: string) => void;
+  /** The turn's working directory (relative paths the CLI reports resolve against it). */
+  cwd: string;
+}
+
+export interface CliDefinition {
+  id: CliProviderId;
+  /** The command looked up on PATH. */
+  binary: string;
+  /** How to install it, for the missing-binary message. */
+  installHint: string;
+  /** Tool names the translator can report (system.tools). */
+  tools: readonly string[];
+  buildArgs(input: ArgsInput): string[];
+  createTranslator(sink: TurnSink, context: TranslatorContext): CliTranslator;
+}
+
+export interface CliProviderSettings {
+  env: NodeJS.ProcessEnv;
+  log?: (message: string) => void;
+  platform?: NodeJS.Platform;
+  interruptGraceMs?: number;
+}
+
+/** A short text version of earlier turns, for a CLI that has no session of its own to resume. */
+function withHistory(prompt: string, history: readonly HistoryEntry[]): string {
+  const lines: string[] = [];
+  for (const entry of history) {
+    if (entry.role === 'user') lines.push(`User: ${entry.content}`);
+    else if (entry.role === 'assistant') {
+      if (entry.content) lines.push(`Assistant: ${entry.content}`);
+      for (const call of entry.toolCalls ?? []) lines.push(`Assistant called ${call.name} ${JSON.stringify(call.input)}`);
+    } else lines.push(`Tool ${entry.name} returned${entry.isError ? ' an error' : ''}: ${entry.content.slice(0, 2000)}`);
+  }
+  if (lines.length === 0) return prompt;
+  return `<conversation_so_far>\n${lines.join('\n')}\n</conversation_so_far>\n\n${prompt}`;
+}
+
+function previousSession(state: unknown, id: CliProviderId): string | undefined {
+  if (!state || typeof state !== 'object') return undefined;
+  const candidate = state as Partial<CliSessionState>;
+  return candidate.cli === id && typeof candidate.sessionId === 'string' && candidate.sessionId !== '' ? candidate.sessionId : undefined;
+}
+
+const lastLines = (text: string, count = 3) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .slice(-count)
+    .join(' | ');
+
+export class CliTurnProvider implements TurnProvider {
+  readonly kind = 'turn' as const;
+  readonly id: string;
+  readonly tools: readonly string[];
+
+  constructor(
+    private readonly definition: CliDefinition,
+    private readonly settings: CliProviderSettings,
+  ) {
+    this.id = definition.id;
+    this.tools = definition.tools;
+  }
+
+  async runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnOutcome> {
+    const { definition, settings } = this;
+    const log = settings.log ?? (() => undefined);
+    const platform = settings.platform ?? process.platform;
+    const keepState = request.state;
+    const binary = locateBinary(definition.binary, settings.env, platform);
+    if (!binary) {
+      return {
+        ok: false,
+        error: new ProviderError('config', `${definition.binary} was not found on PATH: --provider ${definition.id} runs the official CLI. ${definition.installHint}`, { code: 'ENOENT' }),
+        state: keepState,
+      };
+    }
+    const resumeId = previousSession(request.state, definition.id);
+    const prompt = resumeId ? request.prompt : withHistory(request.prompt, request.history);
+    const promptOnStdin = platform === 'win32' && binary.batch && !cmdCanCarry(prompt);
+    const args = definition.buildArgs({ prompt, model: request.model, cwd: request.cwd, permissionMode: request.permissionMode, resumeId, promptOnStdin });
+    const translator = definition.createTranslator(sink, { log, cwd: request.cwd });
+    log(`${definition.id}: ${binary.file} ${args.map((arg) => JSON.stringify(arg)).join(' ')}`);
+
+    const exit = await runCli({
+      binary,
+      args,
+      cwd: request.cwd,
+      env: settings.env,
+      stdinText: promptOnStdin ? prompt : undefined,
+      signal: request.signal,
+      onEvent: (event) => translator.onEvent(event),
+      onOtherLine: (line) => log(`${definition.binary} stdout: ${line}`),
+      onStderr: (text) => translator.onStderr?.(text),
+      interruptGraceMs: settings.interruptGraceMs,
+      platform,
+    });
+    const state: CliSessionState | unknown = translator.cliSessionId ? { cli: definition.id, sessionId: translator.cliSessionId } : keepState;
+    return { ...this.outcome(exit, translator), state };
+  }
+
+  /** R5: a CLI error, a failed start, a timeout or a non-zero exit is an error; an interrupt is `aborted`. */
+  private outcome(exit: CliExit, translator: CliTranslator): TurnOutcome {
+    const name = this.definition.binary;
+    if (exit.spawnError) {
+      const missing = exit.spawnError.code === 'ENOENT';
+      return {
+        ok: false,
+        error: new ProviderError(
+          'config',
+          missing ? `${name} was not found: ${this.definition.installHint}` : `${name} could not be started: ${exit.spawnError.message}`,
+          { code: exit.spawnError.code },
+        ),
+      };
+    }
+    if (exit.interrupted) return { ok: false, error: new ProviderError('aborted', `${name} was interrupted`) };
+    if (exit.timedOut) return { ok: false, error: new ProviderError('stream', `${name} did not finish in time and was stopped`) };
+    const ending = translator.ending;
+    if (ending && !ending.ok) return { ok: false, error: ending.error };
+    const code = exit.code ?? (exit.signal ? 128 : 1);
+    if (code !== 0) {
+      const detail = lastLines(exit.stderrTail) || 'no message on stderr';
+      if (!ending) {
+        // Nothing on stdout: it refused its arguments or its configuration (auth, trust, flags).
+        return { ok: false, error: new ProviderError('config', `${name} exited with code ${code} before answering: ${detail}`, { code: String(code) }) };
+      }
+      return { ok: false, error: new ProviderError('stream', `${name} reported success but exited with code ${code}: ${detail}`, { code: String(code) }) };
+    }
+    if (!ending) return { ok: false, error: new ProviderError('stream', `${name} exited without reporting the end of the turn`) };
+    return { ok: true, assistantText: ending.text };
+  }
+}
