@@ -1,6 +1,92 @@
-import type { Command } from 'commander';
+// `yume-conformance validate <file.jsonl | ->`: judges captured shim stdout against the rule catalog.
+// Exit 0 = conforms, 1 = a MUST rule failed, 2 = usage error or unreadable input (a clear message, no stack).
+import { readFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import { buildReport, runFromValidation } from '../report/model.js';
+import { emitReports, parseReporterSpec, reporterNames, type ReporterSpec } from '../report/reporters.js';
+import type { Profile } from '../rules/types.js';
+import type { SequenceMode } from '../rules/checks/sequence.js';
+import { validateStream } from '../validate/validate-stream.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 
-/** Registers `yume-conformance validate`. Owned by the validate feature; replaced by its real implementation. */
+export interface ValidateCommandOptions {
+  profile: Profile;
+  reporter: string[];
+  mode?: SequenceMode;
+}
+
+export interface ValidateIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** A sentence for a file-system error (ENOENT → "no such file"), instead of a stack trace. */
+function readFailure(file: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reason =
+    code === 'ENOENT' ? 'no such file'
+      : code === 'EISDIR' ? 'it is a directory'
+        : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+          : code === 'ERR_FS_FILE_TOO_LARGE' ? 'file is too large to read at once (over 2 GB)'
+            : error instanceof Error ? error.message : String(error);
+  return `cannot read ${file}: ${reason}`;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+/** Runs the command; returns the exit code. Separate from commander so tests can call it in-process. */
+export async function runValidate(files: string[], options: ValidateCommandOptions, io: ValidateIo): Promise<number> {
+  let specs: ReporterSpec[];
+  try {
+    specs = (options.reporter.length > 0 ? options.reporter : ['human']).map(parseReporterSpec);
+  } catch (error) {
+    io.stderr.write(`yume-conformance validate: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  if (files.filter((f) => f === '-').length > 1) {
+    io.stderr.write('yume-conformance validate: stdin (-) can be given only once\n');
+    return EXIT_USAGE;
+  }
+  const runs = [];
+  for (const file of files) {
+    let bytes: Buffer;
+    try {
+      bytes = file === '-' ? await readAll(io.stdin) : await readFile(file);
+    } catch (error) {
+      io.stderr.write(`yume-conformance validate: ${readFailure(file === '-' ? 'stdin' : file, error)}\n`);
+      return EXIT_USAGE;
+    }
+    const result = validateStream(bytes, { profile: options.profile, source: file, mode: options.mode, keepEvents: false });
+    runs.push(runFromValidation(result, file));
+  }
+  const report = buildReport(runs);
+  try {
+    emitReports(report, specs, io.stdout);
+  } catch (error) {
+    io.stderr.write(`yume-conformance validate: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  return report.summary.failed > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/** Registers `yume-conformance validate`. */
 export function registerValidateCommand(program: Command): void {
-  void program;
+  program
+    .command('validate')
+    .description('check captured shim stdout (one JSON message per line) against the protocol rules')
+    .argument('<files...>', 'capture file(s) of a shim\'s stdout, or - to read stdin')
+    .addOption(new Option('--profile <profile>', 'rule profile').choices(['spec', 'yume-app']).default('spec'))
+    .option('--reporter <name[:file]>', `report format, repeatable: ${reporterNames().join(', ')}; NAME:FILE writes to a file (default: human)`, collect, [])
+    .addOption(new Option('--mode <mode>', 'spawn-per-turn also requires one turn per stream').choices(['spawn-per-turn', 'persistent']))
+    .addHelpText('after', '\nExit codes: 0 conforms, 1 a MUST rule failed, 2 usage error or unreadable input.')
+    .action(async (files: string[], options: ValidateCommandOptions) => {
+      process.exitCode = await runValidate(files, options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    });
 }

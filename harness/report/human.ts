@@ -11,8 +11,13 @@ export interface HumanOptions {
 /** Colours only on a terminal, and never when NO_COLOR is set to anything non-empty (https://no-color.org). */
 export function colorWanted(stream: { isTTY?: boolean } | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true;
   return stream?.isTTY === true;
+}
+
+/** Escapes control characters so text from a capture (ESC sequences, CR) cannot drive the terminal. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const SEVERITY_ORDER = { MUST: 0, SHOULD: 1, INFO: 2 } as const;
@@ -37,16 +42,16 @@ function verdict(c: ChalkInstance, run: ReportRun): string {
 }
 
 function runBlock(c: ChalkInstance, run: ReportRun): string[] {
-  const label = run.provider && run.provider !== 'n/a' ? `${run.scenario} [${run.provider}]` : run.scenario;
+  const label = printable(run.provider && run.provider !== 'n/a' ? `${run.scenario} [${run.provider}]` : run.scenario);
   const details = [run.profile && `profile ${run.profile}`, run.dialect && `dialect ${run.dialect}`, run.lines !== undefined && `${run.lines} lines`].filter(Boolean).join(', ');
   const out = [`${verdict(c, run)}  ${c.bold(label)}${details ? c.gray(`  (${details})`) : ''}`];
   const findings = [...run.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   for (const f of findings) {
-    const where = f.line !== undefined ? c.cyan(`${run.scenario}:${f.line}`) : c.cyan(run.scenario);
+    const where = c.cyan(printable(f.line !== undefined ? `${run.scenario}:${f.line}` : run.scenario));
     out.push(`  ${badge(c, f.severity)} ${c.bold(f.rule)}  ${where}`);
-    out.push(`         ${f.message}`);
-    if (f.excerpt) out.push(`         ${c.gray('>')} ${c.gray(f.excerpt)}`);
-    if (f.fix) out.push(`         ${c.green('fix:')} ${f.fix}`);
+    out.push(`         ${printable(f.message)}`);
+    if (f.excerpt) out.push(`         ${c.gray('>')} ${c.gray(printable(f.excerpt))}`);
+    if (f.fix) out.push(`         ${c.green('fix:')} ${printable(f.fix)}`);
   }
   return out;
 }

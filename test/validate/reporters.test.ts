@@ -1,0 +1,91 @@
+// Reporters on a report with awkward content: XML-hostile characters, colours, several runs and statuses.
+import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { renderHuman, colorWanted } from '../../harness/report/human.js';
+import { renderJunit, xmlEscape } from '../../harness/report/junit.js';
+import { renderJson } from '../../harness/report/json.js';
+import { buildReport, runFromValidation, summarize, type ReportRun } from '../../harness/report/model.js';
+import { emitReports, parseReporterSpec, registerReporter } from '../../harness/report/reporters.js';
+import { validatorFor } from '../../harness/protocol/schemas.js';
+import { validateStream } from '../../harness/validate/index.js';
+import { init, stream, text } from '../rules/streams.js';
+import { assertWellFormedXml } from './xml.js';
+
+const nasty = 'a <b> & "c" \'d\' \u0001\u001b[31m \ud800 \uffff end';
+const runs: ReportRun[] = [
+  { scenario: 'plain-text', provider: 'openai-chat', status: 'passed', findings: [{ rule: 'tool.one-at-a-time-envelope', severity: 'SHOULD', message: 'two pending', line: 3 }] },
+  { scenario: `weird ${nasty}`, provider: 'gemini', status: 'failed', findings: [{ rule: 'framing.utf8', severity: 'MUST', message: nasty, line: 2, excerpt: nasty, fix: 'encode' }] },
+  { scenario: 'interrupt', provider: 'anthropic', status: 'not-verified', findings: [{ rule: 'process.started', severity: 'INFO', message: 'no signals on this platform' }] },
+  { scenario: 'multi-tool', provider: 'gemini-cli', status: 'partial', findings: [] },
+];
+const report = buildReport(runs);
+
+describe('report model', () => {
+  it('summarises runs by status and counts warnings', () => {
+    expect(summarize(runs)).toEqual({ passed: 1, failed: 1, warnings: 1, notVerified: 1, partial: 1 });
+    const validate = validatorFor('report.schema.json');
+    expect(validate(JSON.parse(renderJson(report))), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('turns a validation into a run', () => {
+    const run = runFromValidation(validateStream(stream(init(), text('x'))), 'cap.jsonl');
+    expect(run).toMatchObject({ scenario: 'cap.jsonl', provider: 'n/a', status: 'failed', dialect: 'flat', lines: 2, profile: 'spec' });
+    expect(run.findings[0]).toMatchObject({ rule: 'turn.result-last', line: 2, excerpt: '{"type":"text","content":"x"}' });
+  });
+});
+
+describe('junit reporter', () => {
+  it('produces well-formed XML whatever the messages contain', () => {
+    const xml = renderJunit(report);
+    assertWellFormedXml(xml);
+    expect(xml).toContain('tests="4" failures="1" errors="0" skipped="1"');
+    expect(xml).toContain('<skipped message="no signals on this platform"/>');
+    expect(xml).toContain('&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;');
+    expect(xml).not.toContain('\u0001');
+  });
+
+  it('escapes the five special characters and replaces what XML cannot hold', () => {
+    expect(xmlEscape('<&>"\'')).toBe('&lt;&amp;&gt;&quot;&apos;');
+    expect(xmlEscape('\u0000x\ud83d\ude00\udc00')).toBe('\ufffdx\ud83d\ude00\ufffd');
+  });
+});
+
+describe('human reporter', () => {
+  it('shows verdicts, rule ids, file:line, excerpts and fixes, MUST first', () => {
+    const text = renderHuman(report, { color: false });
+    expect(text).toContain('✔ conforms  plain-text [openai-chat]');
+    expect(text).toContain('✘ does not conform  weird');
+    expect(text).toContain('○ not verified  interrupt [anthropic]');
+    expect(text).toContain('◐ partial  multi-tool [gemini-cli]');
+    expect(text).toMatch(/MUST {3}framing\.utf8 {2}weird .*:2\n/);
+    expect(text).toContain('fix: encode');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('1 passed, 1 failed, 1 warnings, 1 not verified, 1 partial');
+    expect(text).not.toContain('\u001b'); // no colour codes, and the message's own ESC is shown escaped
+    expect(text).toContain('\\u001b[31m');
+  });
+
+  it('uses colours only when asked', () => {
+    expect(renderHuman(report, { color: true })).toContain('\u001b[32m');
+    expect(colorWanted({ isTTY: true }, {})).toBe(true);
+    expect(colorWanted({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(colorWanted({ isTTY: false }, {})).toBe(false);
+    expect(colorWanted({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
+  });
+});
+
+describe('reporter specs', () => {
+  it('parses NAME and NAME:FILE (Windows drive letters included) and rejects unknown names', () => {
+    expect(parseReporterSpec('human')).toEqual({ name: 'human' });
+    expect(parseReporterSpec('junit:C:\\reports\\out.xml')).toEqual({ name: 'junit', file: 'C:\\reports\\out.xml' });
+    expect(() => parseReporterSpec('xml')).toThrow(/unknown reporter "xml"/);
+  });
+
+  it('lets other features register a reporter (html) and writes each to its target', () => {
+    registerReporter('count', (r) => `${r.runs.length} runs\n`);
+    const out = new PassThrough();
+    let written = '';
+    out.on('data', (c) => (written += c));
+    emitReports(report, [parseReporterSpec('count'), parseReporterSpec('json')], out);
+    expect(written.startsWith('4 runs\n{')).toBe(true);
+  });
+});
