@@ -189,7 +189,7 @@ function checkSemantics(scenario: Scenario, folderName: string | undefined, at: 
   if (folderName !== undefined && scenario.id !== folderName) {
     at('/id', `id "${scenario.id}" differs from the folder name "${folderName}"`, `set "id" to "${folderName}" or rename the folder`);
   }
-  const seenIds = new Map<string, string>();
+  const seenIds = new Set<string>();
   scenario.turns.forEach((turn, t) => {
     const turnPointer = `/turns/${t}`;
     if (turn.resume && t === 0) at(`${turnPointer}/resume`, 'the first turn cannot resume', 'remove "resume" from turn 1');
@@ -210,11 +210,10 @@ function checkSemantics(scenario: Scenario, folderName: string | undefined, at: 
         at(`${pointer}/stall`, '"stall": "after-first-text" needs at least one text chunk', 'add "text"');
       }
       (response.toolCalls ?? []).forEach((call, c) => {
-        const earlier = seenIds.get(call.id);
-        if (earlier !== undefined && earlier !== pointer) {
+        if (seenIds.has(call.id)) {
           at(`${pointer}/toolCalls/${c}/id`, `tool call id "${call.id}" is used twice in the scenario`, 'give every tool call its own id');
         }
-        seenIds.set(call.id, pointer);
+        seenIds.add(call.id);
         turnCallIds.add(call.id);
       });
     });
