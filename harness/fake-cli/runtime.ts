@@ -129,7 +129,12 @@ export class CliRuntime {
   }
 
   /** Runs one scripted tool in the workspace and logs its start, outcome and the files it changed. */
-  async runTool(call: ScriptToolCall, cliToolId: string, denied?: string): Promise<ToolOutcome> {
+  async runTool(
+    call: ScriptToolCall,
+    cliToolId: string,
+    denied?: string,
+    reportsError: (outcome: ToolOutcome) => boolean = (outcome) => outcome.isError,
+  ): Promise<ToolOutcome> {
     const input = this.inputOf(call);
     this.log({ event: 'tool-start', callId: call.id, name: call.name, cliToolId });
     let outcome: ToolOutcome;
@@ -152,6 +157,7 @@ export class CliRuntime {
       cliToolId,
       input,
       isError: outcome.isError,
+      reportedIsError: reportsError(outcome),
       output: outcome.output.slice(0, 10_000),
       effects,
     });

@@ -2,6 +2,8 @@
 // request, in order (`repeat` answers that many consecutive requests), with the CLI's own retry budget
 // for HTTP 429/5xx. Stream faults (cut, malformed chunk, mid-stream error) are not retried, so a
 // scenario that scripts one fails as R5 expects without needing a second scripted response.
+import { resolveUsage } from '../mock/render-context.js';
+import type { ModelResponse } from '../mock/scenario-types.js';
 import type { ScriptFault, ScriptResponse, ScriptUsage } from './script-types.js';
 
 /** What a provider request ended with, when it did not deliver a usable response. */
@@ -62,9 +64,12 @@ export function dripGapMs(response: ScriptResponse): number {
   return response.fault?.kind === 'drip' ? Math.max(0, response.fault.gapMs) : 0;
 }
 
-/** The usage a provider reported for a response; none when the script gives none (the CLI then shows 0). */
-export function usageOf(response: ScriptResponse): ScriptUsage | undefined {
-  return response.usage;
+/**
+ * The usage the provider reported for a response: the mock's own rule (scripted, else its deterministic
+ * estimate), so a CLI provider reports the same totals as the REST providers of the same scenario.
+ */
+export function usageOf(response: ScriptResponse): ScriptUsage {
+  return resolveUsage(response as ModelResponse);
 }
 
 export interface UsageTotals {

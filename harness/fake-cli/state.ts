@@ -65,6 +65,8 @@ export interface ToolEntry extends LogBase {
   cliToolId: string;
   input: Record<string, unknown>;
   isError: boolean;
+  /** Whether the CLI's own output called it a failure (gemini reports a shell command that exits 3 as success). */
+  reportedIsError: boolean;
   output: string;
   /** Workspace-relative path → sha256 of the content after the tool (null: removed; 'dir': a directory). */
   effects: Record<string, string | null>;

@@ -7,10 +7,11 @@ import { randomUUID } from 'node:crypto';
 import type { Invocation } from '../args/invocation.js';
 import { CLAUDE_VERSION } from '../args/claude-args.js';
 import type { CliRuntime } from '../runtime.js';
-import { addUsage, dripGapMs, httpErrorMessage, ScriptCursor, type ModelFailure, type UsageTotals } from '../script-playback.js';
+import { usageOf, addUsage, dripGapMs, httpErrorMessage, ScriptCursor, type ModelFailure, type UsageTotals } from '../script-playback.js';
 import type { ScriptToolCall } from '../script-types.js';
 import type { ToolOutcome } from '../workspace-tools.js';
 import { claudeToolInput } from '../tool-mapping.js';
+import { providerToolCallId } from '../../mock/tool-call-ids.js';
 
 export const CLAUDE_DEFAULT_MODEL = 'claude-sonnet-4-5';
 /** CLAUDE_CODE_MAX_RETRIES=1 in the captures: two requests. */
@@ -166,7 +167,8 @@ export async function runClaude(runtime: CliRuntime, invocation: Invocation, opt
     modelCalls += 1;
     const response = call.response;
     const messageId = `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-    const usage = usageLine({ input: response.usage?.input_tokens ?? 0, output: 0, cached: response.usage?.cache_read_input_tokens ?? 0 }, 1);
+    const reported = usageOf(response);
+    const usage = usageLine({ input: reported.input_tokens, output: 0, cached: reported.cache_read_input_tokens ?? 0 }, 1);
     if (response.thinking && response.thinking.length > 0) {
       emit(envelope(messageId, [{ type: 'thinking', thinking: response.thinking.join(''), signature: '' }], usage));
     }
@@ -184,20 +186,23 @@ export async function runClaude(runtime: CliRuntime, invocation: Invocation, opt
       lastText = chunks.join('');
       emit(envelope(messageId, [{ type: 'text', text: lastText }], usage));
     }
-    addUsage(totals, response.usage);
+    addUsage(totals, usageOf(response));
     const calls = response.toolCalls ?? [];
     if (calls.length === 0) break;
     const inputs = calls.map((scripted) => claudeToolInput(scripted.name, runtime.inputOf(scripted), runtime.workspace));
+    // claude prints the ids the Messages API issued (the mock's, derived from the script ids).
+    const ids = calls.map((scripted) => providerToolCallId('anthropic', runtime.state.scenario.id, scripted.id) ?? scripted.id);
     calls.forEach((scripted, index) => {
-      emit(envelope(messageId, [{ type: 'tool_use', id: scripted.id, name: scripted.name, input: inputs[index] }], usage));
+      emit(envelope(messageId, [{ type: 'tool_use', id: ids[index], name: scripted.name, input: inputs[index] }], usage));
     });
     for (const [index, scripted] of calls.entries()) {
       const denied = deniedReason(invocation, scripted);
-      if (denied) permissionDenials.push({ tool_name: scripted.name, tool_use_id: scripted.id, tool_input: inputs[index] });
-      runningTool = { id: scripted.id };
-      const outcome = await runtime.runTool({ ...scripted, input: inputs[index] }, scripted.id, denied);
+      const id = ids[index]!;
+      if (denied) permissionDenials.push({ tool_name: scripted.name, tool_use_id: id, tool_input: inputs[index] });
+      runningTool = { id };
+      const outcome = await runtime.runTool({ ...scripted, input: inputs[index] }, id, denied);
       runningTool = undefined;
-      emit(toolResultEnvelope(scripted.id, outcome, runtime.workspace, scripted.name, inputs[index]));
+      emit(toolResultEnvelope(id, outcome, runtime.workspace, scripted.name, inputs[index]));
     }
   }
   result({ subtype: 'success', is_error: false, stop_reason: 'end_turn', terminal_reason: 'completed', api_error_status: null, result: lastText });

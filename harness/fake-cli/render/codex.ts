@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Invocation } from '../args/invocation.js';
 import { promptSource, type CliRuntime } from '../runtime.js';
-import { addUsage, dripGapMs, httpErrorMessage, httpReason, ScriptCursor, type ModelFailure, type UsageTotals } from '../script-playback.js';
+import { usageOf, addUsage, dripGapMs, httpErrorMessage, httpReason, ScriptCursor, type ModelFailure, type UsageTotals } from '../script-playback.js';
 import type { ScriptToolCall } from '../script-types.js';
 import { codexDisplayedCommand, codexShellCommand } from '../tool-mapping.js';
 
@@ -107,7 +107,7 @@ export async function runCodex(runtime: CliRuntime, invocation: Invocation, opti
       emit({ type: 'item.completed', item: { id: nextItemId(), type: 'agent_message', text } });
       if (!json) process.stdout.write(`${text}\n`);
     }
-    addUsage(totals, response.usage);
+    addUsage(totals, usageOf(response));
     const calls = response.toolCalls ?? [];
     if (calls.length === 0) break;
     for (const scripted of calls) await runTool(runtime, invocation, scripted, nextItemId(), emit);

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Invocation } from '../args/invocation.js';
 import { promptSource, type CliRuntime } from '../runtime.js';
-import { addUsage, dripGapMs, httpErrorMessage, ScriptCursor, type ModelFailure, type UsageTotals } from '../script-playback.js';
+import { usageOf, addUsage, dripGapMs, httpErrorMessage, ScriptCursor, type ModelFailure, type UsageTotals } from '../script-playback.js';
 import type { ScriptResponse } from '../script-types.js';
 import type { ToolOutcome } from '../workspace-tools.js';
 import { geminiToolCall } from '../tool-mapping.js';
@@ -183,7 +183,7 @@ export async function runGemini(runtime: CliRuntime, invocation: Invocation, opt
       finish({ type: 'unknown', message: '[API Error: terminated]' });
       return runtime.exit(1);
     }
-    addUsage(totals, response.usage);
+    addUsage(totals, usageOf(response));
     const calls = response.toolCalls ?? [];
     if (calls.length === 0) break;
 
@@ -198,7 +198,9 @@ export async function runGemini(runtime: CliRuntime, invocation: Invocation, opt
     }
     for (const { scripted, rendered, toolId } of planned) {
       toolCalls += 1;
-      const outcome = await runtime.runTool(scripted, toolId, deniedReason(invocation, rendered.name));
+      const outcome = await runtime.runTool(scripted, toolId, deniedReason(invocation, rendered.name), (ran) =>
+        toolResultLine(toolId, rendered.name, ran).status === 'error',
+      );
       if (outcome.isError && rendered.name !== 'run_shell_command') {
         runtime.stderr(`Error executing tool ${rendered.name}: ${outcome.failure === 'not-found' ? 'File not found.' : outcome.output.split('\n')[0]}\n`);
       }

@@ -1,0 +1,294 @@
+// Checks that only a fake official CLI can make: how the shim started the CLI (argv, stdin, how often),
+// whether it left the CLI's tools to the CLI, and whether an interrupt reached the CLI's process group.
+// Data (FAKE_CLI_RULES, for the rule catalog) and functions (checkFakeCliRun) that the runner calls for
+// the CLI provider ids (R7: gemini-cli, codex-cli, claude-cli, and the yume-app gemini/openai ids when
+// the shim used the CLI on PATH).
+import path from 'node:path';
+import type { CanonicalEvent } from '../protocol/canonical.js';
+import { defineRules, type Finding } from '../rules/types.js';
+import type { FakeCliName, ScriptScenario } from './script-types.js';
+import type { FakeCliLogEntry, PromptEntry, StartEntry, ToolEntry, ToolStartEntry } from './state.js';
+import { snapshotWorkspace } from './workspace-tools.js';
+
+export const FAKE_CLI_RULES = defineRules('run', [
+  {
+    id: 'cli.one-start-per-turn',
+    severity: 'MUST',
+    source: 'issue 6, SHIM_ARCHITECTURE_official_cli (CLI spawning)',
+    title: 'The wrapped CLI is started exactly once per turn',
+    fix: 'Spawn the official CLI once per prompt and let it run its own agent loop to the end; do not start it again (or not at all).',
+  },
+  {
+    id: 'cli.no-rerun-after-tool',
+    severity: 'MUST',
+    source: 'issue 6, peer-yume-cli bug 1',
+    title: 'The CLI is not started again after it ran a tool',
+    fix: 'A tool call is part of the CLI\'s own loop: read its events until it exits; never re-run the CLI with the same prompt because it used a tool.',
+  },
+  {
+    id: 'cli.prompt-not-option',
+    severity: 'MUST',
+    source: 'issue 6, peer-yume-cli bug 15',
+    title: 'The prompt reaches the CLI as the prompt, never parsed as options',
+    fix: 'Pass the prompt after `--` (codex, claude), as `--prompt=<text>` (gemini), or on stdin; a bare positional prompt starting with `-` is read as flags.',
+  },
+  {
+    id: 'cli.stdin-closed',
+    severity: 'MUST',
+    source: 'issue 6, captures README (codex reads stdin when it is not a terminal)',
+    title: 'The CLI\'s stdin is closed',
+    fix: 'Spawn the CLI with stdin ignored (/dev/null), or end it right after writing the prompt; codex waits for stdin EOF before it starts.',
+  },
+  {
+    id: 'cli.resume-continues-session',
+    severity: 'MUST',
+    source: 'R8, peer-yume-cli bug 10',
+    title: 'A resumed turn continues the CLI\'s own session',
+    fix: 'Keep the CLI\'s session/thread id in the shim\'s session and pass it back on --resume (claude --resume ID, codex exec resume ID, gemini --resume ID).',
+  },
+  {
+    id: 'tool.not-run-twice',
+    severity: 'MUST',
+    source: 'issue 6, peer-yume-cli bugs 1 and 2',
+    title: 'A tool the CLI ran is not run again (its side effects happen once)',
+    fix: 'Report the CLI\'s own tool events; never execute a CLI\'s tool call locally, even when the CLI printed no output for it.',
+  },
+  {
+    id: 'cli.tool-outcome-matches',
+    severity: 'MUST',
+    source: 'issue 6, R3, R5',
+    title: 'Each tool the CLI ran gets one tool_result with the outcome the CLI reported',
+    fix: 'Print one tool_result per CLI tool event, with is_error as the CLI reported it (codex status failed, gemini status error, claude is_error).',
+  },
+  {
+    id: 'cli.interrupt-reaches-cli',
+    severity: 'MUST',
+    source: 'R6, captures README (gemini ignores signals to its own pid)',
+    title: 'An interrupt reaches the CLI\'s worker process (its whole process group)',
+    fix: 'Spawn the CLI in its own process group and signal the group (process.kill(-pid, "SIGINT")); gemini\'s launcher ignores signals sent to its pid.',
+  },
+]);
+
+export type FakeCliRuleId =
+  | 'cli.one-start-per-turn'
+  | 'cli.no-rerun-after-tool'
+  | 'cli.prompt-not-option'
+  | 'cli.stdin-closed'
+  | 'cli.resume-continues-session'
+  | 'tool.not-run-twice'
+  | 'cli.tool-outcome-matches'
+  | 'cli.interrupt-reaches-cli';
+
+export interface FakeCliRunInput {
+  /** The fake the shim was expected to use (gemini-cli → gemini, codex-cli → codex, claude-cli → claude). */
+  cli: FakeCliName;
+  scenario: ScriptScenario;
+  /** readFakeCliLog(logFile) after the run. */
+  log: readonly FakeCliLogEntry[];
+  /** 0-based turns the shim ran; default every turn of the scenario. */
+  turns?: readonly number[];
+  /** The shim's canonical events per turn index (spawn-per-turn: one process per turn), when parsed. */
+  eventsByTurn?: ReadonlyArray<readonly CanonicalEvent[] | undefined>;
+  /** The run's workspace, to see that the CLI's changes were not redone. */
+  workspace?: string;
+  /**
+   * 'required' (default): the shim must use the CLI. 'if-used': the yume-app ids offer a REST mock too;
+   * a shim that never started the CLI is judged by the REST checks instead, and these return nothing.
+   */
+  usage?: 'required' | 'if-used';
+}
+
+function finding(rule: FakeCliRuleId, message: string): Finding {
+  const definition = FAKE_CLI_RULES.find((candidate) => candidate.id === rule)!;
+  return { rule, severity: definition.severity, message, fix: definition.fix };
+}
+
+const ofTurn = <T extends FakeCliLogEntry>(entries: readonly FakeCliLogEntry[], kind: T['event'], cli: FakeCliName, turn: number) =>
+  entries.filter((entry): entry is T => entry.event === kind && entry.cli === cli && entry.turnIndex === turn);
+
+const argvText = (argv: readonly string[]) => argv.map((argument) => JSON.stringify(argument)).join(' ');
+
+/** cli.one-start-per-turn and cli.no-rerun-after-tool. */
+export function checkStarts(input: FakeCliRunInput): Finding[] {
+  const findings: Finding[] = [];
+  for (const turn of turnsOf(input)) {
+    const starts = ofTurn<StartEntry>(input.log, 'start', input.cli, turn);
+    if (starts.length === 0) {
+      findings.push(finding('cli.one-start-per-turn', `turn ${turn + 1}: the shim never started ${input.cli}`));
+      continue;
+    }
+    if (starts.length > 1) {
+      findings.push(
+        finding('cli.one-start-per-turn', `turn ${turn + 1}: ${input.cli} was started ${starts.length} times (argv of the second start: ${argvText(starts[1]!.argv)})`),
+      );
+    }
+    const firstTool = input.log.find((entry) => entry.event === 'tool' && entry.cli === input.cli && entry.turnIndex === turn);
+    if (firstTool) {
+      const later = starts.filter((start) => start.time >= firstTool.time && start.pid !== firstTool.pid);
+      if (later.length > 0) {
+        findings.push(
+          finding(
+            'cli.no-rerun-after-tool',
+            `turn ${turn + 1}: ${input.cli} ran ${(firstTool as ToolEntry).name} and was then started ${later.length} more time(s) for the same prompt`,
+          ),
+        );
+      }
+    }
+  }
+  return findings;
+}
+
+/** cli.prompt-not-option: every start received exactly the turn's prompt, and its argv was accepted. */
+export function checkPrompt(input: FakeCliRunInput): Finding[] {
+  const findings: Finding[] = [];
+  for (const turn of turnsOf(input)) {
+    const expected = input.scenario.turns[turn]?.prompt;
+    if (expected === undefined) continue;
+    for (const start of ofTurn<StartEntry>(input.log, 'start', input.cli, turn)) {
+      if (start.argError !== undefined) {
+        const hint = expected.startsWith('-') ? ' (the prompt starts with "-" and was read as options)' : '';
+        findings.push(
+          finding('cli.prompt-not-option', `turn ${turn + 1}: ${input.cli} refused its arguments${hint}: ${start.argError.split('\n').filter(Boolean).at(-1)}; argv: ${argvText(start.argv)}`),
+        );
+        continue;
+      }
+      const prompts = input.log.filter((entry): entry is PromptEntry => entry.event === 'prompt' && entry.cli === input.cli && entry.turnIndex === turn);
+      // The worker process of gemini logs the prompt; match it to the start by time order.
+      const received = prompts.find((entry) => entry.time >= start.time)?.prompt ?? start.prompt;
+      if (received === undefined) continue; // still reading stdin when it was stopped: other checks report that
+      if (received.trim() !== expected.trim()) {
+        findings.push(
+          finding('cli.prompt-not-option', `turn ${turn + 1}: ${input.cli} received the prompt ${JSON.stringify(received)} instead of ${JSON.stringify(expected)}; argv: ${argvText(start.argv)}`),
+        );
+      }
+    }
+  }
+  return findings;
+}
+
+/** cli.stdin-closed. */
+export function checkStdin(input: FakeCliRunInput): Finding[] {
+  return input.log
+    .filter((entry) => entry.event === 'stdin-open' && entry.cli === input.cli && turnsOf(input).includes(entry.turnIndex))
+    .map((entry) =>
+      finding('cli.stdin-closed', `turn ${entry.turnIndex + 1}: ${input.cli} waited ${(entry as { waitedMs: number }).waitedMs} ms for stdin EOF; the shim left its stdin open`),
+    );
+}
+
+/** cli.resume-continues-session: a turn with `resume` passes the CLI session id of the previous turn. */
+export function checkResume(input: FakeCliRunInput): Finding[] {
+  const findings: Finding[] = [];
+  for (const turn of turnsOf(input)) {
+    if (turn === 0 || input.scenario.turns[turn]?.resume !== true) continue;
+    const previous = ofTurn<StartEntry>(input.log, 'start', input.cli, turn - 1).at(-1);
+    const current = ofTurn<StartEntry>(input.log, 'start', input.cli, turn)[0];
+    if (!previous || !current) continue;
+    if (current.resume === undefined) {
+      findings.push(finding('cli.resume-continues-session', `turn ${turn + 1}: ${input.cli} was started without a resume id, so it forgot turn ${turn}; argv: ${argvText(current.argv)}`));
+    } else if (current.sessionId !== previous.sessionId) {
+      findings.push(
+        finding('cli.resume-continues-session', `turn ${turn + 1}: ${input.cli} was asked to resume ${JSON.stringify(current.resume)}, but turn ${turn} ran in CLI session ${previous.sessionId}`),
+      );
+    }
+  }
+  return findings;
+}
+
+/** tool.not-run-twice: each scripted call ran once per turn, and what it changed was not changed again. */
+export function checkToolsRunOnce(input: FakeCliRunInput): Finding[] {
+  const findings: Finding[] = [];
+  for (const turn of turnsOf(input)) {
+    const counts = new Map<string, number>();
+    for (const entry of ofTurn<ToolEntry>(input.log, 'tool', input.cli, turn)) counts.set(entry.callId, (counts.get(entry.callId) ?? 0) + 1);
+    for (const [callId, count] of counts) {
+      if (count > 1) findings.push(finding('tool.not-run-twice', `turn ${turn + 1}: the scripted call ${callId} was executed ${count} times`));
+    }
+  }
+  if (input.workspace) {
+    const last = new Map<string, string | null>();
+    for (const entry of input.log) if (entry.event === 'tool' && entry.cli === input.cli) for (const [file, hash] of Object.entries(entry.effects)) last.set(file, hash);
+    if (last.size > 0) {
+      const now = snapshotWorkspace(input.workspace);
+      for (const [file, hash] of last) {
+        const current = now.get(file) ?? null;
+        if (current !== hash) {
+          findings.push(
+            finding('tool.not-run-twice', `${path.join(input.workspace, file)} changed after ${input.cli} left it (${describe(hash)} → ${describe(current)}): the shim ran the tool again or wrote the file itself`),
+          );
+        }
+      }
+    }
+  }
+  return findings;
+}
+
+const describe = (hash: string | null) => (hash === null ? 'absent' : hash === 'dir' ? 'a directory' : `content ${hash.slice(0, 8)}`);
+
+/** cli.tool-outcome-matches: one tool_result per CLI tool, in order, with the CLI's reported is_error. */
+export function checkToolOutcomes(input: FakeCliRunInput): Finding[] {
+  const findings: Finding[] = [];
+  if (!input.eventsByTurn) return findings;
+  for (const turn of turnsOf(input)) {
+    const events = input.eventsByTurn[turn];
+    if (!events) continue;
+    const starts = ofTurn<StartEntry>(input.log, 'start', input.cli, turn);
+    if (starts.length !== 1) continue; // several starts: cli.one-start-per-turn says why
+    const started = ofTurn<ToolStartEntry>(input.log, 'tool-start', input.cli, turn);
+    const done = ofTurn<ToolEntry>(input.log, 'tool', input.cli, turn);
+    const expected = started.map((entry) => {
+      const finished = done.find((candidate) => candidate.cliToolId === entry.cliToolId && candidate.pid === entry.pid);
+      return { name: entry.name, cliToolId: entry.cliToolId, isError: finished ? finished.reportedIsError : true, interrupted: !finished };
+    });
+    const results = events.filter((event): event is Extract<CanonicalEvent, { kind: 'tool_result' }> => event.kind === 'tool_result');
+    if (results.length < expected.length) {
+      findings.push(finding('cli.tool-outcome-matches', `turn ${turn + 1}: ${input.cli} ran ${expected.length} tool(s) but the shim printed ${results.length} tool_result(s)`));
+    }
+    expected.forEach((tool, index) => {
+      const result = results[index];
+      if (!result || result.isError === tool.isError) return;
+      const cliSaid = tool.interrupted ? 'was interrupted' : tool.isError ? 'reported a failure' : 'reported success';
+      findings.push(
+        finding(
+          'cli.tool-outcome-matches',
+          `turn ${turn + 1}: ${tool.name} (${tool.cliToolId}) ${cliSaid}, but the shim's tool_result on line ${result.line} has is_error: ${result.isError}`,
+        ),
+      );
+    });
+  }
+  return findings;
+}
+
+/** cli.interrupt-reaches-cli: in an interrupted turn the signal reached the process doing the work. */
+export function checkInterrupt(input: FakeCliRunInput): Finding[] {
+  const findings: Finding[] = [];
+  for (const turn of turnsOf(input)) {
+    if (!input.scenario.turns[turn]?.interrupt) continue;
+    const signals = input.log.filter((entry) => entry.event === 'signal' && entry.cli === input.cli && entry.turnIndex === turn) as Array<Extract<FakeCliLogEntry, { event: 'signal' }>>;
+    const ignored = signals.filter((entry) => entry.handled === 'ignored');
+    const stopped = signals.some((entry) => entry.handled === 'stopped');
+    if (ignored.length > 0 && !stopped) {
+      findings.push(
+        finding('cli.interrupt-reaches-cli', `turn ${turn + 1}: ${input.cli}'s launcher (pid ${ignored[0]!.pid}) got ${ignored[0]!.signal} and ignored it; its worker was never signalled`),
+      );
+    }
+  }
+  return findings;
+}
+
+function turnsOf(input: FakeCliRunInput): number[] {
+  return [...(input.turns ?? input.scenario.turns.map((_, index) => index))];
+}
+
+/** Every fake-CLI check of one run. */
+export function checkFakeCliRun(input: FakeCliRunInput): Finding[] {
+  if (input.usage === 'if-used' && !input.log.some((entry) => entry.event === 'start' && entry.cli === input.cli)) return [];
+  return [
+    ...checkStarts(input),
+    ...checkPrompt(input),
+    ...checkStdin(input),
+    ...checkResume(input),
+    ...checkToolsRunOnce(input),
+    ...checkToolOutcomes(input),
+    ...checkInterrupt(input),
+  ];
+}

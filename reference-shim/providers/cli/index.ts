@@ -1,0 +1,24 @@
+// The official-CLI providers (Type B): --provider gemini-cli | codex-cli | claude-cli.
+// providers/registry.ts creates them with createCliProvider().
+import { CLAUDE_CLI } from './claude-cli.js';
+import { CliTurnProvider, type CliDefinition, type CliProviderId, type CliProviderSettings } from './cli-provider.js';
+import { CODEX_CLI } from './codex-cli.js';
+import { GEMINI_CLI } from './gemini-cli.js';
+
+export type { CliProviderId, CliProviderSettings, CliSessionState } from './cli-provider.js';
+export { CliTurnProvider } from './cli-provider.js';
+
+export const CLI_DEFINITIONS: Readonly<Record<CliProviderId, CliDefinition>> = {
+  'gemini-cli': GEMINI_CLI,
+  'codex-cli': CODEX_CLI,
+  'claude-cli': CLAUDE_CLI,
+};
+
+export function isCliProviderId(id: string): id is CliProviderId {
+  return Object.hasOwn(CLI_DEFINITIONS, id);
+}
+
+/** The TurnProvider that runs the official CLI behind `id`. */
+export function createCliProvider(id: CliProviderId, settings: CliProviderSettings): CliTurnProvider {
+  return new CliTurnProvider(CLI_DEFINITIONS[id], settings);
+}

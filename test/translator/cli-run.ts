@@ -1,0 +1,151 @@
+// Runs a scenario against a shim with a fake official CLI first on PATH, the way the runner does for the
+// CLI provider ids (R7 spec flags, one process per turn, SIGINT to the group for interrupts), and collects
+// what the tests judge: raw stdout validated by validateStream, the fake's log, the fake-CLI checks.
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { checkFakeCliRun } from '../../harness/fake-cli/checks.js';
+import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from '../../harness/fake-cli/install.js';
+import { CLI_PROVIDER_IDS, type FakeCliName, type ScriptScenario } from '../../harness/fake-cli/script-types.js';
+import type { FakeCliLogEntry } from '../../harness/fake-cli/state.js';
+import { spawnShim, type ShimExit } from '../../harness/process/index.js';
+import type { Finding, Profile } from '../../harness/rules/types.js';
+import { validateStream, type ValidationResult } from '../../harness/validate/validate-stream.js';
+
+export const SPEC_MODELS: Record<FakeCliName, string> = { gemini: 'gemini-2.5-flash', codex: 'gpt-5.2-codex', claude: 'claude-sonnet-4-5' };
+
+export type RunnableScenario = ScriptScenario & { workspaceDir?: string };
+
+export interface CliScenarioRunOptions {
+  cli: FakeCliName;
+  scenario: RunnableScenario;
+  /** The shim: the bundled reference shim or a fixture translator (.mjs). */
+  shim: string;
+  /** Fakes to install (default: the scenario's CLI); [] runs with the CLI missing. */
+  installed?: readonly FakeCliName[];
+  profile?: Profile;
+  /** Extra shim flags (e.g. `--dialect claude`). */
+  extraArgs?: string[];
+  /** Per-process timeout. */
+  timeoutMs?: number;
+  stdinWaitMs?: number;
+  /** Files to add to the workspace before the run. */
+  files?: Record<string, string>;
+}
+
+export interface CliTurnRun {
+  exit: ShimExit;
+  validation: ValidationResult;
+  lines: Record<string, unknown>[];
+  /** ms from the interrupt to the shim's exit (interrupted turns). */
+  exitAfterInterruptMs?: number;
+}
+
+export interface CliScenarioRun {
+  turns: CliTurnRun[];
+  log: FakeCliLogEntry[];
+  workspace: string;
+  cliFindings: Finding[];
+}
+
+function parseLines(stdout: Buffer): Record<string, unknown>[] {
+  return stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+}
+
+export async function runWithFakeCli(options: CliScenarioRunOptions): Promise<CliScenarioRun> {
+  const { cli, scenario } = options;
+  const base = mkdtempSync(path.join(os.tmpdir(), `yume-cli-${cli}-`));
+  const workspace = path.join(base, 'workspace');
+  const home = path.join(base, 'home');
+  const binDir = path.join(base, 'bin');
+  if (scenario.workspaceDir) cpSync(scenario.workspaceDir, workspace, { recursive: true });
+  mkdirSync(workspace, { recursive: true });
+  for (const [file, content] of Object.entries(options.files ?? {})) writeFileSync(path.join(workspace, file), content);
+  const stateFile = path.join(base, 'fake-cli-state.json');
+  const logFile = path.join(base, 'fake-cli-log.jsonl');
+  await installFakeClis(binDir, { scenario, turnIndex: 0, stateFile, logFile, clis: options.installed ?? [cli], stdinWaitMs: options.stdinWaitMs, stallTimeoutMs: 15_000 });
+  const env: Record<string, string> = {
+    PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}`,
+    HOME: home,
+    USERPROFILE: home,
+    CODEX_HOME: path.join(home, '.codex'),
+    OPENAI_API_KEY: 'sk-yume-conformance-openai-dummy',
+    ANTHROPIC_API_KEY: 'sk-ant-yume-conformance-dummy',
+    GEMINI_API_KEY: 'yume-conformance-gemini-dummy',
+    GOOGLE_API_KEY: 'yume-conformance-gemini-dummy',
+    ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}),
+  };
+
+  const turns: CliTurnRun[] = [];
+  let sessionId: string | undefined;
+  for (const [index, turn] of scenario.turns.entries()) {
+    setFakeCliTurn(stateFile, index);
+    const args = [
+      '--provider',
+      CLI_PROVIDER_IDS[cli],
+      '--model',
+      SPEC_MODELS[cli],
+      '--cwd',
+      workspace,
+      '--prompt',
+      turn.prompt,
+      '--output-format',
+      'stream-json',
+      ...(scenario.permissionMode ? ['--permission-mode', scenario.permissionMode] : []),
+      ...(index > 0 && turn.resume && sessionId ? ['--resume', sessionId] : []),
+      ...(options.extraArgs ?? []),
+    ];
+    const shim = spawnShim({ shim: options.shim, args, cwd: workspace, env, stdin: 'closed', timeoutMs: options.timeoutMs ?? 20_000 });
+    let interruptAt: number | undefined;
+    if (turn.interrupt) {
+      const wanted = turn.interrupt === 'after-first-text' ? 'stall' : 'tool-start';
+      const seen = await waitForFakeCliEvent(logFile, (entry) => entry.event === wanted && entry.turnIndex === index, { timeoutMs: 10_000 });
+      if (seen) {
+        await new Promise((resolve) => setTimeout(resolve, 150)); // let the shim print what arrived so far
+        interruptAt = shim.elapsedMs();
+        shim.signalGroup('SIGINT');
+      }
+    }
+    const exit = await shim.done;
+    const validation = validateStream(exit.stdout, { profile: options.profile ?? 'spec', mode: 'spawn-per-turn' });
+    const lines = parseLines(exit.stdout);
+    const init = lines.find((line) => line.type === 'system' && line.subtype === 'init');
+    sessionId ??= typeof init?.session_id === 'string' ? init.session_id : undefined;
+    turns.push({
+      exit,
+      validation,
+      lines,
+      exitAfterInterruptMs: interruptAt !== undefined && exit.exitedAtMs !== undefined ? exit.exitedAtMs - interruptAt : undefined,
+    });
+  }
+  const log = readFakeCliLog(logFile);
+  const cliFindings = checkFakeCliRun({
+    cli,
+    scenario,
+    log,
+    eventsByTurn: turns.map((turn) => turn.validation.events),
+    workspace,
+  });
+  return { turns, log, workspace, cliFindings };
+}
+
+export function mustFindings(run: CliScenarioRun): string[] {
+  const problems: string[] = [];
+  run.turns.forEach((turn, index) => {
+    for (const finding of turn.validation.findings.filter((candidate) => candidate.severity === 'MUST')) {
+      problems.push(`turn ${index + 1} line ${finding.line ?? '-'}: ${finding.rule}: ${finding.message}`);
+    }
+  });
+  for (const finding of run.cliFindings) problems.push(`${finding.rule}: ${finding.message}`);
+  return problems;
+}
