@@ -244,9 +244,11 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
             } else if (step.kind === 'first-text') {
               events.emit('first-text-sent', { index: entry.index, turn: entry.turn });
               if (options.gate && !gateOpen) {
+                // Released by openGate(), by close(), or by the client going away meanwhile.
                 await new Promise<void>((resolve) => {
                   gateWaiters.push(resolve);
                   stopWaiters.add(resolve);
+                  abort.signal.addEventListener('abort', () => resolve(), { once: true });
                 });
               }
             } else if (step.kind === 'stall') {
