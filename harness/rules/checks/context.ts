@@ -17,7 +17,8 @@ export function brief(value: unknown, max = 60): string {
   try {
     text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   } catch {
-    text = String(value); // cyclic or too deep: fall back to a plain description
+    // Too deep for JSON.stringify (String() would recurse as well): describe the value's kind only.
+    text = Array.isArray(value) ? '[a deeply nested array]' : typeof value === 'object' && value !== null ? '{a deeply nested object}' : typeof value;
   }
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
