@@ -1,0 +1,344 @@
+// Drives the shim through a scenario's turns: one process per turn (spawn-per-turn, stdin closed) or one
+// process fed with stdin frames (persistent). While the shim runs it opens the mock's streaming gate on the
+// shim's first assistant-text line (or after 3 s), delivers interrupts at the scripted moment, and answers
+// tool approvals. It observes; the checks in check-run.ts judge.
+import type { MockServer } from '../mock/mock-server.js';
+import type { Turn } from '../mock/scenario-types.js';
+import { deliverInterrupt, type InterruptMethod } from '../process/interrupt.js';
+import { spawnShim, type ShimExit, type ShimProcess } from '../process/spawn-shim.js';
+import type { CanonicalEvent } from '../protocol/canonical.js';
+import { buildInvocation, type BuiltInvocation, type Invocation, type InvocationValues } from './invocation.js';
+import { isAssistantText, LiveStdout } from './live-stdout.js';
+import type { RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
+
+/** How long the mock withholds a stream before the runner gives up waiting for streamed text (a SHOULD finding). */
+export const GATE_WAIT_MS = 3000;
+/** After a tool_use of an interrupt-during-tool turn, time for the tool's process to start before the interrupt. */
+const TOOL_START_DELAY_MS = 500;
+
+export interface InterruptRecord {
+  turn: number;
+  /** ms since the process started. */
+  atMs: number;
+  method: InterruptMethod;
+  delivered: boolean;
+  /** What triggered it: the shim's first text, a running tool, or the fallback timer. */
+  trigger: 'first-text' | 'gate-timeout' | 'tool-running' | 'fallback';
+}
+
+export interface ExecutedProcess {
+  label: string;
+  turns: number[];
+  argv: string[];
+  exit: ShimExit;
+  live: LiveStdout;
+  interrupts: InterruptRecord[];
+  /** Turns whose first stream was withheld for the full 3 s (no streamed text appeared). */
+  gateTimeouts: number[];
+  /** Persistent mode: lines written to stdin (raw), with the turn they belong to. */
+  stdinLines: { turn: number; text: string }[];
+  /** Persistent mode: ms since start when stdin was closed. */
+  stdinClosedAtMs?: number;
+  /** Index into live.events where each served turn starts. */
+  turnStarts: Map<number, number>;
+  /** The session id the shim reported in its init line. */
+  reportedSessionId?: string;
+}
+
+export interface ExecutionHooks {
+  mock: MockServer;
+  /** Moves the fake CLIs to a turn (when installed). */
+  setCliTurn?: (turn: number) => void;
+  /** Resolves when a fake CLI reports that the current turn's stream stalls / a tool started (CLI providers). */
+  cliEvent?: (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) => Promise<boolean>;
+  /** Run-relative clock and timeline. */
+  note: (source: TimelineEntry['source'], text: string) => void;
+}
+
+export interface ExecutionInput {
+  spec: RunSpec;
+  settings: SuiteSettings;
+  persistent: boolean;
+  /** Everything but the per-turn values. */
+  baseValues: Omit<InvocationValues, 'prompt' | 'resumeId' | 'persistent'>;
+  env: Record<string, string>;
+  cwd: string;
+  hooks: ExecutionHooks;
+}
+
+export type ExecutionOutcome = { processes: ExecutedProcess[] } | { notVerified: string };
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function turnValues(input: ExecutionInput, turn: Turn, resumeId: string | undefined): InvocationValues {
+  return { ...input.baseValues, prompt: turn.prompt, resumeId: turn.resume ? resumeId : undefined, persistent: input.persistent };
+}
+
+function startProcess(input: ExecutionInput, built: Exclude<BuiltInvocation, { notVerified: string }>, live: LiveStdout): ShimProcess {
+  const { settings } = input;
+  return spawnShim({
+    shim: settings.shim,
+    args: [...built.args, ...settings.shimArgs],
+    cwd: input.cwd,
+    env: { ...input.env, ...built.env },
+    stdin: input.persistent || built.stdinPrompt !== undefined ? 'pipe' : 'closed',
+    timeoutMs: settings.timeoutMs,
+    platform: settings.platform,
+    execPath: settings.execPath,
+    onStdout: (chunk, atMs) => live.push(chunk, atMs),
+  });
+}
+
+/**
+ * The streaming gate for one turn: opens the mock's withheld stream on the shim's first assistant text,
+ * or after GATE_WAIT_MS from the mock's first text chunk (recorded as a gate timeout).
+ */
+function watchGate(input: ExecutionInput, live: LiveStdout, fromIndex: number, turn: number, onTimeout: () => void): () => void {
+  const { mock } = input.hooks;
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  const open = () => {
+    if (done) return;
+    done = true;
+    if (timer) clearTimeout(timer);
+    mock.events.off('first-text-sent', onFirstText);
+    mock.openGate();
+  };
+  const onFirstText = (sent: { turn: number }) => {
+    if (sent.turn !== turn || timer || done) return;
+    timer = setTimeout(() => {
+      if (done) return;
+      onTimeout();
+      input.hooks.note('runner', `no assistant text on stdout ${GATE_WAIT_MS / 1000} s after the mock streamed its first text chunk: gate opened`);
+      open();
+    }, GATE_WAIT_MS);
+  };
+  mock.events.on('first-text-sent', onFirstText);
+  void live.waitFor(isAssistantText, fromIndex).then((found) => {
+    if (found && !done) input.hooks.note('runner', `first assistant text on stdout (line ${found.event.line}): gate opened`);
+    open();
+  });
+  return open;
+}
+
+/** Waits for the scripted interrupt moment of `turn` and delivers the interrupt. */
+async function interruptWhenDue(
+  input: ExecutionInput,
+  shim: ShimProcess,
+  live: LiveStdout,
+  fromIndex: number,
+  turnIndex: number,
+  turn: Turn,
+  method: InterruptMethod,
+  record: InterruptRecord[],
+  finished: Promise<unknown>,
+): Promise<void> {
+  const { mock } = input.hooks;
+  const fallbackMs = Math.max(5000, Math.min(input.settings.timeoutMs / 2, 15_000));
+  let trigger: InterruptRecord['trigger'] = 'fallback';
+  const race: Promise<unknown>[] = [delay(fallbackMs), finished];
+  if (turn.interrupt === 'after-first-text') {
+    race.push(live.waitFor(isAssistantText, fromIndex).then((found) => found && (trigger = 'first-text')));
+    race.push(
+      new Promise<void>((resolve) => {
+        const onFirstText = (sent: { turn: number }) => {
+          if (sent.turn !== turnIndex) return;
+          mock.events.off('first-text-sent', onFirstText);
+          void delay(GATE_WAIT_MS).then(() => {
+            if (trigger === 'fallback') trigger = 'gate-timeout';
+            resolve();
+          });
+        };
+        mock.events.on('first-text-sent', onFirstText);
+        void finished.then(() => mock.events.off('first-text-sent', onFirstText));
+      }),
+    );
+    if (input.hooks.cliEvent) {
+      const stalled = input.hooks.cliEvent(turnIndex, 'stall', fallbackMs);
+      race.push(
+        stalled.then(async (seen) => {
+          if (!seen) return;
+          await delay(GATE_WAIT_MS);
+          if (trigger === 'fallback') trigger = 'gate-timeout';
+        }),
+      );
+    }
+  } else if (turn.interrupt === 'during-tool') {
+    race.push(
+      live
+        .waitFor((event: CanonicalEvent) => event.kind === 'tool_use', fromIndex)
+        .then(async (found) => {
+          if (!found) return;
+          if (input.hooks.cliEvent) await input.hooks.cliEvent(turnIndex, 'tool-start', TOOL_START_DELAY_MS * 4);
+          await delay(TOOL_START_DELAY_MS);
+          trigger = 'tool-running';
+        }),
+    );
+  }
+  await Promise.race(race);
+  if (turnResultSeen(live, fromIndex)) {
+    // The turn already ended on its own: nothing to interrupt (the checks report the missing interrupt).
+    input.hooks.note('runner', `turn ${turnIndex + 1} ended before the interrupt was due`);
+    return;
+  }
+  const delivered = deliverInterrupt(shim, method);
+  record.push({ turn: turnIndex, atMs: shim.elapsedMs(), method, delivered, trigger });
+  input.hooks.note('runner', `interrupt (${method === 'sigint-group' ? 'SIGINT to the process group' : 'interrupt frame on stdin'}) after ${trigger}`);
+}
+
+function turnResultSeen(live: LiveStdout, fromIndex: number): boolean {
+  return live.events.slice(fromIndex).some((timed) => timed.event.kind === 'result');
+}
+
+function reportedSession(live: LiveStdout): string | undefined {
+  const init = live.events.find((timed) => timed.event.kind === 'init');
+  return init?.event.kind === 'init' ? init.event.sessionId : undefined;
+}
+
+/** Spawn-per-turn: one process per turn, stdin closed. */
+async function executeSpawnPerTurn(input: ExecutionInput): Promise<ExecutionOutcome> {
+  const { spec, hooks } = input;
+  const processes: ExecutedProcess[] = [];
+  let resumeId: string | undefined;
+  for (const [index, turn] of spec.scenario.turns.entries()) {
+    const built = buildInvocation(spec.invocation, turnValues(input, turn, resumeId ?? input.baseValues.sessionId));
+    if ('notVerified' in built) return { notVerified: built.notVerified };
+    hooks.mock.setTurn(index);
+    hooks.setCliTurn?.(index);
+    const live = new LiveStdout();
+    hooks.note('runner', `turn ${index + 1}: start ${[input.settings.shim, ...built.args].map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}`);
+    const shim = startProcess(input, built, live);
+    if (built.stdinPrompt !== undefined) {
+      shim.write(built.stdinPrompt);
+      shim.closeStdin();
+    }
+    const executed: ExecutedProcess = {
+      label: spec.scenario.turns.length > 1 ? `turn ${index + 1}` : 'the shim',
+      turns: [index],
+      argv: built.args,
+      exit: undefined as unknown as ShimExit,
+      live,
+      interrupts: [],
+      gateTimeouts: [],
+      stdinLines: [],
+      turnStarts: new Map([[index, 0]]),
+    };
+    const openGate = watchGate(input, live, 0, index, () => executed.gateTimeouts.push(index));
+    const done = shim.done;
+    const interrupting = turn.interrupt
+      ? interruptWhenDue(input, shim, live, 0, index, turn, 'sigint-group', executed.interrupts, done)
+      : Promise.resolve();
+    executed.exit = await done;
+    live.close();
+    openGate();
+    await interrupting;
+    hooks.note('runner', describeExit(executed.exit, `turn ${index + 1}`));
+    executed.reportedSessionId = reportedSession(live);
+    resumeId = resumeId ?? executed.reportedSessionId;
+    processes.push(executed);
+    if (executed.exit.spawnError) break; // nothing more can run
+  }
+  return { processes };
+}
+
+/** Persistent mode: one process; each turn writes its raw stdin lines, then a `user` frame. */
+async function executePersistent(input: ExecutionInput): Promise<ExecutionOutcome> {
+  const { spec, hooks, settings } = input;
+  const built = buildInvocation(spec.invocation, { ...input.baseValues, persistent: true });
+  if ('notVerified' in built) return { notVerified: built.notVerified };
+  const live = new LiveStdout();
+  hooks.mock.setTurn(0);
+  hooks.setCliTurn?.(0);
+  hooks.note('runner', `start ${[settings.shim, ...built.args].join(' ')} (persistent mode)`);
+  const shim = startProcess(input, built, live);
+  const executed: ExecutedProcess = {
+    label: 'persistent process',
+    turns: [],
+    argv: built.args,
+    exit: undefined as unknown as ShimExit,
+    live,
+    interrupts: [],
+    gateTimeouts: [],
+    stdinLines: [],
+    turnStarts: new Map(),
+  };
+  let exited = false;
+  const done = shim.done.then((exit) => {
+    exited = true;
+    live.close();
+    return exit;
+  });
+  const write = (turn: number, text: string) => {
+    executed.stdinLines.push({ turn, text });
+    hooks.note('stdin', text.replace(/\r?\n$/, ''));
+    shim.write(text);
+  };
+  for (const [index, turn] of spec.scenario.turns.entries()) {
+    if (exited) break;
+    hooks.mock.setTurn(index);
+    hooks.setCliTurn?.(index);
+    const fromIndex = live.events.length;
+    executed.turns.push(index);
+    executed.turnStarts.set(index, fromIndex);
+    const resultsBefore = live.count('result');
+    const openGate = watchGate(input, live, fromIndex, index, () => executed.gateTimeouts.push(index));
+    for (const raw of turn.stdin ?? []) write(index, raw.endsWith('\n') ? raw : `${raw}\n`);
+    write(index, `${JSON.stringify({ type: 'user', content: turn.prompt })}\n`);
+    const turnEnded = live.waitFor(() => live.count('result') > resultsBefore, fromIndex);
+    const background: Promise<unknown>[] = [];
+    if (turn.interrupt) background.push(interruptWhenDue(input, shim, live, fromIndex, index, turn, 'interrupt-frame', executed.interrupts, turnEnded));
+    if (turn.approvals) background.push(answerApprovals(turn.approvals, live, fromIndex, turnEnded, (frame) => write(index, frame)));
+    const outcome = await Promise.race([
+      turnEnded.then((found) => (found ? ('ended' as const) : ('exited' as const))),
+      done.then(() => 'exited' as const),
+      delay(settings.timeoutMs).then(() => 'timeout' as const),
+    ]);
+    openGate();
+    await Promise.all(background);
+    if (outcome !== 'ended') {
+      hooks.note('runner', outcome === 'exited' ? `the process exited during turn ${index + 1}` : `turn ${index + 1} got no result within ${settings.timeoutMs} ms`);
+      break;
+    }
+  }
+  if (!exited) {
+    executed.stdinClosedAtMs = shim.elapsedMs();
+    hooks.note('runner', 'stdin closed (EOF)');
+    shim.closeStdin();
+  }
+  executed.exit = await done;
+  hooks.note('runner', describeExit(executed.exit, 'persistent process'));
+  executed.reportedSessionId = reportedSession(live);
+  return { processes: [executed] };
+}
+
+/** Interactive mode: answers each tool_use of the turn with the next scripted approval. */
+async function answerApprovals(
+  approvals: boolean[],
+  live: LiveStdout,
+  fromIndex: number,
+  turnEnded: Promise<unknown>,
+  send: (frame: string) => void,
+): Promise<void> {
+  const answered = new Set<string>();
+  for (const approved of approvals) {
+    const next = live.waitFor((event) => event.kind === 'tool_use' && !answered.has(event.id), fromIndex);
+    const found = await Promise.race([next, turnEnded.then(() => undefined)]);
+    if (!found || found.event.kind !== 'tool_use') return;
+    answered.add(found.event.id);
+    send(`${JSON.stringify({ type: 'tool_approval', id: found.event.id, approved })}\n`);
+  }
+}
+
+export function describeExit(exit: ShimExit, label: string): string {
+  if (exit.spawnError) return `${label}: could not start (${exit.spawnError})`;
+  const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`;
+  const extras = [exit.timedOut && 'timed out', exit.flooded && 'flooded stdout', exit.stdioHeldOpen && 'stdout held open', exit.killedByHarness && 'tree killed by the harness'].filter(Boolean);
+  return `${label}: exited with ${how}${extras.length ? ` (${extras.join(', ')})` : ''}`;
+}
+
+/** Runs the scenario; persistent when the scenario asks for it or when an interrupt must go through stdin (Windows). */
+export function executeRun(input: ExecutionInput): Promise<ExecutionOutcome> {
+  return input.persistent ? executePersistent(input) : executeSpawnPerTurn(input);
+}
+
+export type { Invocation };

@@ -1,0 +1,256 @@
+// One run of the matrix, start to end: decide whether it can be verified at all, prepare its directories,
+// mock and fake CLIs, drive the shim (execute-run.ts), judge what happened (check-run.ts), and clean up.
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from '../fake-cli/install.js';
+import type { FakeCliLogEntry } from '../fake-cli/state.js';
+import { writeAuthHelpers } from '../mock/auth-helpers.js';
+import { startMockServer, type MockServer } from '../mock/mock-server.js';
+import { pathFor } from '../process/platform.js';
+import type { Finding } from '../rules/types.js';
+import { declaredLimitation, DIALECT_VARIABLE } from './capabilities.js';
+import { checkRun } from './check-run.js';
+import { buildEnvironment } from './environment.js';
+import { executeRun, type ExecutedProcess } from './execute-run.js';
+import { buildInvocation, invocationName } from './invocation.js';
+import { cliFor, providerEntry, providerFlags, type ProviderEntry } from './providers.js';
+import { runFinding } from './rules.js';
+import type { ProcessRecord, RequestRecord, RunResult, RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
+import { createRunDirectories, removeRunDirectories } from './workspace.js';
+
+export interface Preflight {
+  /** Run the scenario in persistent mode (its own mode, or an interrupt that must go through stdin on Windows). */
+  persistent: boolean;
+  /** Set when the run cannot be verified, with the reason. */
+  notVerified?: string;
+  /** The not-verified reason is a limitation the capabilities imply or declare (a required run is then partial). */
+  limitation?: string;
+}
+
+function hasBash(settings: SuiteSettings): boolean {
+  if (settings.platform !== 'win32') return true;
+  const api = pathFor('win32');
+  const paths = (process.env.PATH ?? process.env.Path ?? '').split(';').filter(Boolean);
+  return paths.some((dir) => ['bash.exe', 'bash'].some((name) => api.isAbsolute(dir) && existsSync(api.join(dir, name))));
+}
+
+
+/** Whether the run can be verified with the shim's capabilities on this platform, and in which mode. */
+export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
+  const { scenario } = spec;
+  const capabilities = settings.capabilities;
+  const hasInterrupt = scenario.turns.some((turn) => turn.interrupt);
+  const windows = settings.platform === 'win32';
+  let persistent = scenario.mode === 'persistent';
+  const run = { scenario: scenario.id, provider: spec.provider, invocation: invocationName(spec.invocation), os: settings.platform };
+  const explicit = declaredLimitation(capabilities, run);
+  const notVerified = (reason: string, implied?: string): Preflight => ({
+    persistent,
+    notVerified: reason,
+    ...(implied ?? explicit?.reason ? { limitation: implied ?? explicit!.reason } : {}),
+  });
+  if (persistent && !capabilities.persistent) return notVerified('needs persistent mode (--input-format stream-json), which the capabilities do not declare');
+  if (hasInterrupt && windows && !persistent) {
+    if (!capabilities.persistent) {
+      return notVerified('Windows cannot deliver SIGINT, and the shim declares no persistent mode to send an interrupt frame (R6)', 'no persistent mode, so no interrupt on Windows (R6)');
+    }
+    persistent = true;
+  }
+  for (const need of scenario.needs ?? []) {
+    if (need === 'persistent' && capabilities.persistent) continue;
+    if (need === 'signals' && windows) return notVerified('needs POSIX signals, which Windows does not have');
+    if (need === 'bash' && !hasBash(settings)) return notVerified('needs bash, which is not on PATH (R11)');
+    if (need !== 'persistent' && need !== 'signals' && !capabilities.features.has(need)) {
+      return notVerified(`needs the optional feature "${need}", which the capabilities do not declare`);
+    }
+  }
+  // Can the invocation express this run at all? (yume-app has no persistent mode, no permission modes, — ids.)
+  const probe = buildInvocation(spec.invocation, {
+    providerId: spec.provider,
+    cwd: '.',
+    sessionId: 'probe',
+    prompt: 'probe',
+    apiBase: 'http://127.0.0.1:1',
+    permissionMode: scenario.permissionMode,
+    protocolVersion: settings.protocolVersion,
+    persistent,
+  });
+  if ('notVerified' in probe) {
+    const yumeAppDash = spec.invocation.kind === 'yume-app' && !providerEntry(spec.provider)?.yumeApp;
+    return notVerified(probe.notVerified, yumeAppDash ? 'provider id marked — under the yume-app invocation (R7)' : undefined);
+  }
+  return { persistent };
+}
+
+function apiBaseFor(entry: ProviderEntry, mock: MockServer): string {
+  return mock.baseUrls[entry.baseUrl];
+}
+
+function toRequestRecords(mock: MockServer): RequestRecord[] {
+  return mock.requests().map((request) => ({
+    index: request.index,
+    turn: request.turn,
+    method: request.method,
+    path: request.path,
+    status: request.status,
+    outcome: request.outcome,
+    elapsedMs: request.elapsedMs,
+    closedByClient: request.closedByClient,
+    body: request.rawBody.length > 20_000 ? `${request.rawBody.slice(0, 20_000)}… (${request.rawBody.length} bytes)` : request.rawBody,
+  }));
+}
+
+function toProcessRecord(process: ExecutedProcess, golden?: string): ProcessRecord {
+  return {
+    label: process.label,
+    turns: process.turns,
+    argv: process.argv,
+    stdout: process.exit.stdout,
+    stderr: process.exit.stderr.toString('utf8'),
+    exitCode: process.exit.exitCode,
+    signal: process.exit.signal,
+    ...(golden === undefined ? {} : { goldenText: golden }),
+  };
+}
+
+function baseResult(spec: RunSpec): Omit<RunResult, 'status' | 'findings' | 'durationMs' | 'processes' | 'requests' | 'timeline'> {
+  return {
+    scenario: spec.scenario.id,
+    provider: spec.provider,
+    invocation: invocationName(spec.invocation),
+    profile: spec.profile,
+    dialect: spec.dialect,
+    ...(spec.seed === undefined ? {} : { seed: spec.seed }),
+    required: spec.scenario.required === true,
+  };
+}
+
+/** A run that was not attempted. */
+export function notVerifiedResult(spec: RunSpec, check: Preflight): RunResult {
+  const findings: Finding[] = [];
+  const required = spec.scenario.required === true;
+  const limitation = check.limitation;
+  if (required && !limitation) {
+    findings.push(runFinding('scenario.required-verified', `required scenario ${spec.scenario.id} is not verified for ${spec.provider}: ${check.notVerified}`));
+  }
+  return {
+    ...baseResult(spec),
+    status: required && limitation ? 'partial' : 'not-verified',
+    findings,
+    notVerified: check.notVerified,
+    ...(limitation ? { limitation } : {}),
+    durationMs: 0,
+    processes: [],
+    requests: [],
+    timeline: [],
+  };
+}
+
+/** Executes one run of the matrix. Never throws for a misbehaving shim; harness errors propagate. */
+export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promise<RunResult> {
+  const check = preflight(spec, settings);
+  if (check.notVerified) return notVerifiedResult(spec, check);
+  const entry = providerEntry(spec.provider)!;
+  const started = performance.now();
+  const timeline: TimelineEntry[] = [];
+  const note = (source: TimelineEntry['source'], text: string) => timeline.push({ atMs: Math.round(performance.now() - started), source, text });
+
+  const dirs = await createRunDirectories(`${spec.scenario.id}-${spec.provider}`, spec.scenario.workspaceDir);
+  const mock = await startMockServer({ scenario: spec.scenario, provider: entry.mock, ...(spec.seed === undefined ? {} : { seed: spec.seed }), gate: true });
+  mock.events.on('request', (request: { index: number; method: string; path: string; turn: number }) => note('mock', `request #${request.index + 1} ${request.method} ${request.path} (turn ${request.turn + 1})`));
+  mock.events.on('first-text-sent', () => note('mock', 'first text chunk streamed (rest withheld until the shim prints text)'));
+  mock.events.on('client-closed', (request: { index: number }) => note('mock', `request #${request.index + 1}: connection closed by the shim`));
+  try {
+    await writeAuthHelpers(dirs.bin);
+    const cli = cliFor(entry, spec.invocation.kind === 'template' ? 'template' : spec.invocation.kind);
+    const stateFile = path.join(dirs.state, 'fake-cli-state.json');
+    const logFile = path.join(dirs.state, 'fake-cli-log.jsonl');
+    let harnessEnv: Record<string, string> = {};
+    if (cli) {
+      const installed = await installFakeClis(dirs.bin, {
+        scenario: spec.scenario,
+        turnIndex: 0,
+        stateFile,
+        logFile,
+        clis: [cli],
+        ...(settings.execPath ? { node: settings.execPath } : {}),
+        stallTimeoutMs: settings.timeoutMs,
+      });
+      harnessEnv = installed.env;
+    }
+    if (spec.dialect !== settings.capabilities.dialects[0]) harnessEnv[DIALECT_VARIABLE] = spec.dialect;
+    const env = buildEnvironment({
+      platform: settings.platform,
+      parent: process.env,
+      home: dirs.home,
+      baseUrls: mock.baseUrls,
+      pathFirst: [dirs.bin],
+      scenario: spec.scenario.env,
+      harness: harnessEnv,
+      user: settings.userEnv,
+    });
+    const sessionId = `yc-${spec.scenario.id}-${randomBytes(4).toString('hex')}`;
+    const flags = spec.invocation.kind === 'template' ? spec.invocation.template.providers[entry.id] : providerFlags(entry, spec.invocation.kind);
+    const execution = await executeRun({
+      spec,
+      settings,
+      persistent: check.persistent,
+      baseValues: {
+        providerId: spec.provider,
+        cwd: dirs.workspace,
+        sessionId,
+        apiBase: apiBaseFor(entry, mock),
+        ...(spec.scenario.permissionMode === undefined ? {} : { permissionMode: spec.scenario.permissionMode }),
+        protocolVersion: settings.protocolVersion,
+      },
+      env,
+      cwd: dirs.workspace,
+      hooks: {
+        mock,
+        note,
+        ...(cli
+          ? {
+              setCliTurn: (turn: number) => setFakeCliTurn(stateFile, turn),
+              cliEvent: async (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) =>
+                (await waitForFakeCliEvent(logFile, (entry: FakeCliLogEntry) => entry.event === event && entry.turnIndex === turn, { timeoutMs })) !== undefined,
+            }
+          : {}),
+      },
+    });
+    if ('notVerified' in execution) return notVerifiedResult(spec, { persistent: check.persistent, notVerified: execution.notVerified });
+    const requests = mock.requests();
+    const checked = await checkRun({
+      scenario: spec.scenario,
+      provider: entry,
+      profile: spec.profile,
+      persistent: check.persistent,
+      processes: execution.processes,
+      workspace: dirs.workspace,
+      home: dirs.home,
+      ...(flags ? { providerFlag: flags.provider } : {}),
+      requests,
+      ...(cli ? { cli: { name: cli, log: readFakeCliLog(logFile), required: entry.kind === 'cli' } } : {}),
+      recordOnly: settings.recordOnly === true,
+    });
+    const startFailure = execution.processes.find((executed) => executed.exit.spawnError)?.exit.spawnError;
+    const failed = checked.findings.some((finding) => finding.severity === 'MUST');
+    const incomplete = checked.notVerified.length > 0;
+    const status = failed ? 'failed' : incomplete ? 'not-verified' : 'passed';
+    return {
+      ...baseResult(spec),
+      status,
+      findings: checked.findings,
+      ...(incomplete ? { notVerified: checked.notVerified.join('; ') } : {}),
+      durationMs: Math.round(performance.now() - started),
+      processes: execution.processes.map((executed, index) => toProcessRecord(executed, checked.goldens[index])),
+      requests: toRequestRecords(mock),
+      timeline,
+      ...(startFailure ? { startFailure } : {}),
+    };
+  } finally {
+    await mock.close();
+    if (!settings.keepDirectories) await removeRunDirectories(dirs);
+  }
+}

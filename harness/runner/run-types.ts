@@ -1,0 +1,98 @@
+// Types shared by the runner's steps: what one run is (a point of the matrix), the settings of the whole
+// suite, and what a run produced (findings for the reports, transcripts and requests for the HTML page).
+import type { LoadedScenario } from '../mock/scenario-types.js';
+import type { PlatformName } from '../process/platform.js';
+import type { Finding, Profile } from '../rules/types.js';
+import type { Capabilities, Dialect } from './capabilities.js';
+import type { Invocation } from './invocation.js';
+import type { ProviderId } from './providers.js';
+
+/** One point of the matrix: a scenario run once for a provider under an invocation, profile, dialect and chunking. */
+export interface RunSpec {
+  scenario: LoadedScenario;
+  provider: ProviderId;
+  invocation: Invocation;
+  profile: Profile;
+  dialect: Dialect;
+  /** Re-chunking seed of the mock's streams; undefined = one frame per chunk. */
+  seed?: number;
+}
+
+export interface SuiteSettings {
+  /** The shim under test (path or command). */
+  shim: string;
+  shimArgs: string[];
+  /** --env K=V. */
+  userEnv: Record<string, string>;
+  /** Per process, after which its whole tree is killed. */
+  timeoutMs: number;
+  platform: PlatformName;
+  capabilities: Capabilities;
+  protocolVersion: string;
+  /** Goldens mode: record stdout, skip the golden comparison. */
+  recordOnly?: boolean;
+  /** Keep each run's temporary directories (for debugging). */
+  keepDirectories?: boolean;
+  /** Node binary for .js shims and fake CLIs. */
+  execPath?: string;
+}
+
+export interface TimelineEntry {
+  /** ms since the run started. */
+  atMs: number;
+  source: 'runner' | 'shim' | 'mock' | 'stdin';
+  text: string;
+}
+
+export interface ProcessRecord {
+  /** "turn 1", "turn 2", or "persistent process". */
+  label: string;
+  /** Scenario turns (0-based) this process served. */
+  turns: number[];
+  argv: string[];
+  stdout: Buffer;
+  stderr: string;
+  exitCode: number | null;
+  signal: string | null;
+  /** The golden this process was compared with (file name), if any. */
+  golden?: string;
+  goldenText?: string;
+}
+
+export interface RequestRecord {
+  index: number;
+  turn: number;
+  method: string;
+  path: string;
+  status: number;
+  outcome: string;
+  elapsedMs: number;
+  closedByClient: boolean;
+  body: string;
+}
+
+export type RunStatus = 'passed' | 'failed' | 'not-verified' | 'partial';
+
+export interface RunResult {
+  scenario: string;
+  provider: ProviderId;
+  invocation: string;
+  profile: Profile;
+  dialect: Dialect;
+  seed?: number;
+  required: boolean;
+  status: RunStatus;
+  findings: Finding[];
+  /** Why the run (or part of it) could not be verified. */
+  notVerified?: string;
+  /** A declared limitation made a not-verified required run partial. */
+  limitation?: string;
+  /** Marked by --expected-failures. */
+  expectedFailure?: string;
+  durationMs: number;
+  processes: ProcessRecord[];
+  requests: RequestRecord[];
+  timeline: TimelineEntry[];
+  /** The shim could not be started at all (the CLI exits 2 with this reason). */
+  startFailure?: string;
+}
