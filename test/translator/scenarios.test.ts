@@ -1,0 +1,94 @@
+// The reference shim's translator providers against every committed scenario, with each fake official CLI
+// first on PATH (spec invocation, flat dialect): stdout judged by validateStream, the run judged by the
+// fake-CLI checks, the scenario's expectations met within docs/type-b-checks.md (content the CLI does not
+// print is not compared).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { FakeCliName } from '../../harness/fake-cli/script-types.js';
+import { loadAllScenarios } from '../../harness/mock/scenario-loader.js';
+import type { LoadedScenario } from '../../harness/mock/scenario-types.js';
+import { ROOT, translatorShim } from './build-shim.js';
+import { mustFindings, runWithFakeCli, type CliScenarioRun } from './cli-run.js';
+
+const CLIS: FakeCliName[] = ['gemini', 'codex', 'claude'];
+const PROVIDER: Record<FakeCliName, string> = { gemini: 'gemini-cli', codex: 'codex-cli', claude: 'claude-cli' };
+const scenarios = loadAllScenarios(path.join(ROOT, 'transcripts'));
+
+/** Whether the CLI prints the output of this app tool (gemini keeps read_file's content to itself). */
+function cliPrintsOutput(cli: FakeCliName, tool: string): boolean {
+  return !(cli === 'gemini' && tool === 'Read');
+}
+
+function filesUnder(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const visit = (directory: string) => {
+    for (const name of readdirSync(directory)) {
+      const full = path.join(directory, name);
+      if (statSync(full).isDirectory()) visit(full);
+      else files.set(path.relative(root, full).split(path.sep).join('/'), readFileSync(full, 'utf8'));
+    }
+  };
+  visit(root);
+  return files;
+}
+
+function checkExpectations(cli: FakeCliName, scenario: LoadedScenario, run: CliScenarioRun): void {
+  scenario.turns.forEach((turn, index) => {
+    const process = run.turns[index]!;
+    const stderr = process.exit.stderr.toString('utf8');
+    expect(process.exit.timedOut, `turn ${index + 1} timed out; stderr: ${stderr}`).toBe(false);
+    const result = process.lines.find((line) => line.type === 'result');
+    expect(result, `turn ${index + 1} printed no result; stderr: ${stderr}`).toBeDefined();
+    expect(result!.is_error, JSON.stringify(result)).toBe(turn.expect.isError);
+    if (!turn.expect.isError) expect(process.exit.exitCode).toBe(0);
+    expect(process.exit.descendantsLeft, 'processes left behind').toEqual([]);
+    if (turn.interrupt) {
+      expect(process.exitAfterInterruptMs, 'the interrupt was delivered').toBeDefined();
+      expect(process.exitAfterInterruptMs!).toBeLessThan(2000); // R6
+    }
+    const uses = process.lines.filter((line) => line.type === 'tool_use');
+    const results = process.lines.filter((line) => line.type === 'tool_result');
+    const scriptCalls = turn.responses.flatMap((response) => response.toolCalls ?? []);
+    for (const expected of turn.expect.toolResults ?? []) {
+      const position = scriptCalls.findIndex((call) => call.id === expected.id);
+      const use = uses[position];
+      expect(use, `no tool_use for ${expected.id}`).toBeDefined();
+      const answer = results.find((candidate) => candidate.tool_use_id === use!.id);
+      expect(answer, `no tool_result for ${expected.id}`).toBeDefined();
+      expect(answer!.is_error, `${expected.id}: ${String(answer!.content)}`).toBe(expected.isError);
+      if (!cliPrintsOutput(cli, scriptCalls[position]!.name)) continue;
+      for (const fragment of expected.contains ?? []) expect(answer!.content).toContain(fragment);
+    }
+  });
+  if (scenario.workspaceAfterDir && existsSync(scenario.workspaceAfterDir)) {
+    expect(Object.fromEntries(filesUnder(run.workspace))).toEqual(Object.fromEntries(filesUnder(scenario.workspaceAfterDir)));
+  }
+}
+
+describe('translator providers × committed scenarios', () => {
+  for (const scenario of scenarios) {
+    for (const cli of CLIS) {
+      if (scenario.providers && !scenario.providers.includes(PROVIDER[cli] as never)) continue;
+      it(`${scenario.id} × ${PROVIDER[cli]}`, async () => {
+        const run = await runWithFakeCli({ cli, scenario, shim: await translatorShim() });
+        expect(mustFindings(run)).toEqual([]);
+        checkExpectations(cli, scenario, run);
+        const starts = run.log.filter((entry) => entry.event === 'start');
+        expect(starts).toHaveLength(scenario.turns.length);
+      });
+    }
+  }
+});
+
+describe('translator providers, claude dialect and yume-app profile', () => {
+  for (const cli of CLIS) {
+    it(`multi-tool × ${PROVIDER[cli]} with --dialect claude under the yume-app profile`, async () => {
+      const scenario = scenarios.find((candidate) => candidate.id === 'multi-tool')!;
+      const run = await runWithFakeCli({ cli, scenario, shim: await translatorShim(), extraArgs: ['--dialect', 'claude'], profile: 'yume-app' });
+      expect(mustFindings(run)).toEqual([]);
+      expect(run.turns[0]!.validation.dialect).toBe('claude-envelope');
+      expect(run.turns[0]!.lines.some((line) => line.type === 'assistant')).toBe(true);
+    });
+  }
+});
