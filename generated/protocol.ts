@@ -14,6 +14,7 @@ export type AnyProtocolDocument =
   | ThinkingBlock
   | ToolResultBlock
   | ToolUseBlock
+  | ShimCapabilities
   | ControlFrame
   | ControlInterruptFrame
   | ControlSetPermissionModeFrame
@@ -21,7 +22,9 @@ export type AnyProtocolDocument =
   | ControlUserEnvelopeFrame
   | ControlUserFrame
   | ErrorMessage
+  | ExpectedFailures
   | InterruptMessage
+  | InvocationTemplate
   | MessageStopMessage
   | ConformanceReport
   | ResultMessage
@@ -67,7 +70,18 @@ export type ControlFrame =
   | ControlInterruptFrame
   | ControlSetPermissionModeFrame
   | ControlToolApprovalFrame;
-export type Fault =
+/**
+ * Arguments of a spawn-per-turn run (stdin is closed). Use {prompt} here, or leave it out and set promptOnStdin.
+ */
+export type ArgvTemplate = (string | ConditionalArguments)[];
+/**
+ * Arguments of a persistent-mode run (stdin carries control frames). Without it, persistent scenarios are not verified.
+ */
+export type ArgvTemplate1 = (string | ConditionalArguments)[];
+export type Fault = {
+  kind: 'http' | 'cut' | 'malformed' | 'mid-stream-error' | 'drip';
+  [k: string]: unknown;
+} & (
   | {
       kind: 'http';
       status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 422 | 429 | 500 | 502 | 503 | 504 | 529;
@@ -92,7 +106,8 @@ export type Fault =
   | {
       kind: 'drip';
       gapMs: number;
-    };
+    }
+);
 /**
  * One line of a shim's stdout: any message of the flat dialect or a Claude-native envelope (R1). Unknown extra fields are allowed.
  */
@@ -217,6 +232,64 @@ export interface ToolResultBlock {
   [k: string]: unknown;
 }
 /**
+ * What a shim declares it supports (`yume-conformance run --capabilities FILE`). Without a file: providers ["openai-chat"], spawn-per-turn only, flat dialect, no optional features. The five required scenarios are mandatory for every declared provider; scenarios needing an undeclared feature are reported as not verified, never as passed. Unknown keys are reported when the file is loaded.
+ */
+export interface ShimCapabilities {
+  $schema?: string;
+  /**
+   * The shim's name, shown in reports.
+   */
+  name?: string;
+  /**
+   * Harness provider ids the shim supports (R7), or ["all"].
+   *
+   * @minItems 1
+   */
+  providers?: [
+    'openai-chat' | 'openai-responses' | 'gemini' | 'anthropic' | 'gemini-cli' | 'codex-cli' | 'claude-cli' | 'all',
+    ...(
+      'openai-chat' | 'openai-responses' | 'gemini' | 'anthropic' | 'gemini-cli' | 'codex-cli' | 'claude-cli' | 'all'
+    )[]
+  ];
+  /**
+   * The shim supports persistent mode (`--input-format stream-json`, stdin control frames, R6). Default false: persistent scenarios are not verified, and on Windows, where no signal can be delivered, the interrupt scenario is a declared limitation (partial).
+   */
+  persistent?: boolean;
+  /**
+   * What the shim prints (R1). `both`: flat by default, Claude envelopes when the environment has YUME_SHIM_DIALECT=claude. Default flat.
+   */
+  dialect?: 'flat' | 'claude' | 'both';
+  /**
+   * Optional features the shim declares, matched against a scenario's `needs`: bash, gcloud, interactive, permission-modes, resume, history-file, cli, signals, ... A scenario whose needs are not all declared is not verified.
+   */
+  features?: string[];
+  /**
+   * Required runs the shim cannot support, with the reason. A matching run that is not verified counts as partial (exit 0) instead of failing the suite.
+   */
+  limitations?: CapabilityLimitation[];
+  [k: string]: unknown;
+}
+export interface CapabilityLimitation {
+  /**
+   * Scenario id (default: every scenario).
+   */
+  scenario?: string;
+  /**
+   * Provider id (default: every provider).
+   */
+  provider?: string;
+  /**
+   * spec, yume-app or a template file name (default: every invocation).
+   */
+  invocation?: string;
+  /**
+   * Only on these platforms (default: all).
+   */
+  os?: ('linux' | 'darwin' | 'win32')[];
+  reason: string;
+  [k: string]: unknown;
+}
+/**
  * Persistent mode stdin: a user prompt in the seed's form; starts the next turn.
  */
 export interface ControlUserFrame {
@@ -284,11 +357,87 @@ export interface ErrorMessage {
   [k: string]: unknown;
 }
 /**
+ * Known failing checks of a shim (`yume-conformance run --expected-failures FILE`). A listed failure does not fail the suite; a listed check that now passes fails it as stale, so the list cannot silently outlive the bug. An entry without `rule` expects the whole run to fail; a scenario cannot be listed both as a whole and per rule for the same provider and OS. Unknown keys are reported when the file is loaded.
+ */
+export interface ExpectedFailures {
+  $schema?: string;
+  failures: ExpectedFailure[];
+  [k: string]: unknown;
+}
+export interface ExpectedFailure {
+  /**
+   * Scenario id.
+   */
+  scenario: string;
+  /**
+   * Provider id (default: every provider).
+   */
+  provider?: string;
+  /**
+   * Rule id of the failing check (default: the whole run).
+   */
+  rule?: string;
+  /**
+   * Only on these platforms (default: all).
+   */
+  os?: ('linux' | 'darwin' | 'win32')[];
+  /**
+   * Why it fails, e.g. an issue link.
+   */
+  reason: string;
+  [k: string]: unknown;
+}
+/**
  * Printed when a turn is interrupted, followed by an error `result` (R6).
  */
 export interface InterruptMessage {
   type: 'interrupt';
   uuid?: string;
+  [k: string]: unknown;
+}
+/**
+ * How the runner starts a shim whose command line is neither `spec` nor `yume-app` (`--invocation FILE`, R7). Each argv element is a string with {placeholders}, or a conditional group `{"when": NAME, "args": [...]}` passed only when that value exists in the run. Placeholders: {provider} {model} {cwd} {sessionId} {prompt} {resumeId} {historyFile} {apiBase} {permissionMode} {protocolVersion}. A literal brace is written {{ or }}. Unknown keys are reported when the file is loaded.
+ */
+export interface InvocationTemplate {
+  $schema?: string;
+  /**
+   * What CLI this template describes.
+   */
+  description?: string;
+  /**
+   * Harness provider id → the {provider} and {model} values passed for it. Provider ids not listed are not verified under this template.
+   */
+  providers: {
+    [k: string]: InvocationProviderValues;
+  };
+  spawnPerTurn: ArgvTemplate;
+  persistent?: ArgvTemplate1;
+  /**
+   * Spawn-per-turn runs write the prompt to stdin and close it, instead of passing {prompt} (R8).
+   */
+  promptOnStdin?: boolean;
+  /**
+   * Extra environment variables; values may hold placeholders.
+   */
+  env?: {
+    [k: string]: string;
+  };
+  [k: string]: unknown;
+}
+export interface InvocationProviderValues {
+  provider: string;
+  model: string;
+  [k: string]: unknown;
+}
+export interface ConditionalArguments {
+  /**
+   * Pass `args` only when this value exists in the run.
+   */
+  when: 'prompt' | 'resumeId' | 'historyFile' | 'sessionId' | 'permissionMode';
+  /**
+   * @minItems 1
+   */
+  args: [string, ...string[]];
   [k: string]: unknown;
 }
 /**

@@ -10,12 +10,20 @@ export const SCHEMA_BASE = 'https://yume-conformance.dev/schemas/';
 
 let shared: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
+/** Schemas ajv refused, by file: only validators that need them fail, the stdout checks keep working. */
+const rejected = new Map<string, string>();
 
 function createAjv(): Ajv2020 {
   // allErrors stays off: a finding needs the first error only, and stopping early keeps validation fast.
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: false });
   ajv.addKeyword({ keyword: 'x-protocol-version', schemaType: 'string' });
-  for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema as object);
+  for (const [file, schema] of Object.entries(SCHEMAS)) {
+    try {
+      ajv.addSchema(schema as object);
+    } catch (error) {
+      rejected.set(file, error instanceof Error ? error.message : String(error));
+    }
+  }
   return ajv;
 }
 
@@ -41,7 +49,10 @@ export function schemaOf(fileName: string): Readonly<Record<string, unknown>> {
 export function validatorFor(fileName: string): ValidateFunction {
   let validate = compiled.get(fileName);
   if (!validate) {
-    const found = protocolAjv().getSchema(SCHEMA_BASE + fileName);
+    const ajv = protocolAjv();
+    const refusal = rejected.get(fileName);
+    if (refusal !== undefined) throw new Error(`schemas/${fileName} is not a valid schema: ${refusal}`);
+    const found = ajv.getSchema(SCHEMA_BASE + fileName);
     if (!found) throw new Error(`unknown schema ${fileName}`);
     validate = found;
     compiled.set(fileName, validate);
