@@ -14,6 +14,7 @@ function policyOf(mode: string): 'run' | 'deny' | 'ask' {
 
 interface Pending {
   ids: string[];
+  siblingIds: readonly string[];
   resolve: (approved: boolean) => void;
 }
 
@@ -61,6 +62,7 @@ export class PermissionGate {
       signal.addEventListener('abort', onAbort, { once: true });
       this.pending = {
         ids,
+        siblingIds,
         resolve: (approved) => {
           signal.removeEventListener('abort', onAbort);
           this.pending = undefined;
@@ -70,7 +72,10 @@ export class PermissionGate {
     });
   }
 
-  /** A tool_approval frame. An id naming no waiting call is kept for a call that has not been printed yet. */
+  /**
+   * A tool_approval frame. An answer for a later call of the same model message is kept until that call
+   * waits; an id naming nothing we know, while one call waits, can only mean that call.
+   */
   approve(id: string | undefined, approved: boolean): void {
     const pending = this.pending;
     if (pending && (id === undefined || pending.ids.includes(id))) {
@@ -81,7 +86,7 @@ export class PermissionGate {
       this.log('tool_approval without an id while no call is waiting: ignored');
       return;
     }
-    if (pending) {
+    if (pending && !pending.siblingIds.includes(id)) {
       // The client named an id we never printed (e.g. its own numbering); with one call waiting it can only mean that one.
       this.log(`tool_approval for unknown id ${id}: applied to the waiting call ${pending.ids[0]}`);
       pending.resolve(approved);

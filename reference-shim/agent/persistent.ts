@@ -27,6 +27,9 @@ export interface PersistentSession {
 
 type Frame = Record<string, unknown> & { type?: unknown };
 
+/** `code` of the `error` line printed for a stdin line that is not a usable frame. */
+export const INVALID_FRAME_CODE = 'invalid_frame';
+
 function textOf(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
@@ -48,9 +51,10 @@ export function startPersistent(deps: PersistentDeps): PersistentSession {
   let finish!: (code: number) => void;
   const done = new Promise<number>((resolve) => (finish = resolve));
 
+  // The code lets a reader tell a complaint about stdin apart from a turn's own error (it ends no turn).
   const complain = (message: string): void => {
     if (current) deferred.push(message);
-    else deps.emitter.error(message);
+    else deps.emitter.error(message, INVALID_FRAME_CODE);
   };
 
   const maybeFinish = (): void => {
@@ -67,7 +71,7 @@ export function startPersistent(deps: PersistentDeps): PersistentSession {
       (end) => {
         lastEnd = end;
         current = undefined;
-        for (const message of deferred.splice(0)) deps.emitter.error(message);
+        for (const message of deferred.splice(0)) deps.emitter.error(message, INVALID_FRAME_CODE);
         next();
       },
       (error: unknown) => {

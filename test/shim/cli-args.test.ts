@@ -1,0 +1,112 @@
+// The command line (R7) and R2's argument-error path.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ArgumentError, parseCommandLine } from '../../reference-shim/cli/args.js';
+import { SHIM_VERSION } from '../../reference-shim/version.js';
+import { ROOT, runShim } from './helpers/shim-process.js';
+
+const options = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+  const parsed = parseCommandLine(argv, env);
+  if (parsed.kind !== 'run') throw new Error(`expected a run, got ${parsed.kind}`);
+  return parsed.options;
+};
+
+describe('parseCommandLine', () => {
+  it('accepts the spec form with the start subcommand', () => {
+    expect(
+      options(['start', '--provider', 'gemini', '--model', 'gemini-2.5-flash', '--cwd', '/w', '--session-id', 'sess-1', '--prompt', 'hi', '--output-format', 'stream-json', '--api-base', 'http://127.0.0.1:1', '--permission-mode', 'deny', '--protocol-version', '1.0']),
+    ).toMatchObject({ provider: 'gemini', model: 'gemini-2.5-flash', cwd: '/w', sessionId: 'sess-1', prompt: 'hi', apiBase: 'http://127.0.0.1:1', permissionMode: 'deny', protocolVersion: '1.0', persistent: false, dialect: 'flat' });
+  });
+
+  it("accepts the app's bare form, in the app's order", () => {
+    expect(options(['--provider', 'openai', '--model', 'gpt-5.2-codex', '--cwd', '/p', '--resume', 'tab-123', '--history-file', '/h.json', '--prompt', 'x', '--output-format', 'stream-json', '--verbose'])).toMatchObject({
+      provider: 'openai',
+      resume: 'tab-123',
+      historyFile: '/h.json',
+      verbose: true,
+      permissionMode: 'default',
+    });
+  });
+
+  it('takes a prompt that starts with "-" as the value of --prompt', () => {
+    expect(options(['--provider', 'openai', '--prompt', '--help me']).prompt).toBe('--help me');
+    expect(options(['--provider', 'openai', '--prompt=-x']).prompt).toBe('-x');
+  });
+
+  it('selects persistent mode, the claude dialect (flag or YUME_SHIM_DIALECT) and default models', () => {
+    expect(options(['--provider', 'anthropic', '--input-format', 'stream-json'])).toMatchObject({ persistent: true, model: 'claude-sonnet-4-5' });
+    expect(options(['--provider', 'gemini', '--dialect', 'claude']).dialect).toBe('claude');
+    expect(options(['--provider', 'gemini'], { YUME_SHIM_DIALECT: 'claude' }).dialect).toBe('claude');
+    expect(options(['--provider', 'gemini', '--dialect', 'flat'], { YUME_SHIM_DIALECT: 'claude' }).dialect).toBe('flat');
+  });
+
+  it('handles --help and --version', () => {
+    expect(parseCommandLine(['--help'])).toEqual({ kind: 'help' });
+    expect(parseCommandLine(['-h'])).toEqual({ kind: 'help' });
+    expect(parseCommandLine(['--version'])).toEqual({ kind: 'version' });
+  });
+
+  it.each([
+    [['--provider', 'openai', '--bogus'], /Unknown option '--bogus'/],
+    [['--provider', 'openai', 'stray'], /Unexpected argument "stray"/],
+    [['--model', 'x'], /--provider is required/],
+    [['--provider', 'mistral'], /--provider mistral is not supported/],
+    [['--provider', 'openai', '--resume', '../../etc/passwd'], /not a valid session id/],
+    [['--provider', 'openai', '--session-id', 'a b'], /not a valid session id/],
+    [['--provider', 'openai', '--output-format', 'json'], /--output-format json is not supported/],
+    [['--provider', 'openai', '--input-format', 'xml'], /--input-format xml/],
+    [['--provider', 'openai', '--dialect', 'gemini'], /--dialect gemini/],
+    [['--provider', 'openai', '--permission-mode', 'yolo'], /--permission-mode yolo/],
+    [['--provider', 'openai', '--api-base', 'ftp://x'], /not an http\(s\) URL/],
+    [['--provider', 'openai', '--max-turns', '0'], /positive integer/],
+    [['--provider', 'openai', '--prompt'], /--prompt needs a value/],
+  ])('rejects %j', (argv, message) => {
+    expect(() => parseCommandLine(argv as string[], {})).toThrow(ArgumentError);
+    expect(() => parseCommandLine(argv as string[], {})).toThrow(message as RegExp);
+  });
+
+  it('keeps the version equal to package.json', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(SHIM_VERSION).toBe(pkg.version);
+  });
+});
+
+describe('the bundled bin', () => {
+  const env = { PATH: process.env.PATH, HOME: '/nonexistent-home' };
+
+  it('prints the version and the help', async () => {
+    const version = await runShim({ args: ['--version'], env });
+    expect(version.stdout.toString()).toBe(`yume-shim ${SHIM_VERSION}\n`);
+    expect(version.code).toBe(0);
+    const help = await runShim({ args: ['--help'], env });
+    expect(help.stdout.toString()).toContain('--provider');
+    expect(help.code).toBe(0);
+  });
+
+  it.each([
+    [['--provider', 'openai', '--unknown-flag', 'x', '--prompt', 'hi']],
+    [['--provider', 'gemini', '--resume', 'bad/id', '--prompt', 'hi']],
+    [['--provider', 'gemini', '--cwd', '/definitely/not/here', '--prompt', 'hi']],
+    [['--provider', 'gemini', '--history-file', '/definitely/not/here.json', '--prompt', 'hi']],
+  ])('argument error %j: system error, error result, exit 2, no init', async (args) => {
+    const run = await runShim({ args, env });
+    expect(run.code).toBe(2);
+    expect(run.lines.map((line) => `${line.type}/${line.subtype}`)).toEqual(['system/error', 'result/error_invalid_arguments']);
+    expect(run.lines[1]).toMatchObject({ is_error: true });
+    expect(typeof run.lines[0]!.message).toBe('string');
+    expect(run.stderr).toContain('yume-shim:');
+  });
+
+  it('without --prompt reads stdin to EOF; an empty stdin is an argument error', async () => {
+    const empty = await runShim({ args: ['--provider', 'gemini'], env, stdin: '' });
+    expect(empty.code).toBe(2);
+    expect(String(empty.lines[0]!.message)).toContain('No prompt');
+  });
+
+  it('copilot: init, then system error pointing to --provider openai --api-base, then an error result', async () => {
+    const run = await runShim({ args: ['--provider', 'copilot', '--prompt', 'hi'], env });
+    expect(run.lines.map((line) => `${line.type}/${line.subtype ?? ''}`)).toEqual(['system/init', 'system/error', 'result/error_during_execution', 'message_stop/']);
+    expect(String(run.lines[1]!.message)).toContain('--provider openai --api-base');
+  });
+});
