@@ -97,6 +97,14 @@ const cases: Case[] = [
   { rule: 'usage.estimated-positive', good: [init(), text('a'), result({ usage: { input_tokens: 9, output_tokens: 2, estimated: true } })], bad: [init(), text('a'), result({ usage: { input_tokens: 9, output_tokens: 0, estimated: true } })], line: 3 },
   // errors and interrupts
   { rule: 'error.no-success-after-error', good: [init(), { type: 'error', message: 'HTTP 400' }, errorResult()], bad: [init(), { type: 'error', message: 'HTTP 400' }, result()], line: 3 },
+  {
+    // Persistent mode: an error line answering a bad stdin frame between turns belongs to no turn.
+    rule: 'error.no-success-after-error',
+    options: { mode: 'persistent' },
+    good: [init(), { type: 'error', message: 'unknown frame type "hello"' }, text('a'), usage(), result(), { type: 'error', message: 'malformed JSON on stdin' }, text('b'), usage(), result()],
+    bad: [init(), text('a'), usage(), result(), text('b'), { type: 'error', message: 'HTTP 400' }, result()],
+    line: 7,
+  },
   { rule: 'error.no-success-after-error', good: [init(), { type: 'system', subtype: 'error', message: '401' }, errorResult()], bad: [init(), { type: 'system', subtype: 'error', message: '401' }, result()], line: 3 },
   { rule: 'interrupt.error-result', good: [init(), text('Once upon'), { type: 'interrupt' }, errorResult({ subtype: 'cancelled' }), stop], bad: [init(), text('Once upon'), { type: 'interrupt' }, result()], line: 4 },
   { rule: 'interrupt.error-result', good: [init(), text('Once upon'), { type: 'interrupt' }, errorResult()], bad: [init(), text('Once upon'), { type: 'interrupt' }, text(' a time'), errorResult()], line: 4 },

@@ -15,6 +15,8 @@ interface PendingTool {
 interface TurnState {
   /** Events of this turn so far, message_stop not counted. */
   events: number;
+  /** Events of this turn other than init and message_stop. */
+  content: number;
   firstLine: number;
   pending: Map<string, PendingTool>;
   answered: Set<string>;
@@ -32,6 +34,7 @@ const TOOLS_WITH_SCHEMA = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'Glob',
 function newTurn(): TurnState {
   return {
     events: 0,
+    content: 0,
     firstLine: 0,
     pending: new Map(),
     answered: new Set(),
@@ -71,6 +74,10 @@ export class SequenceChecks {
         ctx.report('turn.init-first', event.line, `first message is ${describeEvent(event)}, not system init`);
       }
     }
+    // Persistent mode answers a malformed or unknown stdin frame with an `error` line between turns; that line
+    // belongs to no turn, so it neither starts one nor makes the next turn an error turn.
+    if (this.mode === 'persistent' && event.kind === 'error' && turn.content === 0) return;
+    if (event.kind !== 'init' && event.kind !== 'message_stop') turn.content += 1;
     if (event.kind !== 'message_stop') {
       if (this.results > 0 && turn.events === 0 && this.mode === 'spawn-per-turn' && !this.nothingAfterResultReported) {
         this.nothingAfterResultReported = true;
