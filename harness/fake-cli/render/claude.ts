@@ -4,14 +4,15 @@
 // and a result with subtype success but is_error true, exit 1. SIGINT: the partial text flushed with
 // `aborted: true`, "[Request interrupted by user]", an error_during_execution result, exit 0.
 import { randomUUID } from 'node:crypto';
-import type { Invocation } from '../args/invocation.js';
-import { CLAUDE_VERSION } from '../args/claude-args.js';
-import type { CliRuntime } from '../runtime.js';
-import { usageOf, addUsage, dripGapMs, httpErrorMessage, ScriptCursor, type ModelFailure, type UsageTotals } from '../script-playback.js';
-import type { ScriptToolCall } from '../script-types.js';
-import type { ToolOutcome } from '../workspace-tools.js';
-import { claudeToolInput } from '../tool-mapping.js';
+import os from 'node:os';
 import { providerToolCallId } from '../../mock/tool-call-ids.js';
+import type { Invocation } from '../args/invocation.js';
+import type { CliRuntime } from '../runtime.js';
+import { addUsage, dripGapMs, httpErrorMessage, ScriptCursor, usageOf, type ModelFailure, type UsageTotals } from '../script-playback.js';
+import type { ScriptToolCall } from '../script-types.js';
+import { claudeToolInput } from '../tool-mapping.js';
+import type { ToolOutcome } from '../workspace-tools.js';
+import { claudeAssistantLine, claudeInitLine, claudeMessageUsage, claudeResultLine, claudeSyntheticErrorLine, type ClaudeEnding } from './claude-shapes.js';
 
 export const CLAUDE_DEFAULT_MODEL = 'claude-sonnet-4-5';
 /** CLAUDE_CODE_MAX_RETRIES=1 in the captures: two requests. */
@@ -19,7 +20,7 @@ const MAX_ATTEMPTS = 2;
 const INIT_TOOLS = ['Task', 'Bash', 'Edit', 'Glob', 'Grep', 'NotebookEdit', 'Read', 'TodoWrite', 'ToolSearch', 'WebFetch', 'WebSearch', 'Write'];
 const READ_ONLY_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS']);
 
-function apiErrorText(failure: ModelFailure): { text: string; error: string; status: number | null; type: string } {
+function apiError(failure: ModelFailure): { text: string; error: string; status: number | null; type: string } {
   if (failure.kind !== 'http') return { text: 'API Error: Connection error.', error: 'unknown', status: null, type: 'connection_error' };
   const status = failure.status;
   if (status === 429) return { text: `API Error: Request rejected (429) · ${httpErrorMessage(429)}`, error: 'rate_limit', status, type: 'rate_limit_error' };
@@ -28,7 +29,7 @@ function apiErrorText(failure: ModelFailure): { text: string; error: string; sta
   }
   if (status >= 500) {
     return {
-      text: `API Error: ${status} ${httpErrorMessage(status)}. This is a server-side issue, usually temporary — try again in a moment.`,
+      text: `API Error: ${status} ${httpErrorMessage(status)}. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (${gatewayHost()}).`,
       error: 'server_error',
       status,
       type: 'api_error',
@@ -37,8 +38,13 @@ function apiErrorText(failure: ModelFailure): { text: string; error: string; sta
   return { text: `API Error: ${status} ${httpErrorMessage(status)}`, error: 'invalid_request', status, type: 'invalid_request_error' };
 }
 
-function costOf(totals: UsageTotals): number {
-  return Math.round((totals.input * 3 + totals.output * 15) * 1e-6 * 1e6) / 1e6; // list price, as claude computes it
+/** The host claude names in server-error messages: the configured base URL's. */
+function gatewayHost(): string {
+  try {
+    return new URL(process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com').host;
+  } catch {
+    return 'api.anthropic.com';
+  }
 }
 
 export interface ClaudeRunOptions {
@@ -60,164 +66,94 @@ export async function runClaude(runtime: CliRuntime, invocation: Invocation, opt
 
   const totals: UsageTotals = { input: 0, output: 0, cached: 0 };
   const permissionDenials: Array<Record<string, unknown>> = [];
-  let modelCalls = 0;
+  /** claude counts user messages as turns: the prompt, each tool result, and an interruption. */
+  let numTurns = 1;
   let lastText = '';
-  let partialText: string | undefined;
-  let partialMessageId = '';
-  let runningTool: { id: string } | undefined;
+  /** The message being streamed when a stall holds it: flushed with `aborted: true` on SIGINT. */
+  let partial: { id: string; text: string; input: number } | undefined;
+  let runningTool: string | undefined;
+
   const emit = (line: Record<string, unknown>) => {
-    if (format === 'stream-json') runtime.line({ ...line, session_id: sessionId, uuid: randomUUID() });
+    const stamped = { ...line, session_id: sessionId, uuid: randomUUID() };
+    if (format === 'stream-json') runtime.line(stamped);
   };
-  const envelope = (messageId: string, content: unknown[], usage: Record<string, number>) => ({
-    type: 'assistant',
-    message: {
-      id: messageId,
-      type: 'message',
-      role: 'assistant',
-      model,
-      content,
-      stop_reason: null,
-      stop_sequence: null,
-      usage,
-      context_management: null,
-    },
-    parent_tool_use_id: null,
-    timestamp: new Date().toISOString(),
-  });
-  const result = (fields: Record<string, unknown>) => {
-    const usage = {
-      input_tokens: totals.input,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: totals.cached,
-      output_tokens: totals.output,
-      server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
-      service_tier: 'standard',
-    };
-    const line: Record<string, unknown> = {
-      type: 'result',
-      duration_ms: Date.now() - started,
-      duration_api_ms: Date.now() - started,
-      num_turns: Math.max(1, modelCalls),
-      total_cost_usd: costOf(totals),
-      usage,
-      modelUsage: totals.input + totals.output > 0 ? { [model]: { inputTokens: totals.input, outputTokens: totals.output, costUSD: costOf(totals) } } : {},
-      permission_denials: permissionDenials,
-      ...fields,
-    };
-    if (format === 'stream-json') emit(line);
-    else if (format === 'json') runtime.line({ ...line, session_id: sessionId, uuid: randomUUID() });
+  const finish = (ending: ClaudeEnding, billed: UsageTotals = totals) => {
+    const line: Record<string, unknown> = { ...claudeResultLine(model, ending, totals, billed, Date.now() - started, permissionDenials), session_id: sessionId, uuid: randomUUID() };
+    if (format === 'stream-json' || format === 'json') runtime.line(line);
     else if (typeof line.result === 'string') process.stdout.write(`${line.result}\n`);
   };
 
   runtime.onInterrupt(() => {
-    if (partialText !== undefined) {
-      emit({ ...envelope(partialMessageId, [{ type: 'text', text: partialText }], usageLine(totals, 0)), aborted: true });
-    }
-    if (runningTool) {
-      emit(toolResultEnvelope(runningTool.id, { isError: true, output: '[Request interrupted by user for tool use]', failure: 'interrupted' }, runtime.workspace, 'Bash'));
-    }
+    if (partial) emit({ ...claudeAssistantLine(model, partial.id, [{ type: 'text', text: partial.text }], claudeMessageUsage(partial.input, 0, 1)), aborted: true });
+    if (runningTool) emit(toolResultLine(runningTool, { isError: true, output: '[Request interrupted by user for tool use]', failure: 'interrupted' }, runtime.workspace, 'Bash', {}));
     emit({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, parent_tool_use_id: null, timestamp: new Date().toISOString() });
-    result({
-      subtype: 'error_during_execution',
-      is_error: true,
-      stop_reason: null,
-      terminal_reason: runningTool ? 'aborted_tools' : 'aborted_streaming',
-      errors: [],
-    });
+    // The interrupted call is billed (modelUsage) though its usage never completed.
+    const billed = partial ? { ...totals, input: totals.input + partial.input, output: totals.output + partial.text.length } : totals;
+    finish({ kind: 'interrupted', numTurns: numTurns + 1, tools: runningTool !== undefined }, billed);
     void runtime.exit(0);
   });
 
-  emit({
-    type: 'system',
-    subtype: 'init',
-    cwd: runtime.workspace,
-    tools: INIT_TOOLS,
-    mcp_servers: [],
-    model,
-    permissionMode: invocation.flags.permissionMode ?? 'default',
-    slash_commands: ['compact', 'context', 'cost', 'init', 'review'],
-    apiKeySource: process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
-    claude_code_version: CLAUDE_VERSION,
-    output_style: 'default',
-    agents: ['general-purpose'],
-    skills: [],
-    plugins: [],
-  });
+  const permissionMode = String(invocation.flags.permissionMode ?? 'default');
+  emit(claudeInitLine({ cwd: runtime.workspace, model, permissionMode, tools: INIT_TOOLS, home: os.homedir() }));
+
+  const failWith = (failure: ModelFailure): Promise<never> => {
+    const described = apiError(failure);
+    emit(claudeSyntheticErrorLine(randomUUID(), described.text, described.error, described.status, described.type));
+    finish({ kind: 'api-error', text: described.text, status: described.status, errorType: described.type });
+    if (format !== 'stream-json' && format !== 'json') runtime.stderr(`${described.text}\n`);
+    return runtime.exit(1);
+  };
 
   const cursor = new ScriptCursor(runtime.turn.responses);
   for (;;) {
     const call = cursor.call(MAX_ATTEMPTS);
     call.retried.forEach((failure, index) => {
-      const described = apiErrorText(failure);
+      const described = apiError(failure);
       emit({ type: 'system', subtype: 'api_retry', attempt: index + 1, max_retries: MAX_ATTEMPTS - 1, retry_delay_ms: 600, error_status: described.status, error: described.error });
     });
-    if (call.kind === 'failed') {
-      const described = apiErrorText(call.failure);
-      emit({
-        ...envelope(randomUUID(), [{ type: 'text', text: described.text }], usageLine({ input: 0, output: 0, cached: 0 }, 0)),
-        error: described.error,
-        is_api_error_message: true,
-        api_error_status: described.status,
-        api_error_type: described.type,
-      });
-      result({ subtype: 'success', is_error: true, stop_reason: 'stop_sequence', terminal_reason: 'api_error', api_error_status: described.status, result: described.text });
-      if (format !== 'stream-json' && format !== 'json') runtime.stderr(`${described.text}\n`);
-      return runtime.exit(1);
-    }
-    modelCalls += 1;
+    if (call.kind === 'failed') return failWith(call.failure);
     const response = call.response;
-    const messageId = `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
     const reported = usageOf(response);
-    const usage = usageLine({ input: reported.input_tokens, output: 0, cached: reported.cache_read_input_tokens ?? 0 }, 1);
+    const messageId = `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+    const usage = claudeMessageUsage(reported.input_tokens, reported.cache_read_input_tokens ?? 0, 1);
     if (response.thinking && response.thinking.length > 0) {
-      emit(envelope(messageId, [{ type: 'thinking', thinking: response.thinking.join(''), signature: '' }], usage));
+      emit(claudeAssistantLine(model, messageId, [{ type: 'thinking', thinking: response.thinking.join(''), signature: '' }], usage));
     }
     const chunks = response.text ?? [];
     if (response.stall === 'after-first-text') {
-      partialText = chunks[0] ?? '';
-      partialMessageId = messageId;
+      partial = { id: messageId, text: chunks[0] ?? '', input: reported.input_tokens };
       await runtime.stall();
-      partialText = undefined;
-      return failConnection();
+      partial = undefined;
+      return failWith({ kind: 'cut', response });
     }
     const gap = dripGapMs(response);
     if (gap > 0 && chunks.length > 1) await runtime.sleep(gap * (chunks.length - 1));
     if (chunks.length > 0) {
       lastText = chunks.join('');
-      emit(envelope(messageId, [{ type: 'text', text: lastText }], usage));
+      emit(claudeAssistantLine(model, messageId, [{ type: 'text', text: lastText }], usage));
     }
-    addUsage(totals, usageOf(response));
+    addUsage(totals, reported);
     const calls = response.toolCalls ?? [];
     if (calls.length === 0) break;
     const inputs = calls.map((scripted) => claudeToolInput(scripted.name, runtime.inputOf(scripted), runtime.workspace));
     // claude prints the ids the Messages API issued (the mock's, derived from the script ids).
     const ids = calls.map((scripted) => providerToolCallId('anthropic', runtime.state.scenario.id, scripted.id) ?? scripted.id);
     calls.forEach((scripted, index) => {
-      emit(envelope(messageId, [{ type: 'tool_use', id: ids[index], name: scripted.name, input: inputs[index] }], usage));
+      emit(claudeAssistantLine(model, messageId, [{ type: 'tool_use', id: ids[index], name: scripted.name, input: inputs[index] }], usage));
     });
     for (const [index, scripted] of calls.entries()) {
-      const denied = deniedReason(invocation, scripted);
       const id = ids[index]!;
+      const denied = deniedReason(invocation, scripted);
       if (denied) permissionDenials.push({ tool_name: scripted.name, tool_use_id: id, tool_input: inputs[index] });
-      runningTool = { id };
+      runningTool = id;
       const outcome = await runtime.runTool({ ...scripted, input: inputs[index] }, id, denied);
       runningTool = undefined;
-      emit(toolResultEnvelope(id, outcome, runtime.workspace, scripted.name, inputs[index]));
+      numTurns += 1;
+      emit(toolResultLine(id, outcome, runtime.workspace, scripted.name, inputs[index]!));
     }
   }
-  result({ subtype: 'success', is_error: false, stop_reason: 'end_turn', terminal_reason: 'completed', api_error_status: null, result: lastText });
+  finish({ kind: 'success', text: lastText, numTurns });
   return runtime.exit(0);
-
-  function failConnection(): Promise<never> {
-    const described = apiErrorText({ kind: 'cut', response: { text: [] } });
-    emit({ ...envelope(randomUUID(), [{ type: 'text', text: described.text }], usageLine({ input: 0, output: 0, cached: 0 }, 0)), error: described.error, is_api_error_message: true });
-    result({ subtype: 'success', is_error: true, stop_reason: 'stop_sequence', terminal_reason: 'api_error', api_error_status: null, result: described.text });
-    return runtime.exit(1);
-  }
-}
-
-function usageLine(totals: UsageTotals, output: number): Record<string, number> {
-  return { input_tokens: totals.input, cache_creation_input_tokens: 0, cache_read_input_tokens: totals.cached, output_tokens: output };
 }
 
 /** Read-only tools always run; the rest need bypass, acceptEdits (edits) or --allowedTools. */
@@ -236,13 +172,7 @@ function catN(content: string): string {
 }
 
 /** The `user` envelope claude prints for one tool result, with its `tool_use_result` detail. */
-function toolResultEnvelope(
-  id: string,
-  outcome: ToolOutcome,
-  workspace: string,
-  name: string,
-  input: Record<string, unknown> = {},
-): Record<string, unknown> {
+function toolResultLine(id: string, outcome: ToolOutcome, workspace: string, name: string, input: Record<string, unknown>): Record<string, unknown> {
   let content: string;
   let detail: unknown;
   if (outcome.isError) {
@@ -276,6 +206,7 @@ function toolResultEnvelope(
     parent_tool_use_id: null,
     timestamp: new Date().toISOString(),
     tool_use_result: detail,
+    tool_result_meta: [{ id, permission_decision: { decision: outcome.failure === 'denied' ? 'deny' : 'accept', source: 'config', reason_type: 'mode' } }],
   };
 }
 

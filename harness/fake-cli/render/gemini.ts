@@ -180,6 +180,8 @@ export async function runGemini(runtime: CliRuntime, invocation: Invocation, opt
     const stalled = await printText(runtime, response, emit, (text) => (finalText += text));
     if (stalled) {
       // Nothing stopped the CLI while the provider held the stream: the connection finally dropped.
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      runtime.stderr(`Error when talking to Gemini API Full report available at: /var/tmp/gemini-client-error-Turn.run-sendMessageStream-${stamp}.json TypeError: terminated\n${stackTrace()}\n`);
       finish({ type: 'unknown', message: '[API Error: terminated]' });
       return runtime.exit(1);
     }
@@ -218,6 +220,12 @@ function deniedReason(invocation: Invocation, geminiName: string): string | unde
   return `Tool execution for "${geminiName}" requires user confirmation, which is not supported in non-interactive mode.`;
 }
 
+/** What gemini's startup profiler prints when a turn runs long enough (seen in the interrupt captures). */
+function startupNoise(runtime: CliRuntime): void {
+  runtime.stderr("[STARTUP] Phase 'cleanup_ops' was started but never ended. Skipping metrics.\n");
+  runtime.stderr("[STARTUP] Cannot measure phase 'cleanup_ops': start mark 'startup:cleanup_ops:start' not found (likely cleared by reset).\n");
+}
+
 /** Prints the response's text chunks as deltas; true when the script stalled the stream and nothing ended the CLI. */
 async function printText(
   runtime: CliRuntime,
@@ -232,11 +240,13 @@ async function printText(
     emit({ type: 'message', timestamp: new Date().toISOString(), role: 'assistant', content: chunk, delta: true });
     collect(chunk);
     if (response.stall === 'after-first-text' && index === 0) {
+      startupNoise(runtime);
       await runtime.stall();
       return true;
     }
   }
   if (response.stall === 'after-first-text' && chunks.length === 0) {
+    startupNoise(runtime);
     await runtime.stall();
     return true;
   }

@@ -1,0 +1,110 @@
+// Starts one fake official CLI directly (no shim), the way the captures started the real one: the README's
+// headless argv, a workspace with hello.txt and notes.txt, stdin /dev/null, its own process group.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FakeCliName, ScriptScenario } from '../../harness/fake-cli/script-types.js';
+import { LOG_ENV, readLog, STATE_ENV, writeState, type FakeCliLogEntry } from '../../harness/fake-cli/state.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const FAKE_CLI = path.join(ROOT, 'dist', 'fake-cli.js');
+export const HELLO = 'Hello from the fixture file.\nSecond line.\n';
+
+export interface FakeRun {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  log: FakeCliLogEntry[];
+  workspace: string;
+}
+
+export interface FakeRunOptions {
+  cli: FakeCliName;
+  args: string[];
+  scenario: ScriptScenario;
+  turnIndex?: number;
+  env?: Record<string, string>;
+  /** 'ignore' (/dev/null, as the captures) or 'open' (a pipe nobody closes). */
+  stdin?: 'ignore' | 'open';
+  /** Called once the fake logged `event` (e.g. 'stall'); may signal the process. */
+  onEvent?: { event: FakeCliLogEntry['event']; act: (pid: number, logFile: string) => Promise<void> | void };
+  stallTimeoutMs?: number;
+  stdinWaitMs?: number;
+  /** Reuse a directory (and its log) from an earlier run, e.g. to resume a CLI session. */
+  base?: string;
+  timeoutMs?: number;
+}
+
+export function newBase(): string {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'yume-fake-cli-'));
+  const workspace = path.join(base, 'work');
+  mkdirSync(workspace, { recursive: true });
+  writeFileSync(path.join(workspace, 'hello.txt'), HELLO);
+  writeFileSync(path.join(workspace, 'notes.txt'), 'Some notes.\n');
+  return base;
+}
+
+export async function runFake(options: FakeRunOptions): Promise<FakeRun> {
+  const base = options.base ?? newBase();
+  const workspace = path.join(base, 'work');
+  const stateFile = path.join(base, 'state.json');
+  const logFile = path.join(base, 'log.jsonl');
+  writeState(stateFile, { scenario: options.scenario, turnIndex: options.turnIndex ?? 0, stallTimeoutMs: options.stallTimeoutMs ?? 10_000, stdinWaitMs: options.stdinWaitMs });
+  const child = spawn(process.execPath, [FAKE_CLI, options.cli, ...options.args], {
+    cwd: workspace,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: path.join(base, 'home'),
+      CODEX_HOME: path.join(base, 'home', '.codex'),
+      [STATE_ENV]: stateFile,
+      [LOG_ENV]: logFile,
+      ...options.env,
+    },
+    stdio: [options.stdin === 'open' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const killer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }, options.timeoutMs ?? 20_000);
+  let watcher: Promise<void> = Promise.resolve();
+  if (options.onEvent) {
+    const { event, act } = options.onEvent;
+    watcher = (async () => {
+      for (let waited = 0; waited < 10_000; waited += 20) {
+        if (readLog(logFile).some((entry) => entry.event === event)) {
+          await act(child.pid!, logFile);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+  }
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  clearTimeout(killer);
+  await watcher;
+  try {
+    process.kill(-child.pid!, 'SIGKILL'); // nothing of the fake may outlive the test
+  } catch {
+    // gone
+  }
+  return { stdout, stderr, code, signal, log: readLog(logFile), workspace };
+}
+
+export const HEADLESS_ARGS: Record<FakeCliName, (prompt: string) => string[]> = {
+  claude: (prompt) => ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5', '--dangerously-skip-permissions'],
+  gemini: (prompt) => ['-p', prompt, '--output-format', 'stream-json', '--model', 'gemini-2.5-flash', '--approval-mode', 'yolo'],
+  codex: (prompt) => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
+};
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
