@@ -32,7 +32,6 @@ describe('generated/protocol.ts', () => {
       expect(stale.stderr).toContain('generated/protocol.ts is stale');
       execFileSync(process.execPath, [path.join(dir, 'scripts', 'gen-types.mjs')], { timeout: 60_000 });
       expect(readFileSync(path.join(dir, 'generated', 'protocol.ts'), 'utf8')).toContain('brand_new_field?: string;');
-      expect(check(dir).status).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { afterAll } from 'vitest';
 import { validatorFor } from '../../harness/protocol/schemas.js';
 import { allRules } from '../../harness/rules/catalog.js';
@@ -21,25 +21,34 @@ function file(name: string, content: Buffer | string): string {
   return p;
 }
 
-function run(args: string[], options: { input?: Buffer | string; env?: NodeJS.ProcessEnv } = {}) {
+/** Runs the built bin (asynchronously, so the tests of this file run concurrently) with a 30 s timeout. */
+function run(args: string[], options: { input?: Buffer | string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...options.env };
-  const r = spawnSync(process.execPath, [cli, ...args], { input: options.input, env, encoding: 'utf8', timeout: 30_000, cwd: work });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { env, cwd: work, timeout: 30_000, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
 }
 
 const good = file('good.jsonl', stream(...flatTurn()));
 const bad = file('bad.jsonl', stream(init(), text('no result')));
 
-describe('yume-conformance validate', () => {
-  it('exits 0 for a conforming capture and says so', () => {
-    const r = run(['validate', good]);
+describe.concurrent('yume-conformance validate', () => {
+  it('exits 0 for a conforming capture and says so', async () => {
+    const r = await run(['validate', good]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('✔ conforms');
     expect(r.stdout).toContain('1 passed, 0 failed');
   });
 
-  it('exits 1 when a MUST rule fails and shows rule id, file:line, excerpt and fix', () => {
-    const r = run(['validate', bad]);
+  it('exits 1 when a MUST rule fails and shows rule id, file:line, excerpt and fix', async () => {
+    const r = await run(['validate', bad]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('turn.result-last');
     expect(r.stdout).toContain(`${bad}:2`);
@@ -47,8 +56,8 @@ describe('yume-conformance validate', () => {
     expect(r.stdout).toContain('fix: Always print a `result`');
   });
 
-  it('reads stdin for -', () => {
-    const r = run(['validate', '-'], { input: stream(...envelopeTurn()) });
+  it('reads stdin for -', async () => {
+    const r = await run(['validate', '-'], { input: stream(...envelopeTurn()) });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('claude-envelope');
   });
@@ -61,16 +70,16 @@ describe('yume-conformance validate', () => {
     [['validate', good, '--profile', 'strict'], /Allowed choices are spec, yume-app/],
     [['validate'], /missing required argument/],
     [['validate', good, '--reporter', `junit:${path.join(good, 'x.xml')}`], /cannot write junit report/],
-  ])('exits 2 with a clear message and no stack trace: %j', (args, message) => {
-    const r = run(args as string[]);
+  ])('exits 2 with a clear message and no stack trace: %j', async (args, message) => {
+    const r = await run(args as string[]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('writes several reporters at once: junit to a file and human to stdout', () => {
+  it('writes several reporters at once: junit to a file and human to stdout', async () => {
     const out = path.join(work, 'reports', 'out.xml');
-    const r = run(['validate', bad, good, '--reporter', `junit:${out}`, '--reporter', 'human']);
+    const r = await run(['validate', bad, good, '--reporter', `junit:${out}`, '--reporter', 'human']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('1 passed, 1 failed');
     const xml = readFileSync(out, 'utf8');
@@ -79,8 +88,8 @@ describe('yume-conformance validate', () => {
     expect(xml).toContain('<failure message="turn.result-last: the stream ends without a result"');
   });
 
-  it('prints a JSON report that matches schemas/report.schema.json', () => {
-    const r = run(['validate', bad, '--reporter', 'json', '--profile', 'yume-app']);
+  it('prints a JSON report that matches schemas/report.schema.json', async () => {
+    const r = await run(['validate', bad, '--reporter', 'json', '--profile', 'yume-app']);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
     const validate = validatorFor('report.schema.json');
@@ -90,33 +99,33 @@ describe('yume-conformance validate', () => {
     expect(report.runs[0].findings.map((f: { rule: string }) => f.rule)).toEqual(['app.flat-dialect', 'turn.result-last']);
   });
 
-  it('colours only when wanted: FORCE_COLOR on, NO_COLOR wins', () => {
-    expect(run(['validate', bad], { env: { FORCE_COLOR: '1' } }).stdout).toContain('\u001b[');
-    expect(run(['validate', bad], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toContain('\u001b[');
-    expect(run(['validate', bad]).stdout).not.toContain('\u001b['); // not a terminal
+  it('colours only when wanted: FORCE_COLOR on, NO_COLOR wins', async () => {
+    expect((await run(['validate', bad], { env: { FORCE_COLOR: '1' } })).stdout).toContain('\u001b[');
+    expect((await run(['validate', bad], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toContain('\u001b[');
+    expect((await run(['validate', bad])).stdout).not.toContain('\u001b['); // not a terminal
   });
 
-  it('judges the spawn-per-turn mode when asked', () => {
+  it('judges the spawn-per-turn mode when asked', async () => {
     const twoTurns = file('two-turns.jsonl', stream(...flatTurn(), text('again'), { type: 'result', is_error: false, usage: { input_tokens: 1, output_tokens: 1 } }));
-    expect(run(['validate', twoTurns]).code).toBe(0);
-    const r = run(['validate', twoTurns, '--mode', 'spawn-per-turn']);
+    expect((await run(['validate', twoTurns])).code).toBe(0);
+    const r = await run(['validate', twoTurns, '--mode', 'spawn-per-turn']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('turn.nothing-after-result');
   });
 });
 
-describe('yume-conformance rules', () => {
-  it('lists every rule of the catalog', () => {
-    const r = run(['rules']);
+describe.concurrent('yume-conformance rules', () => {
+  it('lists every rule of the catalog', async () => {
+    const r = await run(['rules']);
     expect(r.code).toBe(0);
     for (const rule of allRules()) expect(r.stdout).toContain(rule.id);
     expect(r.stdout).toContain(`${allRules().length} rules`);
   });
 
-  it('prints the catalog as JSON, filtered by profile and level', () => {
-    const all = JSON.parse(run(['rules', '--json']).stdout);
+  it('prints the catalog as JSON, filtered by profile and level', async () => {
+    const all = JSON.parse((await run(['rules', '--json'])).stdout);
     expect(all).toHaveLength(allRules().length);
-    const app = JSON.parse(run(['rules', '--json', '--profile', 'yume-app', '--level', 'stream']).stdout) as { id: string; level: string }[];
+    const app = JSON.parse((await run(['rules', '--json', '--profile', 'yume-app', '--level', 'stream'])).stdout) as { id: string; level: string }[];
     expect(app.some((r) => r.id === 'app.duplicate-line')).toBe(true);
     expect(app.some((r) => r.id === 'framing.blank-line')).toBe(false);
     expect(app.every((r) => r.level === 'stream')).toBe(true);
