@@ -1,6 +1,82 @@
+// `yume-conformance goldens [--update --reason "..."] [--scenario ID]...`: regenerates the golden transcripts
+// from the bundled reference shim. Without --update it only compares (exit 1 when a committed golden is out
+// of date); with --update it writes the changed files, prints a readable diff and logs the reason in
+// transcripts/GOLDENS.md. A scenario the reference shim fails is never written.
 import type { Command } from 'commander';
+import { ScenarioLoadError } from '../mock/scenario-loader.js';
+import { changes, computeGoldens, writeGoldens } from '../runner/goldens.js';
+import { UsageError } from '../runner/run-conformance.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 
-/** Registers `yume-conformance goldens`. Owned by the goldens feature; replaced by its real implementation. */
+interface GoldensFlags {
+  update?: boolean;
+  reason?: string;
+  scenario?: string[];
+  jobs?: string;
+}
+
+const collectList = (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((item) => item.trim()).filter(Boolean)];
+
+async function goldensAction(flags: GoldensFlags): Promise<void> {
+  if (flags.update && !flags.reason?.trim()) {
+    process.stderr.write('yume-conformance goldens: --update needs --reason "why the goldens change" (it is recorded in transcripts/GOLDENS.md)\n');
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  const jobs = flags.jobs === undefined ? 2 : Number(flags.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1) {
+    process.stderr.write(`yume-conformance goldens: --jobs must be a positive whole number\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  let updates;
+  try {
+    updates = await computeGoldens({ scenarios: flags.scenario ?? [], jobs });
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ScenarioLoadError) {
+      process.stderr.write(`yume-conformance goldens: ${error.message}\n`);
+      process.exitCode = EXIT_USAGE;
+      return;
+    }
+    throw error;
+  }
+  let stale = 0;
+  let broken = 0;
+  for (const update of updates) {
+    if (update.problems.length > 0) {
+      broken += 1;
+      process.stdout.write(`✘ ${update.scenario} (${update.provider}): the reference shim does not pass it, golden not written:\n    ${update.problems.join('\n    ')}\n`);
+      continue;
+    }
+    if (!changes(update)) {
+      process.stdout.write(`  ${update.scenario}: up to date\n`);
+      continue;
+    }
+    stale += 1;
+    process.stdout.write(`${flags.update ? '✎' : '≠'} ${update.scenario} (${update.provider}):\n`);
+    for (const [name, diff] of update.diffs) {
+      if (diff) process.stdout.write(`  ${name}\n${diff.split('\n').map((line) => `    ${line}`).join('\n')}\n`);
+    }
+    for (const name of update.removed) process.stdout.write(`  ${name}: no longer produced${flags.update ? ', removed' : ''}\n`);
+  }
+  if (flags.update) {
+    const written = writeGoldens(updates, flags.reason!);
+    process.stdout.write(`${written.length} scenario(s) updated${written.length ? ', reason logged in transcripts/GOLDENS.md' : ''}; ${broken} not written (reference shim fails)\n`);
+    process.exitCode = broken > 0 ? EXIT_FAILED : EXIT_OK;
+  } else {
+    process.stdout.write(`${stale} scenario(s) out of date, ${broken} failing with the reference shim${stale ? ' — run `yume-conformance goldens --update --reason "..."`' : ''}\n`);
+    process.exitCode = stale > 0 || broken > 0 ? EXIT_FAILED : EXIT_OK;
+  }
+}
+
+/** Registers `yume-conformance goldens`. */
 export function registerGoldensCommand(program: Command): void {
-  void program;
+  program
+    .command('goldens')
+    .description('compare (default) or regenerate (--update) the golden transcripts from the bundled reference shim')
+    .option('--update', 'write the regenerated goldens')
+    .option('--reason <text>', 'why the goldens change (required with --update; logged in transcripts/GOLDENS.md)')
+    .option('--scenario <id>', 'only this scenario; repeatable', collectList)
+    .option('--jobs <n>', 'scenarios at a time (default 2)')
+    .action(goldensAction);
 }

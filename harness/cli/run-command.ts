@@ -1,6 +1,193 @@
-import type { Command } from 'commander';
+// `yume-conformance [run] [SHIM] [options]`: runs the conformance matrix against a shim (default: the bundled
+// reference shim). Progress goes to stderr, one line per finished run; results go to stdout (or files).
+// Exit 0: every MUST check passed (or is an expected failure, or partial by a declared limitation);
+// 1: some failed, a required scenario is not verified, or an expected failure is stale; 2: usage error or the
+// shim could not be started.
+import { Command, Option } from 'commander';
+import '../report/html.js';
+import { emitReports, parseReporterSpec, type ReporterSpec } from '../report/reporters.js';
+import { ScenarioLoadError } from '../mock/scenario-loader.js';
+import { ConfigFileError } from '../runner/config-file.js';
+import { parseEnvAssignments } from '../runner/environment.js';
+import { invocationName } from '../runner/invocation.js';
+import { preflight } from '../runner/run-scenario.js';
+import { resolveSuite, runConformance, UsageError, DEFAULT_TIMEOUT_MS, type RunOptions } from '../runner/run-conformance.js';
+import type { RunResult } from '../runner/run-types.js';
+import { PROTOCOL_VERSION } from '../../generated/protocol.js';
+import { EXIT_USAGE } from './exit-codes.js';
 
-/** Registers `yume-conformance run`. Owned by the run feature; replaced by its real implementation. */
+interface RunFlags {
+  provider?: string[];
+  scenario?: string[];
+  list?: boolean;
+  profile?: 'spec' | 'yume-app';
+  invocation?: string;
+  reporter?: string[];
+  out?: string;
+  jobs?: string;
+  timeout?: string;
+  seed?: string;
+  capabilities?: string;
+  expectedFailures?: string;
+  env?: string[];
+  shimArg?: string[];
+  full?: boolean;
+  keep?: boolean;
+}
+
+/** Repeatable option values; commas split too (`--provider gemini,anthropic`). */
+const collectList = (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((item) => item.trim()).filter(Boolean)];
+/** Repeatable option values kept whole (an --env value or a shim argument may contain commas). */
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+function positiveInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new UsageError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
+  return number;
+}
+
+function nonNegativeInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new UsageError(`${name} must be a whole number >= 0, got ${JSON.stringify(value)}`);
+  return number;
+}
+
+const STATUS_MARK: Record<RunResult['status'], string> = { passed: '✔ passed ', failed: '✘ failed ', 'not-verified': '○ not verified', partial: '◐ partial' };
+
+/** One progress line for a finished run. */
+export function progressLine(result: RunResult, done: number, total: number): string {
+  const width = String(total).length;
+  const mark = result.status === 'failed' && result.expectedFailure ? '✘ expected' : STATUS_MARK[result.status];
+  const combination = [result.invocation, result.profile, result.dialect].join('/');
+  const seed = result.seed === undefined ? '' : ` · seed ${result.seed}`;
+  const musts = result.findings.filter((finding) => finding.severity === 'MUST').length;
+  const tail = result.status === 'not-verified' || result.status === 'partial' ? ` (${result.notVerified ?? ''})` : musts ? ` (${musts} MUST finding${musts > 1 ? 's' : ''})` : '';
+  return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(14)} ${result.scenario} · ${result.provider} · ${combination}${seed} · ${(result.durationMs / 1000).toFixed(1)} s${tail}\n`;
+}
+
+function toOptions(shim: string | undefined, flags: RunFlags): RunOptions {
+  const options: RunOptions = {
+    providers: flags.provider ?? [],
+    scenarios: flags.scenario ?? [],
+    shimArgs: flags.shimArg ?? [],
+    env: parseEnvAssignments(flags.env ?? []),
+    full: flags.full === true,
+  };
+  if (shim !== undefined) options.shim = shim;
+  if (flags.profile) options.profile = flags.profile;
+  if (flags.invocation) options.invocation = flags.invocation;
+  if (flags.capabilities) options.capabilities = flags.capabilities;
+  if (flags.expectedFailures) options.expectedFailures = flags.expectedFailures;
+  const jobs = positiveInteger('--jobs', flags.jobs);
+  if (jobs !== undefined) options.jobs = jobs;
+  const timeout = positiveInteger('--timeout', flags.timeout);
+  if (timeout !== undefined) options.timeoutMs = timeout;
+  const seed = nonNegativeInteger('--seed', flags.seed);
+  if (seed !== undefined) options.seed = seed;
+  if (flags.keep) options.keepDirectories = true;
+  return options;
+}
+
+/** `--list`: the runs the options select, with the ones that will not be verified marked. */
+function listRuns(options: RunOptions): string {
+  const suite = resolveSuite(options);
+  const settings = {
+    shim: suite.shim,
+    shimArgs: [],
+    userEnv: {},
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    platform: process.platform,
+    capabilities: suite.capabilities,
+    protocolVersion: PROTOCOL_VERSION,
+  };
+  const lines = [`${suite.specs.length} run(s) for ${suite.shim} (capabilities: ${suite.capabilities.source})`];
+  for (const spec of suite.specs) {
+    const check = preflight(spec, settings);
+    const seed = spec.seed === undefined ? '' : ` seed ${spec.seed}`;
+    const note = check.notVerified ? `  — not verified: ${check.notVerified}` : check.persistent && spec.scenario.mode !== 'persistent' ? '  (through persistent mode)' : '';
+    lines.push(`${spec.scenario.required ? '*' : ' '} ${spec.scenario.id.padEnd(24)} ${spec.provider.padEnd(16)} ${invocationName(spec.invocation)}/${spec.profile}/${spec.dialect}${seed}${note}`);
+  }
+  lines.push('* required scenario');
+  return `${lines.join('\n')}\n`;
+}
+
+function usageMessage(error: unknown): string | undefined {
+  if (error instanceof UsageError || error instanceof ConfigFileError || error instanceof ScenarioLoadError) return error.message;
+  if (error instanceof Error && /^(--env|unknown reporter|reporter ")/.test(error.message)) return error.message;
+  return undefined;
+}
+
+async function runAction(shim: string | undefined, flags: RunFlags): Promise<void> {
+  let reporters: ReporterSpec[];
+  let options: RunOptions;
+  try {
+    reporters = (flags.reporter && flags.reporter.length > 0 ? flags.reporter : ['human']).map(parseReporterSpec);
+    if (flags.out) reporters.push({ name: 'json', file: flags.out });
+    options = toOptions(shim, flags);
+    if (flags.list) {
+      process.stdout.write(listRuns(options));
+      process.exitCode = 0;
+      return;
+    }
+  } catch (error) {
+    const message = usageMessage(error);
+    if (message === undefined) throw error;
+    process.stderr.write(`yume-conformance run: ${message}\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  let report;
+  try {
+    report = await runConformance({ ...options, onProgress: (result, done, total) => process.stderr.write(progressLine(result, done, total)) });
+  } catch (error) {
+    const message = usageMessage(error);
+    if (message === undefined) throw error;
+    process.stderr.write(`yume-conformance run: ${message}\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  if (report.exitCode === EXIT_USAGE) {
+    process.stderr.write(`yume-conformance run: ${report.error}\n`);
+  }
+  try {
+    emitReports(report, reporters);
+  } catch (error) {
+    process.stderr.write(`yume-conformance run: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  const { summary } = report;
+  const parts = [`${summary.passed} passed`, `${summary.failed} failed`];
+  if (summary.expectedFailures) parts.push(`${summary.expectedFailures} expected failure(s)`);
+  if (summary.partial) parts.push(`${summary.partial} partial`);
+  parts.push(`${summary.notVerified} not verified`, `${summary.warnings} warning(s)`);
+  process.stderr.write(`yume-conformance: ${report.verdict.toUpperCase()} — ${parts.join(', ')} (exit ${report.exitCode})\n`);
+  process.exitCode = report.exitCode;
+}
+
+/** Registers `yume-conformance run` as the default command (so `yume-conformance ./shim` runs it). */
 export function registerRunCommand(program: Command): void {
-  void program;
+  program
+    .command('run', { isDefault: true })
+    .description('run the conformance suite against a shim (default: the bundled reference shim)')
+    .argument('[shim]', 'the shim to test: a path (.js/.mjs/.cjs run with this Node; .cmd/.bat/.exe on Windows) or a command on PATH')
+    .option('--provider <id>', 'provider id (openai-chat, openai-responses, gemini, anthropic, gemini-cli, codex-cli, claude-cli) or all; repeatable', collectList)
+    .option('--scenario <id>', 'scenario id; repeatable (default: all)', collectList)
+    .option('--list', 'list the runs the options select, then exit')
+    .addOption(new Option('--profile <profile>', 'rule profile').choices(['spec', 'yume-app']))
+    .option('--invocation <how>', 'spec (default), yume-app, or a template file (schemas/invocation.schema.json)')
+    .option('--reporter <name[:file]>', 'human, json, junit or html, to stdout or a file; repeatable (default: human)', collect)
+    .option('--out <file>', 'also write the JSON report to this file')
+    .option('--jobs <n>', 'runs at a time (default 1)')
+    .option('--timeout <ms>', `per shim process, after which its whole tree is killed (default ${DEFAULT_TIMEOUT_MS})`)
+    .option('--seed <n>', 'base seed of the re-chunked provider streams (reported per run; default 1)')
+    .option('--capabilities <file>', 'what the shim supports (schemas/capabilities.schema.json)')
+    .option('--expected-failures <file>', 'known failing checks (schemas/expected-failures.schema.json); a listed check that passes fails as stale')
+    .option('--env <K=V>', 'extra environment variable for the shim; repeatable', collect)
+    .option('--shim-arg <arg>', 'extra argument appended to the shim\'s argv (use --shim-arg=-x for a value starting with -); repeatable', collect)
+    .option('--full', 'the full matrix: every invocation × profile × dialect × re-chunk seed (R12)')
+    .option('--keep', 'keep each run\'s temporary directories (for debugging)')
+    .action(runAction);
 }

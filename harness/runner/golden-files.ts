@@ -19,23 +19,30 @@ export function readGolden(scenarioDir: string, index: number): Buffer | undefin
   return existsSync(file) ? readFileSync(file) : undefined;
 }
 
-/** Keys whose values differ on every run and are never compared (R10): replaced by fixed values. */
+/**
+ * Keys whose values differ on every run and are never compared (R10): replaced by fixed values. The
+ * placeholders stay valid for the schemas (a filename-safe session id; numbered uuids keep lines distinct).
+ */
 const VOLATILE: Record<string, unknown> = {
-  session_id: '<session>',
-  uuid: '<uuid>',
+  session_id: 'golden-session',
   duration_ms: 0,
   duration_api_ms: 0,
   total_cost_usd: 0,
   timestamp: '<timestamp>',
 };
 
-function stabilise(value: unknown, context: NormaliseContext): unknown {
+function stabilise(value: unknown, context: NormaliseContext, uuids: { count: number }): unknown {
   if (typeof value === 'string') return normaliseText(value, context);
-  if (Array.isArray(value)) return value.map((item) => stabilise(item, context));
+  if (Array.isArray(value)) return value.map((item) => stabilise(item, context, uuids));
   if (value && typeof value === 'object') {
     const result: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      result[key] = key in VOLATILE && item !== undefined && item !== null ? VOLATILE[key] : stabilise(item, context);
+      if (key === 'uuid' && typeof item === 'string') {
+        uuids.count += 1;
+        result[key] = `golden-uuid-${uuids.count}`;
+      } else {
+        result[key] = key in VOLATILE && item !== undefined && item !== null ? VOLATILE[key] : stabilise(item, context, uuids);
+      }
     }
     return result;
   }
@@ -46,11 +53,12 @@ function stabilise(value: unknown, context: NormaliseContext): unknown {
 export function goldenText(stdout: Buffer, context: NormaliseContext): string {
   const lines = stdout.toString('utf8').split('\n');
   if (lines.at(-1) === '') lines.pop();
+  const uuids = { count: 0 };
   return lines
     .map((line) => {
       const trimmed = line.replace(/\r$/, '');
       try {
-        return JSON.stringify(stabilise(JSON.parse(trimmed), context));
+        return JSON.stringify(stabilise(JSON.parse(trimmed), context, uuids));
       } catch {
         return trimmed; // kept as printed; `validate` on the golden will say what is wrong with it
       }

@@ -235,8 +235,11 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
       recordOnly: settings.recordOnly === true,
     });
     const startFailure = execution.processes.find((executed) => executed.exit.spawnError)?.exit.spawnError;
-    const failed = checked.findings.some((finding) => finding.severity === 'MUST');
     const incomplete = checked.notVerified.length > 0;
+    if (incomplete && spec.scenario.required) {
+      checked.findings.push(runFinding('scenario.required-verified', `required scenario ${spec.scenario.id} is not fully verified for ${spec.provider}: ${checked.notVerified.join('; ')}`));
+    }
+    const failed = checked.findings.some((finding) => finding.severity === 'MUST');
     const status = failed ? 'failed' : incomplete ? 'not-verified' : 'passed';
     return {
       ...baseResult(spec),
@@ -248,6 +251,7 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
       requests: toRequestRecords(mock),
       timeline,
       ...(startFailure ? { startFailure } : {}),
+      directories: { workspace: dirs.workspace, home: dirs.home },
     };
   } finally {
     await mock.close();

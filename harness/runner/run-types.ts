@@ -95,4 +95,6 @@ export interface RunResult {
   timeline: TimelineEntry[];
   /** The shim could not be started at all (the CLI exits 2 with this reason). */
   startFailure?: string;
+  /** The run's workspace and HOME (removed after the run unless kept): what normalisation replaces. */
+  directories?: { workspace: string; home: string };
 }

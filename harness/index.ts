@@ -1,0 +1,18 @@
+// The programmatic API of yume-conformance (package entry "."): run the suite against a shim, or validate
+// a captured stdout, from JavaScript/TypeScript instead of the command line.
+import './report/html.js';
+
+export { runConformance, runDetails, bundledReferenceShim, UsageError } from './runner/run-conformance.js';
+export type { RunOptions, ConformanceRunReport } from './runner/run-conformance.js';
+export type { RunResult, RunStatus, ProcessRecord, RequestRecord, TimelineEntry } from './runner/run-types.js';
+export { PROVIDER_IDS } from './runner/providers.js';
+export type { ProviderId } from './runner/providers.js';
+export { ConfigFileError } from './runner/config-file.js';
+export { renderHtml } from './report/html.js';
+export { emitReports, parseReporterSpec, reporterNames } from './report/reporters.js';
+
+// validate(): judge one captured stdout against the rule catalog (the `validate` command's engine).
+export { validateStream as validate, validateStream } from './validate/validate-stream.js';
+export type { ValidateOptions, ValidationResult } from './validate/validate-stream.js';
+export { toCanonicalEvents, type CanonicalEvent } from './protocol/canonical.js';
+export type { Finding, Profile, Severity } from './rules/types.js';

@@ -1,0 +1,150 @@
+// `--reporter html`: one self-contained page (no scripts, no external files). Per run: the verdict and
+// findings, the expected (golden) and observed transcripts side by side with line numbers, the requests the
+// shim sent to the mocked provider, stderr, and a timeline of what happened when.
+import { runDetails } from '../runner/run-conformance.js';
+import type { ProcessRecord, RunResult } from '../runner/run-types.js';
+import type { ConformanceReport, ReportFinding, ReportRun } from './model.js';
+import { registerReporter } from './reporters.js';
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+}
+
+/** Control characters shown visibly, so a capture cannot hide content or break the page. */
+function visible(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029\ufeff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const MAX_LINES = 400;
+const MAX_LINE_CHARS = 2000;
+
+function transcriptLines(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((line) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… (${line.length} characters)` : line));
+}
+
+function sideBySide(process: ProcessRecord): string {
+  const expected = transcriptLines(process.goldenText);
+  const observed = transcriptLines(process.stdout.toString('utf8'));
+  const rows: string[] = [];
+  const count = Math.min(Math.max(expected.length, observed.length), MAX_LINES);
+  for (let index = 0; index < count; index += 1) {
+    const left = expected[index];
+    const right = observed[index];
+    const differs = left !== undefined && right !== undefined ? '' : ' class="edge"';
+    rows.push(
+      `<tr${differs}><td class="n">${left === undefined ? '' : index + 1}</td><td class="l">${left === undefined ? '' : escapeHtml(visible(left))}</td>` +
+        `<td class="n">${right === undefined ? '' : index + 1}</td><td class="l">${right === undefined ? '' : escapeHtml(visible(right))}</td></tr>`,
+    );
+  }
+  const more = Math.max(expected.length, observed.length) > MAX_LINES ? `<p class="muted">… ${Math.max(expected.length, observed.length) - MAX_LINES} more lines not shown</p>` : '';
+  const goldenLabel = process.goldenText === undefined ? 'expected (no golden)' : 'expected (golden)';
+  return (
+    `<h4>${escapeHtml(process.label)} — exit ${escapeHtml(process.signal ?? String(process.exitCode))}</h4>` +
+    `<p class="argv"><code>${escapeHtml(process.argv.join(' '))}</code></p>` +
+    `<table class="t"><thead><tr><th></th><th>${goldenLabel}</th><th></th><th>observed stdout</th></tr></thead><tbody>${rows.join('')}</tbody></table>${more}` +
+    (process.stderr.trim() ? `<details><summary>stderr (${process.stderr.length} characters)</summary><pre>${escapeHtml(visible(process.stderr.slice(0, 20_000)))}</pre></details>` : '')
+  );
+}
+
+function findingsList(findings: readonly ReportFinding[]): string {
+  if (findings.length === 0) return '<p class="muted">No findings.</p>';
+  return `<ul class="findings">${findings
+    .map(
+      (finding) =>
+        `<li class="${finding.severity.toLowerCase()}"><b>${finding.severity}</b> <code>${escapeHtml(finding.rule)}</code>${finding.line === undefined ? '' : ` line ${finding.line}`}` +
+        `<pre>${escapeHtml(visible(finding.message))}</pre>${finding.excerpt ? `<pre class="excerpt">${escapeHtml(visible(finding.excerpt))}</pre>` : ''}` +
+        `${finding.fix ? `<p class="fix">fix: ${escapeHtml(finding.fix)}</p>` : ''}</li>`,
+    )
+    .join('')}</ul>`;
+}
+
+function requestsTable(result: RunResult): string {
+  if (result.requests.length === 0) return '<p class="muted">No requests reached the mocked provider.</p>';
+  const rows = result.requests
+    .map(
+      (request) =>
+        `<tr><td>#${request.index + 1}</td><td>${request.turn + 1}</td><td>${escapeHtml(request.method)} ${escapeHtml(request.path)}</td><td>${request.status}</td>` +
+        `<td>${escapeHtml(request.outcome)}${request.closedByClient ? ' (closed by the shim)' : ''}</td><td>${request.elapsedMs} ms</td>` +
+        `<td><details><summary>body</summary><pre>${escapeHtml(visible(prettyJson(request.body)))}</pre></details></td></tr>`,
+    )
+    .join('');
+  return `<table class="r"><thead><tr><th>request</th><th>turn</th><th>endpoint</th><th>status</th><th>outcome</th><th>at</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function timelineList(result: RunResult): string {
+  if (result.timeline.length === 0) return '';
+  return `<ol class="timeline">${result.timeline.map((entry) => `<li><span class="at">${entry.atMs} ms</span> <span class="src ${entry.source}">${entry.source}</span> ${escapeHtml(visible(entry.text))}</li>`).join('')}</ol>`;
+}
+
+function runSection(run: ReportRun, result: RunResult | undefined, index: number): string {
+  const status = run.expectedFailure ? 'expected failure' : run.status;
+  const seed = run.seed === undefined ? '' : ` · seed ${String(run.seed)}`;
+  const title = `${escapeHtml(run.scenario)} · ${escapeHtml(run.provider)} · ${escapeHtml(String(run.invocation ?? 'spec'))}/${escapeHtml(String(run.profile ?? ''))}/${escapeHtml(String(run.dialect ?? ''))}${seed}`;
+  const open = run.status === 'failed' && !run.expectedFailure ? ' open' : '';
+  const parts = [`<details class="run ${escapeHtml(run.status)}" id="run-${index}"${open}><summary><span class="badge">${escapeHtml(status)}</span> ${title}</summary>`];
+  if (run.notVerified) parts.push(`<p class="nv">Not verified: ${escapeHtml(String(run.notVerified))}</p>`);
+  if (run.limitation) parts.push(`<p class="nv">Declared limitation: ${escapeHtml(String(run.limitation))}</p>`);
+  if (run.expectedFailure) parts.push(`<p class="nv">Expected failure: ${escapeHtml(String(run.expectedFailure))}</p>`);
+  parts.push(findingsList(run.findings));
+  if (result) {
+    for (const process of result.processes) parts.push(sideBySide(process));
+    parts.push('<h4>Provider requests</h4>', requestsTable(result));
+    if (result.timeline.length > 0) parts.push('<h4>Timeline</h4>', timelineList(result));
+  }
+  parts.push('</details>');
+  return parts.join('\n');
+}
+
+const STYLE = `
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
+h1{font-size:1.4em} h4{margin:1em 0 .3em}
+.summary span{display:inline-block;margin-right:1em;padding:.2em .6em;border-radius:4px;background:#eee}
+details.run{border:1px solid #ccc;border-radius:6px;margin:.4em 0;padding:.3em .6em}
+details.run>summary{cursor:pointer;font-weight:600}
+.badge{display:inline-block;min-width:7em;padding:0 .4em;border-radius:4px;color:#fff;background:#888;font-weight:600}
+.passed .badge{background:#2a7d2a}.failed .badge{background:#b3261e}.partial .badge{background:#b7791f}.not-verified .badge{background:#777}
+table.t{border-collapse:collapse;width:100%;table-layout:fixed;font:12px/1.35 ui-monospace,monospace}
+table.t td{vertical-align:top;border-bottom:1px solid #f0f0f0;word-break:break-all;white-space:pre-wrap}
+table.t td.n{width:3em;color:#999;text-align:right;padding-right:.5em}
+table.t tr.edge td.l{background:#fff4e5}
+table.r{border-collapse:collapse;font-size:12px} table.r td,table.r th{border:1px solid #ddd;padding:.2em .4em;vertical-align:top}
+pre{white-space:pre-wrap;word-break:break-all;margin:.2em 0;font:12px/1.35 ui-monospace,monospace}
+ul.findings{padding-left:1.2em} li.must b{color:#b3261e} li.should b{color:#b7791f} li.info b{color:#555}
+.fix{color:#2a7d2a;margin:.1em 0}.muted,.argv{color:#777}.nv{color:#7a5a00}
+ol.timeline{font:12px/1.4 ui-monospace,monospace;padding-left:1.5em}.at{color:#777;display:inline-block;min-width:5em}
+.src{display:inline-block;min-width:4em;font-weight:600}.src.shim{color:#2a5db0}.src.mock{color:#7a3ea1}.src.stdin{color:#b7791f}
+`;
+
+/** The whole page. */
+export function renderHtml(report: ConformanceReport): string {
+  const results = runDetails(report);
+  const summary = report.summary;
+  const counts = Object.entries(summary)
+    .filter(([, value]) => typeof value === 'number')
+    .map(([name, value]) => `<span>${escapeHtml(name)}: <b>${String(value)}</b></span>`)
+    .join('');
+  const verdict = typeof report.verdict === 'string' ? report.verdict : summary.failed > 0 ? 'failed' : 'passed';
+  const header = [
+    `<h1>yume-conformance: ${escapeHtml(verdict)}</h1>`,
+    `<p class="summary">${counts}</p>`,
+    `<p class="muted">shim ${escapeHtml(String(report.shim ?? ''))} · capabilities ${escapeHtml(String(report.capabilities ?? ''))} · protocol ${escapeHtml(String(report.protocolVersion ?? ''))} · seed ${escapeHtml(String(report.seed ?? ''))} · ${escapeHtml(String(report.platform ?? ''))} · ${escapeHtml(String(report.generatedAt ?? ''))}</p>`,
+  ];
+  // Failures first, then the rest in run order.
+  const order = report.runs.map((run, index) => ({ run, index })).sort((a, b) => Number(b.run.status === 'failed' && !b.run.expectedFailure) - Number(a.run.status === 'failed' && !a.run.expectedFailure) || a.index - b.index);
+  const sections = order.map(({ run, index }) => runSection(run, results?.[index], index));
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>yume-conformance report</title><style>${STYLE}</style></head><body>\n${header.join('\n')}\n${sections.join('\n')}\n</body></html>\n`;
+}
+
+registerReporter('html', (report) => renderHtml(report));

@@ -1,0 +1,245 @@
+// runConformance(): the programmatic form of `yume-conformance run`. Resolves the shim, capabilities,
+// scenarios and matrix, runs them `jobs` at a time, applies expected failures and returns the report
+// (schemas/report.schema.json) with the exit code. Transcripts and requests of each run stay available to
+// the HTML reporter through runDetails(report).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { PROTOCOL_VERSION } from '../../generated/protocol.js';
+import { loadAllScenarios } from '../mock/scenario-loader.js';
+import { defaultTranscriptsDir, findPackageRoot } from '../mock/package-paths.js';
+import type { LoadedScenario } from '../mock/scenario-types.js';
+import type { PlatformName } from '../process/platform.js';
+import type { ConformanceReport, ReportRun } from '../report/model.js';
+import { toReportFinding } from '../report/model.js';
+import type { Profile } from '../rules/types.js';
+import { DEFAULT_CAPABILITIES, loadCapabilities, REFERENCE_SHIM_CAPABILITIES, type Capabilities } from './capabilities.js';
+import { loadExpectedFailures, type ExpectedFailure } from './expected-failures.js';
+import { resolveInvocation, type Invocation } from './invocation.js';
+import { buildMatrix } from './matrix.js';
+import { PROVIDER_IDS, type ProviderId } from './providers.js';
+import { runScenario } from './run-scenario.js';
+import type { RunResult, RunSpec } from './run-types.js';
+import { applyExpectedFailures, suiteExit, suiteVerdict, summarizeResults, type SuiteSummary } from './verdict.js';
+
+export interface RunOptions {
+  /** The shim (path or command). Default: the bundled reference shim (dist/yume-shim.js). */
+  shim?: string;
+  shimArgs?: string[];
+  /** Extra environment for the shim (--env K=V). */
+  env?: Record<string, string>;
+  /** Provider ids, or ['all']. Default: the declared providers. */
+  providers?: string[];
+  /** Scenario ids. Default: all. */
+  scenarios?: string[];
+  profile?: Profile;
+  /** 'spec' | 'yume-app' | a template file. */
+  invocation?: string;
+  /** Capabilities file. */
+  capabilities?: string;
+  /** Expected-failures file. */
+  expectedFailures?: string;
+  jobs?: number;
+  /** Per process. Default 30 s. */
+  timeoutMs?: number;
+  /** Base seed of the re-chunked variants. Default 1. */
+  seed?: number;
+  /** The full matrix (R12). */
+  full?: boolean;
+  /** Where the scenarios live. Default: the package's transcripts/. */
+  transcriptsDir?: string;
+  platform?: PlatformName;
+  /** Called as each run finishes (the CLI prints a progress line). */
+  onProgress?: (result: RunResult, done: number, total: number) => void;
+  /** Goldens mode: no golden comparison. */
+  recordOnly?: boolean;
+  keepDirectories?: boolean;
+}
+
+export interface ConformanceRunReport extends ConformanceReport {
+  summary: SuiteSummary;
+  runs: ReportRun[];
+  verdict: 'passed' | 'partial' | 'failed';
+  exitCode: 0 | 1 | 2;
+  /** Set with exit code 2. */
+  error?: string;
+  shim: string;
+  capabilities: string;
+  seed: number;
+  platform: string;
+}
+
+/** Thrown for bad options (unknown provider or scenario, unreadable files): the CLI exits 2 with the message. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+const details = new WeakMap<object, RunResult[]>();
+
+/** The full results behind a report (transcripts, requests, timelines), for the HTML reporter. */
+export function runDetails(report: object): RunResult[] | undefined {
+  return details.get(report);
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_SEED = 1;
+
+/** dist/yume-shim.js of this package. */
+export function bundledReferenceShim(): string {
+  return path.join(findPackageRoot(), 'dist', 'yume-shim.js');
+}
+
+function resolveCapabilities(options: RunOptions, usingReference: boolean): Capabilities {
+  if (options.capabilities) return loadCapabilities(options.capabilities);
+  return usingReference ? REFERENCE_SHIM_CAPABILITIES : DEFAULT_CAPABILITIES;
+}
+
+function resolveProviders(requested: string[] | undefined, capabilities: Capabilities): ProviderId[] {
+  if (!requested || requested.length === 0) return capabilities.providers;
+  if (requested.includes('all')) return [...PROVIDER_IDS];
+  for (const id of requested) {
+    if (!(PROVIDER_IDS as readonly string[]).includes(id)) {
+      throw new UsageError(`unknown provider "${id}" (choose from ${PROVIDER_IDS.join(', ')}, or all)`);
+    }
+  }
+  return [...new Set(requested)] as ProviderId[];
+}
+
+function resolveScenarios(all: LoadedScenario[], requested: string[] | undefined): LoadedScenario[] {
+  if (!requested || requested.length === 0) return all;
+  const byId = new Map(all.map((scenario) => [scenario.id, scenario]));
+  return requested.map((id) => {
+    const scenario = byId.get(id);
+    if (!scenario) throw new UsageError(`unknown scenario "${id}" (see \`yume-conformance run --list\`)`);
+    return scenario;
+  });
+}
+
+export interface ResolvedSuite {
+  shim: string;
+  usingReference: boolean;
+  capabilities: Capabilities;
+  invocation?: Invocation;
+  scenarios: LoadedScenario[];
+  providers: ProviderId[];
+  specs: RunSpec[];
+  expected: ExpectedFailure[];
+  seed: number;
+}
+
+/** Everything but running: the CLI's --list uses it too. Throws UsageError / ConfigFileError. */
+export function resolveSuite(options: RunOptions): ResolvedSuite {
+  const usingReference = options.shim === undefined;
+  const shim = usingReference ? bundledReferenceShim() : path.resolve(options.shim!);
+  if (usingReference && !existsSync(shim)) throw new UsageError(`the bundled reference shim ${shim} is missing: run \`npm run build\``);
+  // A shim given as a bare command name (on PATH) is left to the spawner; a path must exist.
+  if (!usingReference && /[\\/]/.test(options.shim!) && !existsSync(shim)) throw new UsageError(`shim ${options.shim} does not exist`);
+  const capabilities = resolveCapabilities(options, usingReference);
+  const invocation = options.invocation === undefined ? undefined : resolveInvocation(options.invocation);
+  const scenarios = resolveScenarios(loadAllScenarios(options.transcriptsDir ?? defaultTranscriptsDir()), options.scenarios);
+  const providers = resolveProviders(options.providers, capabilities);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const specs = buildMatrix({
+    scenarios,
+    providers,
+    ...(invocation ? { invocation } : {}),
+    ...(options.profile ? { profile: options.profile } : {}),
+    capabilities,
+    full: options.full === true,
+    seed,
+  });
+  const expected = options.expectedFailures ? loadExpectedFailures(options.expectedFailures) : [];
+  return {
+    shim: usingReference ? shim : /[\\/]/.test(options.shim!) ? shim : options.shim!,
+    usingReference,
+    capabilities,
+    ...(invocation ? { invocation } : {}),
+    scenarios,
+    providers,
+    specs,
+    expected,
+    seed,
+  };
+}
+
+function toReportRun(result: RunResult): ReportRun {
+  const run: ReportRun = {
+    scenario: result.scenario,
+    provider: result.provider,
+    status: result.status,
+    findings: result.findings.map(toReportFinding),
+    profile: result.profile,
+    dialect: result.dialect,
+    durationMs: result.durationMs,
+    invocation: result.invocation,
+    required: result.required,
+  };
+  if (result.seed !== undefined) run.seed = result.seed;
+  if (result.notVerified) run.notVerified = result.notVerified;
+  if (result.limitation) run.limitation = result.limitation;
+  if (result.expectedFailure) run.expectedFailure = result.expectedFailure;
+  const lines = result.processes.reduce((sum, process) => sum + process.stdout.toString('latin1').split('\n').filter(Boolean).length, 0);
+  if (result.processes.length > 0) run.lines = lines;
+  return run;
+}
+
+/** Runs `items` with at most `jobs` at a time, in order of start. */
+async function pool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>, done: (result: R) => void): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await work(items[index]!);
+      done(results[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
+  return results;
+}
+
+export async function runConformance(options: RunOptions = {}): Promise<ConformanceRunReport> {
+  const suite = resolveSuite(options);
+  const platform = options.platform ?? process.platform;
+  const settings = {
+    shim: suite.shim,
+    shimArgs: options.shimArgs ?? [],
+    userEnv: options.env ?? {},
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    platform,
+    capabilities: suite.capabilities,
+    protocolVersion: PROTOCOL_VERSION,
+    ...(options.recordOnly ? { recordOnly: true } : {}),
+    ...(options.keepDirectories ? { keepDirectories: true } : {}),
+  };
+  let finished = 0;
+  const results = await pool(
+    suite.specs,
+    options.jobs ?? 1,
+    (spec) => runScenario(spec, settings),
+    (result) => {
+      finished += 1;
+      options.onProgress?.(result, finished, suite.specs.length);
+    },
+  );
+  applyExpectedFailures(results, suite.expected, platform);
+  const exit = suiteExit(results);
+  const report: ConformanceRunReport = {
+    summary: summarizeResults(results),
+    runs: results.map(toReportRun),
+    protocolVersion: PROTOCOL_VERSION,
+    generatedAt: new Date().toISOString(),
+    verdict: suiteVerdict(results),
+    exitCode: exit.code,
+    ...(exit.reason ? { error: exit.reason } : {}),
+    shim: suite.shim,
+    capabilities: suite.capabilities.source,
+    seed: suite.seed,
+    platform,
+  };
+  details.set(report, results);
+  return report;
+}
