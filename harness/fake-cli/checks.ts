@@ -155,8 +155,12 @@ export function checkPrompt(input: FakeCliRunInput): Finding[] {
       const prompts = input.log.filter((entry): entry is PromptEntry => entry.event === 'prompt' && entry.cli === input.cli && entry.turnIndex === turn);
       // The worker process of gemini logs the prompt; match it to the start by time order.
       const received = prompts.find((entry) => entry.time >= start.time)?.prompt ?? start.prompt;
-      if (received === undefined) continue; // still reading stdin when it was stopped: other checks report that
-      if (received.trim() !== expected.trim()) {
+      if (received === undefined) {
+        findings.push(finding('cli.prompt-not-option', `turn ${turn + 1}: ${input.cli} never received a prompt; argv: ${argvText(start.argv)}`));
+        continue;
+      }
+      // The shim may add context (earlier turns) around the prompt; the prompt itself must arrive whole.
+      if (!received.includes(expected.trim())) {
         findings.push(
           finding('cli.prompt-not-option', `turn ${turn + 1}: ${input.cli} received the prompt ${JSON.stringify(received)} instead of ${JSON.stringify(expected)}; argv: ${argvText(start.argv)}`),
         );
