@@ -1,31 +1,43 @@
 // The `yume-conformance` command line. Each command lives in its own module and registers itself here.
+// Modules are loaded on demand: `validate` and `rules` should not pay for loading msw and the runner.
 import { Command, CommanderError } from 'commander';
-import { registerRunCommand } from './run-command.js';
-import { registerValidateCommand } from './validate-command.js';
-import { registerRulesCommand } from './rules-command.js';
-import { registerServeCommand } from './serve-command.js';
-import { registerGoldensCommand } from './goldens-command.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
-const program = new Command('yume-conformance')
-  .description('Conformance suite for Yume stream-json shims')
-  .showHelpAfterError('(run with --help for usage)')
-  .exitOverride();
+type Register = (program: Command) => void;
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  run: async () => (await import('./run-command.js')).registerRunCommand,
+  validate: async () => (await import('./validate-command.js')).registerValidateCommand,
+  rules: async () => (await import('./rules-command.js')).registerRulesCommand,
+  serve: async () => (await import('./serve-command.js')).registerServeCommand,
+  goldens: async () => (await import('./goldens-command.js')).registerGoldensCommand,
+};
 
-registerRunCommand(program);
-registerValidateCommand(program);
-registerRulesCommand(program);
-registerServeCommand(program);
-registerGoldensCommand(program);
+/** The commands whose modules this argv needs: the named one, or all of them (run is the default command). */
+export function commandsToLoad(argv: readonly string[]): string[] {
+  const first = argv.find((arg) => !arg.startsWith('-'));
+  if (first !== undefined && first !== 'run' && first in COMMANDS) return [first];
+  // `run`, a shim path, no argument, or --help: every command must be known (help lists them; run is the default).
+  return Object.keys(COMMANDS);
+}
 
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // --help and --version end here with exit code 0; usage errors with 2 (commander printed the reason).
-    process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
-  } else {
-    process.stderr.write(`yume-conformance: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = EXIT_USAGE;
+async function main(): Promise<void> {
+  const program = new Command('yume-conformance')
+    .description('Conformance suite for Yume stream-json shims')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  for (const name of commandsToLoad(process.argv.slice(2))) (await COMMANDS[name]!())(program);
+
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with exit code 0; usage errors with 2 (commander printed the reason).
+      process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+    } else {
+      process.stderr.write(`yume-conformance: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = EXIT_USAGE;
+    }
   }
 }
+
+await main();
