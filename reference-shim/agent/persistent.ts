@@ -2,7 +2,6 @@
 // `user` frame. Blank lines, CRLF and unknown fields are tolerated; malformed JSON and unknown frame types
 // get an `error` line (never a crash). A frame complaint that arrives during a turn is printed after that
 // turn's result so it cannot split the turn. stdin EOF ends the process once the queued turns are done.
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Emitter } from '../output/emitter.js';
 import type { PermissionGate } from './permissions.js';
@@ -135,16 +134,30 @@ export function startPersistent(deps: PersistentDeps): PersistentSession {
     }
   };
 
-  const reader = createInterface({ input: deps.input, crlfDelay: Infinity, terminal: false });
-  reader.on('line', handle);
-  reader.on('close', () => {
+  // Lines are split on \n by hand (handle() drops a trailing \r); node:readline would cost start-up time.
+  let partial = '';
+  const decoder = new TextDecoder();
+  deps.input.on('data', (chunk: Buffer | string) => {
+    partial += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    let newline = partial.indexOf('\n');
+    while (newline !== -1) {
+      const line = partial.slice(0, newline);
+      partial = partial.slice(newline + 1);
+      handle(line);
+      newline = partial.indexOf('\n');
+    }
+  });
+  const onEnd = (): void => {
+    if (ended) return;
+    partial += decoder.decode();
+    if (partial !== '') handle(partial);
+    partial = '';
     ended = true;
     maybeFinish();
-  });
-  deps.input.on('error', () => {
-    ended = true;
-    maybeFinish();
-  });
+  };
+  deps.input.on('end', onEnd);
+  deps.input.on('close', onEnd);
+  deps.input.on('error', onEnd);
 
   return {
     done,

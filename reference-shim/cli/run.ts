@@ -105,7 +105,7 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
   let provider: Provider | undefined;
   let providerError: ProviderError | undefined;
   try {
-    provider = createProvider({ provider: options.provider, model: options.model, apiBase: options.apiBase, env, redactor });
+    provider = await createProvider({ provider: options.provider, model: options.model, apiBase: options.apiBase, env, redactor, log });
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     providerError = error;

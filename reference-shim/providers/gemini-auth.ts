@@ -1,6 +1,5 @@
 // Gemini credentials: an API key from GEMINI_API_KEY / GOOGLE_API_KEY, else an OAuth access token from
 // `gcloud auth print-access-token` (the seeds' "no API keys stored in Yume" route).
-import { execFile } from 'node:child_process';
 import type { SecretRedactor } from '../output/redact.js';
 import { ProviderError } from './provider.js';
 
@@ -34,7 +33,8 @@ export class GeminiAuth implements GeminiCredentials {
 }
 
 /** Runs gcloud with an argv array (no shell) and a timeout; `.cmd` on Windows goes through cmd.exe. */
-function printAccessToken(env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<string> {
+async function printAccessToken(env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<string> {
+  const { execFile } = await import('node:child_process');
   const windows = process.platform === 'win32';
   const file = windows ? (env.ComSpec ?? 'cmd.exe') : 'gcloud';
   const args = windows ? ['/d', '/s', '/c', 'gcloud.cmd', 'auth', 'print-access-token'] : ['auth', 'print-access-token'];

@@ -30,6 +30,7 @@ export interface ProviderSettings {
   apiBase?: string;
   env: NodeJS.ProcessEnv;
   redactor: SecretRedactor;
+  log?: (message: string) => void;
 }
 
 function base(flag: string | undefined, env: string | undefined, fallback: string): string {
@@ -41,7 +42,7 @@ export function usesResponsesApi(provider: string, model: string): boolean {
   return provider === 'codex' || (provider === 'openai' && model.toLowerCase().includes('codex'));
 }
 
-export function createProvider(settings: ProviderSettings): Provider {
+export async function createProvider(settings: ProviderSettings): Promise<Provider> {
   const { provider, model, env } = settings;
   switch (provider) {
     case 'openai':
@@ -71,11 +72,11 @@ export function createProvider(settings: ProviderSettings): Provider {
       );
     case 'gemini-cli':
     case 'codex-cli':
-    case 'claude-cli':
-      throw new ProviderError(
-        'config',
-        `--provider ${provider} (official CLI translation) is not available in this build of yume-shim; use --provider ${provider.replace('-cli', '').replace('claude', 'anthropic')}.`,
-      );
+    case 'claude-cli': {
+      // Loaded only when asked for: the translators are not needed by the REST providers (start-up time).
+      const { createCliProvider } = await import('./cli/index.js');
+      return createCliProvider(provider, { env, log: settings.log });
+    }
     default:
       throw new ProviderError('config', `Unknown provider ${provider}; expected one of ${KNOWN_PROVIDERS.join(', ')}.`);
   }

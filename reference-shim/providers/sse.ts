@@ -40,12 +40,15 @@ export async function* readSse(response: StreamingResponse, provider: string, si
       }
       if (chunk.done) break;
       parser.feed(decoder.decode(chunk.value, { stream: true }));
-      while (queue.length > 0) yield queue.shift() as SseItem;
+      // One network chunk can hold hundreds of events: hand them out, then reuse the array.
+      for (let index = 0; index < queue.length; index += 1) yield queue[index]!;
+      queue.length = 0;
     }
     if (signal.aborted) throw new ProviderError('aborted', 'request aborted');
     parser.feed(decoder.decode());
     parser.reset({ consume: true });
-    while (queue.length > 0) yield queue.shift() as SseItem;
+    for (let index = 0; index < queue.length; index += 1) yield queue[index]!;
+    queue.length = 0;
   } finally {
     // Closes the connection when the consumer stops early (interrupt, error).
     response.close();

@@ -3,8 +3,7 @@
 // process.exit then waits for that background compilation (~120 ms more), which together triple the cost of a
 // one-turn process; node:http uses the built-in native parser. Aborting the signal destroys the socket, so
 // an interrupted turn closes its provider connection at once (R6).
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
 
 export interface StreamingResponse {
   status: number;
@@ -47,10 +46,11 @@ function wrap(response: IncomingMessage): StreamingResponse {
   };
 }
 
-export function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<StreamingResponse> {
+export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<StreamingResponse> {
   const payload = Buffer.from(JSON.stringify(body));
   const target = new URL(url);
-  const client = target.protocol === 'https:' ? https : http;
+  // node:https pulls in TLS; load whichever is needed on first use only (start-up time).
+  const client = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new TransportError('request aborted', true));
     let response: IncomingMessage | undefined;

@@ -1,5 +1,5 @@
 // Session ids are file names and must match what the app's loader accepts: [A-Za-z0-9_-]+ (yume-app-contract §9).
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../output/ids.js';
 
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -8,5 +8,5 @@ export function isValidSessionId(id: string): boolean {
 }
 
 export function newSessionId(): string {
-  return `sess-${randomBytes(6).toString('hex')}`;
+  return `sess-${randomHex(12)}`;
 }

@@ -1,6 +1,6 @@
 // Writes a file atomically: a temporary file in the same directory, then rename over the target, so a
 // reader (or a crash) never sees half a file. An existing file keeps its permission bits.
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../output/ids.js';
 import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -13,7 +13,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
   } catch {
     mode = undefined;
   }
-  const temporary = path.join(directory, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temporary = path.join(directory, `.${path.basename(target)}.${process.pid}.${randomHex(8)}.tmp`);
   try {
     await writeFile(temporary, data, mode === undefined ? {} : { mode });
     await rename(temporary, target);

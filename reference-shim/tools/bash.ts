@@ -1,8 +1,7 @@
 // Bash {command, timeout?}: `bash -c command` in --cwd, as the leader of its own process group, with a
 // timeout, an output cap (head and tail kept, R9), and the whole tree killed on timeout, on interrupt and
 // when the command returns (so background children never outlive the call, R6).
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../output/ids.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CappedOutput } from './output-cap.js';
@@ -43,10 +42,12 @@ export const bashTool: Tool = {
       required: ['command'],
     },
   },
-  run(input, context) {
+  async run(input, context) {
     const command = requireString(input, 'command');
+    // Loaded on first use: child_process is not needed by turns without Bash (start-up time).
+    const { spawn } = await import('node:child_process');
     const timeoutMs = Math.min(optionalInteger(input, 'timeout', 1) ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
-    const marker = `${process.pid}-${randomBytes(6).toString('hex')}`;
+    const marker = `${process.pid}-${randomHex(12)}`;
     return new Promise<ToolOutcome>((resolve) => {
       const output = new CappedOutput();
       let ending: string | undefined;

@@ -1,12 +1,16 @@
 // Glob {pattern, path?}: matching files, relative to --cwd, sorted by path so runs are reproducible.
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
-import { glob } from 'tinyglobby';
 import { displayPath, isInside, resolveInside } from './paths.js';
 import { ToolInputError, ok, optionalString, requireString, type Tool, type ToolContext } from './types.js';
 
 const MAX_RESULTS = 1000;
 export const ALWAYS_IGNORED = ['**/node_modules/**', '**/.git/**'];
+
+/** tinyglobby (and picomatch) are loaded on first use: most turns never glob (start-up time). */
+export function loadGlobber(): Promise<typeof import('tinyglobby')> {
+  return import('tinyglobby');
+}
 
 /** A pattern that climbs out (`../x`) or starts at an absolute root is refused before globbing (R11). */
 export function checkPattern(context: ToolContext, pattern: string, base: string): string {
@@ -45,6 +49,7 @@ export const globTool: Tool = {
     const pattern = requireString(input, 'pattern');
     const base = await searchBase(context, optionalString(input, 'path'));
     const relativePattern = checkPattern(context, pattern, base);
+    const { glob } = await loadGlobber();
     const found = await glob([relativePattern], {
       cwd: base,
       absolute: true,

@@ -1,8 +1,7 @@
 // Grep {pattern, path?, glob?, output_mode?, -i?, head_limit?}: a JavaScript regular expression over the
 // files under path. Default output is `path:line:text`, which carries both the file and the matching line.
 import { readFile, stat } from 'node:fs/promises';
-import { glob as findFiles } from 'tinyglobby';
-import { ALWAYS_IGNORED, checkPattern } from './glob.js';
+import { ALWAYS_IGNORED, checkPattern, loadGlobber } from './glob.js';
 import { capText } from './output-cap.js';
 import { displayPath, resolveInside } from './paths.js';
 import { splitLines } from './read.js';
@@ -56,6 +55,7 @@ export const grepTool: Tool = {
     if (info.isDirectory()) {
       const filter = optionalString(input, 'glob');
       const pattern = filter ? checkPattern(context, filter.includes('/') ? filter : `**/${filter}`, target) : '**/*';
+      const { glob: findFiles } = await loadGlobber();
       files = await findFiles([pattern], {
         cwd: target,
         absolute: true,

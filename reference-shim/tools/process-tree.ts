@@ -2,7 +2,6 @@
 // POSIX the group is killed, and on Linux every process still carrying the run's marker variable is killed
 // too, which also catches children that moved to another group or session (`setsid cmd &`) and orphans that
 // were re-parented after bash exited. Windows uses `taskkill /T /F`.
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 export const RUN_MARKER_VARIABLE = 'YUME_SHIM_TOOL_RUN';
@@ -46,7 +45,9 @@ export function markedProcesses(marker: string): number[] {
 export function killTree(pid: number | undefined, marker: string): void {
   if (process.platform === 'win32') {
     if (pid !== undefined) {
-      execFile('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, timeout: 5000 }, () => undefined);
+      void import('node:child_process').then(({ execFile }) =>
+        execFile('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, timeout: 5000 }, () => undefined),
+      );
     }
     return;
   }

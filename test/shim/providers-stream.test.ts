@@ -425,24 +425,29 @@ describe('Anthropic Messages', () => {
 });
 
 describe('registry', () => {
-  it('routes codex models of --provider openai to the Responses API, and --api-base wins over the environment', () => {
+  it('routes codex models of --provider openai to the Responses API', async () => {
     expect(usesResponsesApi('openai', 'gpt-5.2-codex')).toBe(true);
     expect(usesResponsesApi('openai', 'gpt-4.1-mini')).toBe(false);
     expect(usesResponsesApi('codex', 'anything')).toBe(true);
     const redactor = new SecretRedactor({});
-    expect(createProvider({ provider: 'openai', model: 'gpt-5.2-codex', env: {}, redactor })).toBeInstanceOf(OpenAIResponsesProvider);
-    expect(createProvider({ provider: 'openai', model: 'gpt-4.1', env: {}, redactor })).toBeInstanceOf(OpenAIChatProvider);
+    expect(await createProvider({ provider: 'openai', model: 'gpt-5.2-codex', env: {}, redactor })).toBeInstanceOf(OpenAIResponsesProvider);
+    expect(await createProvider({ provider: 'openai', model: 'gpt-4.1', env: {}, redactor })).toBeInstanceOf(OpenAIChatProvider);
   });
 
-  it('answers copilot with a pointer to --provider openai --api-base', () => {
-    expect(() => createProvider({ provider: 'copilot', model: 'x', env: {}, redactor: new SecretRedactor({}) })).toThrow(/--provider openai --api-base/);
+  it('answers copilot with a pointer to --provider openai --api-base', async () => {
+    await expect(createProvider({ provider: 'copilot', model: 'x', env: {}, redactor: new SecretRedactor({}) })).rejects.toThrow(/--provider openai --api-base/);
+  });
+
+  it('creates the official-CLI providers as turn providers', async () => {
+    const provider = await createProvider({ provider: 'gemini-cli', model: 'gemini-2.5-flash', env: {}, redactor: new SecretRedactor({}) });
+    expect(provider.kind).toBe('turn');
   });
 
   it('uses the base URL from the flag, else the environment', async () => {
     server = await startByteServer([{ chunks: [chat({ content: 'a' }), chat({}, 'stop'), sse('[DONE]')] }, { chunks: [chat({ content: 'b' }), chat({}, 'stop'), sse('[DONE]')] }]);
     const redactor = new SecretRedactor({});
-    const fromEnv = createProvider({ provider: 'openai', model: 'gpt-4.1', env: { OPENAI_BASE_URL: `${server.url}/v1` }, redactor });
-    const fromFlag = createProvider({ provider: 'openai', model: 'gpt-4.1', apiBase: `${server.url}/v1/`, env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, redactor });
+    const fromEnv = await createProvider({ provider: 'openai', model: 'gpt-4.1', env: { OPENAI_BASE_URL: `${server.url}/v1` }, redactor });
+    const fromFlag = await createProvider({ provider: 'openai', model: 'gpt-4.1', apiBase: `${server.url}/v1/`, env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, redactor });
     await collect(fromEnv as ModelProvider);
     await collect(fromFlag as ModelProvider);
     expect(server.calls.map((c) => c.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
