@@ -84,7 +84,8 @@ function startProcess(input: ExecutionInput, built: Exclude<BuiltInvocation, { n
     stdin: input.persistent || built.stdinPrompt !== undefined ? 'pipe' : 'closed',
     timeoutMs: settings.timeoutMs,
     platform: settings.platform,
-    execPath: settings.execPath,
+    ...(settings.execPath ? { execPath: settings.execPath } : {}),
+    ...(settings.maxStdoutBytes ? { maxStdoutBytes: settings.maxStdoutBytes } : {}),
     onStdout: (chunk, atMs) => live.push(chunk, atMs),
   });
 }

@@ -12,7 +12,7 @@ import type { PlatformName } from '../process/platform.js';
 import type { ConformanceReport, ReportRun } from '../report/model.js';
 import { toReportFinding } from '../report/model.js';
 import type { Profile } from '../rules/types.js';
-import { DEFAULT_CAPABILITIES, loadCapabilities, REFERENCE_SHIM_CAPABILITIES, type Capabilities } from './capabilities.js';
+import { capabilitiesFrom, DEFAULT_CAPABILITIES, loadCapabilities, REFERENCE_SHIM_CAPABILITIES, type Capabilities, type CapabilitiesFile } from './capabilities.js';
 import { loadExpectedFailures, type ExpectedFailure } from './expected-failures.js';
 import { resolveInvocation, type Invocation } from './invocation.js';
 import { buildMatrix } from './matrix.js';
@@ -34,8 +34,8 @@ export interface RunOptions {
   profile?: Profile;
   /** 'spec' | 'yume-app' | a template file. */
   invocation?: string;
-  /** Capabilities file. */
-  capabilities?: string;
+  /** Capabilities file, or the declarations themselves (schemas/capabilities.schema.json). */
+  capabilities?: string | CapabilitiesFile;
   /** Expected-failures file. */
   expectedFailures?: string;
   jobs?: number;
@@ -92,7 +92,8 @@ export function bundledReferenceShim(): string {
 }
 
 function resolveCapabilities(options: RunOptions, usingReference: boolean): Capabilities {
-  if (options.capabilities) return loadCapabilities(options.capabilities);
+  if (typeof options.capabilities === 'string') return loadCapabilities(options.capabilities);
+  if (options.capabilities) return capabilitiesFrom(options.capabilities, 'capabilities given to runConformance()');
   return usingReference ? REFERENCE_SHIM_CAPABILITIES : DEFAULT_CAPABILITIES;
 }
 

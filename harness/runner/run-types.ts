@@ -35,6 +35,8 @@ export interface SuiteSettings {
   keepDirectories?: boolean;
   /** Node binary for .js shims and fake CLIs. */
   execPath?: string;
+  /** Stdout capture limit per process (default 64 MB); beyond it the run is a flood and the tree is killed. */
+  maxStdoutBytes?: number;
 }
 
 export interface TimelineEntry {

@@ -1,0 +1,74 @@
+// Must show (issue 4): small broken shims, one per check, each caught by its rule — and the runs of shims
+// that hang, flood, leave a grandchild holding stdout or print nothing end within timeout + 5 s with a clear
+// finding and no process left behind.
+import { describe, expect, it } from 'vitest';
+import { describeFindings, fixtureShim, processesTagged, rules, runFixture } from './helpers.js';
+
+const posix = process.platform !== 'win32';
+
+describe.concurrent('broken fixture shims are caught, each by its rule', () => {
+  it.each([
+    ['drops-result.mjs', 'plain-text', 'turn.result-last'],
+    ['swaps-tool-use-and-result.mjs', 'single-tool', 'tool.result-pairs-use'],
+    ['duplicates-tool-id.mjs', 'multi-tool', 'tool.unique-id'],
+    ['prints-success-after-error.mjs', 'fault-400', 'error.no-success-after-error'],
+    ['reports-tools-without-running.mjs', 'multi-tool', 'golden.tool-results'],
+    ['reports-tools-without-running.mjs', 'multi-tool', 'workspace.matches'],
+    ['sends-wrong-tool-output.mjs', 'single-tool', 'requests.tool-result-content'],
+    ['echoes-api-key.mjs', 'plain-text', 'secrets.no-credential-echo'],
+    ['lingers-after-result.mjs', 'plain-text', 'process.exit-after-result'],
+    ['reports-wrong-usage.mjs', 'single-tool', 'usage.totals'],
+    ['forgets-session-file.mjs', 'plain-text', 'session.file'],
+  ])('%s on %s → %s', async (shim, scenario, rule) => {
+    const result = await runFixture(fixtureShim(shim), scenario);
+    expect(result.status).toBe('failed');
+    expect(rules(result), describeFindings(result)).toContain(rule);
+  });
+
+  it('a shim that prints text only when the message is complete gets the streaming SHOULD finding, not a failure', async () => {
+    const result = await runFixture(fixtureShim('buffers-text-until-done.mjs'), 'plain-text');
+    expect(rules(result, 'SHOULD'), describeFindings(result)).toContain('streaming.incremental');
+    expect(rules(result)).toEqual([]);
+    expect(result.status).toBe('passed');
+  });
+
+  it('the conforming mini shim gets no streaming finding (the gate opened on its first text)', async () => {
+    const result = await runFixture(fixtureShim('conforming-mini-shim.mjs'), 'plain-text');
+    expect(rules(result, 'SHOULD'), describeFindings(result)).toEqual([]);
+  });
+});
+
+describe.runIf(posix).concurrent('misbehaving processes end within timeout + 5 s with a clear finding and nothing left', () => {
+  const timeoutMs = 2500;
+
+  it.each([
+    ['hangs-forever.mjs', 'plain-text', 'process.timeout'],
+    ['floods-stdout.mjs', 'plain-text', 'process.output-flood'],
+    ['grandchild-holds-stdout.mjs', 'plain-text', 'process.stdout-held-open'],
+    ['exits-without-output.mjs', 'plain-text', 'process.no-output'],
+    ['ignores-sigint.mjs', 'interrupt', 'interrupt.exit-in-time'],
+    ['leaves-bash-running.mjs', 'interrupt-during-bash', 'process.descendants-gone'],
+  ])('%s on %s → %s', async (shim, scenario, rule) => {
+    const started = performance.now();
+    // An 8 MB capture limit keeps the flood case quick; the default (64 MB) works the same way.
+    const result = await runFixture(fixtureShim(shim), scenario, { timeoutMs, maxStdoutBytes: 8 * 1024 * 1024 });
+    const elapsed = performance.now() - started;
+    expect(rules(result), describeFindings(result)).toContain(rule);
+    expect(result.status).toBe('failed');
+    expect(elapsed).toBeLessThan(timeoutMs + 5000 + 1500); // + the run's own setup and checks
+    expect(processesTagged(result.tag)).toEqual([]);
+  });
+
+  it('names the grandchild that held stdout and says the harness ended it', async () => {
+    const result = await runFixture(fixtureShim('grandchild-holds-stdout.mjs'), 'plain-text', { timeoutMs });
+    const finding = result.findings.find((candidate) => candidate.rule === 'process.stdout-held-open');
+    expect(finding?.message).toMatch(/held by node \(pid \d+\); the harness ended them/);
+  });
+
+  it('reports the stderr of a shim that exits without output', async () => {
+    const result = await runFixture(fixtureShim('exits-without-output.mjs'), 'plain-text', { timeoutMs });
+    const finding = result.findings.find((candidate) => candidate.rule === 'process.no-output');
+    expect(finding?.message).toContain('code 3');
+    expect(finding?.message).toContain('giving up before printing anything');
+  });
+});

@@ -1,0 +1,81 @@
+// Helpers for the runner tests: run one scenario against a fixture shim, and find processes a run left.
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadScenario } from '../../harness/mock/scenario-loader.js';
+import { capabilitiesFrom, type CapabilitiesFile, type Dialect } from '../../harness/runner/capabilities.js';
+import type { Invocation } from '../../harness/runner/invocation.js';
+import type { ProviderId } from '../../harness/runner/providers.js';
+import { runScenario } from '../../harness/runner/run-scenario.js';
+import type { RunResult } from '../../harness/runner/run-types.js';
+import type { Profile } from '../../harness/rules/types.js';
+
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+export const transcripts = path.join(root, 'transcripts');
+export const fixtureShim = (name: string) => path.join(root, 'test', 'fixtures', 'shims', name);
+export const referenceShim = path.join(root, 'dist', 'yume-shim.js');
+
+export interface FixtureRun {
+  shim?: string;
+  provider?: ProviderId;
+  invocation?: Invocation;
+  profile?: Profile;
+  dialect?: Dialect;
+  seed?: number;
+  timeoutMs?: number;
+  capabilities?: CapabilitiesFile;
+  recordOnly?: boolean;
+  maxStdoutBytes?: number;
+}
+
+/** Runs one scenario; `tag` is put in the shim's environment so leftovers can be found by it. */
+export async function runFixture(shimFile: string, scenarioId: string, options: FixtureRun = {}): Promise<RunResult & { tag: string }> {
+  const tag = randomUUID();
+  const result = await runScenario(
+    {
+      scenario: loadScenario(path.join(transcripts, scenarioId)),
+      provider: options.provider ?? 'openai-chat',
+      invocation: options.invocation ?? { kind: 'spec' },
+      profile: options.profile ?? 'spec',
+      dialect: options.dialect ?? 'flat',
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+    },
+    {
+      shim: shimFile,
+      shimArgs: [],
+      userEnv: { YUME_CONFORMANCE_TEST_TAG: tag },
+      timeoutMs: options.timeoutMs ?? 15_000,
+      platform: process.platform,
+      capabilities: capabilitiesFrom(options.capabilities ?? { providers: ['all'], persistent: true, dialect: 'both', features: ['bash', 'resume', 'permission-modes', 'interactive', 'gcloud'] }, 'test'),
+      protocolVersion: '1.0',
+      ...(options.recordOnly ? { recordOnly: true } : {}),
+      ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
+    },
+  );
+  return { ...result, tag };
+}
+
+/** Rule ids of the findings at a severity (default: MUST). */
+export const rules = (result: RunResult, severity: 'MUST' | 'SHOULD' | 'INFO' = 'MUST') =>
+  [...new Set(result.findings.filter((finding) => finding.severity === severity).map((finding) => finding.rule))].sort();
+
+/** Every finding, one line each, for assertion messages. */
+export const describeFindings = (result: RunResult) => result.findings.map((finding) => `${finding.severity} ${finding.rule}: ${finding.message}`).join('\n');
+
+/** Live (non-zombie) processes whose environment carries the test tag (Linux; elsewhere: unknown → []). */
+export function processesTagged(tag: string): number[] {
+  if (process.platform !== 'linux') return [];
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      if (readFileSync(`/proc/${entry}/environ`).includes(`YUME_CONFORMANCE_TEST_TAG=${tag}`)) found.push(Number(entry));
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return found;
+}
