@@ -4,7 +4,24 @@
 // Lines common to both (`system`, `usage`, `result`, `error`, `interrupt`, `message_stop`) are identical.
 // Callers are responsible for ordering (agent/turn-runner.ts); the emitter only decides the shapes.
 import type { LineWriter } from './writer.js';
-import type { ResultUsage, UsageFields } from './types.js';
+import type {
+  AssistantLine,
+  ErrorLine,
+  InitLine,
+  InterruptLine,
+  MessageStopLine,
+  ResultLine,
+  ResultUsage,
+  SystemErrorLine,
+  SystemOtherLine,
+  TextLine,
+  ThinkingLine,
+  ToolResultLine,
+  ToolUseLine,
+  UsageFields,
+  UsageLine,
+  UserLine,
+} from './types.js';
 
 export type Dialect = 'flat' | 'claude';
 
@@ -91,7 +108,7 @@ abstract class BaseEmitter implements Emitter {
       permissionMode: info.permissionMode,
       tools: info.tools,
       ...(info.protocolVersion ? { protocol_version: info.protocolVersion } : {}),
-    });
+    } satisfies InitLine);
   }
 
   abstract beginModelMessage(): void;
@@ -103,26 +120,26 @@ abstract class BaseEmitter implements Emitter {
 
   usage(usage: UsageFields): void {
     this.endModelMessage();
-    this.writer.write({ type: 'usage', ...usage });
+    this.writer.write({ type: 'usage', ...usage } satisfies UsageLine);
   }
 
   systemNotice(subtype: string, fields: Record<string, unknown>): void {
-    this.writer.write({ type: 'system', subtype, ...fields, session_id: this.options.sessionId() });
+    this.writer.write({ type: 'system', subtype, ...fields, session_id: this.options.sessionId() } satisfies SystemOtherLine);
   }
 
   systemError(message: string): void {
     this.endModelMessage();
-    this.writer.write({ type: 'system', subtype: 'error', message, session_id: this.options.sessionId() });
+    this.writer.write({ type: 'system', subtype: 'error', message, session_id: this.options.sessionId() } satisfies SystemErrorLine);
   }
 
   error(message: string, code?: string): void {
     this.endModelMessage();
-    this.writer.write({ type: 'error', message, ...(code ? { code } : {}) });
+    this.writer.write({ type: 'error', message, ...(code ? { code } : {}) } satisfies ErrorLine);
   }
 
   interrupt(): void {
     this.endModelMessage();
-    this.writer.write({ type: 'interrupt' });
+    this.writer.write({ type: 'interrupt' } satisfies InterruptLine);
   }
 
   result(info: ResultInfo): void {
@@ -140,11 +157,11 @@ abstract class BaseEmitter implements Emitter {
       ...(info.usage ? { usage: info.usage } : {}),
       ...(info.totalCostUsd !== undefined ? { total_cost_usd: info.totalCostUsd } : {}),
       ...(info.errors && info.errors.length > 0 ? { errors: info.errors } : {}),
-    });
+    } satisfies ResultLine);
   }
 
   messageStop(): void {
-    this.writer.write({ type: 'message_stop' });
+    this.writer.write({ type: 'message_stop' } satisfies MessageStopLine);
   }
 
   flush(): Promise<void> {
@@ -161,15 +178,15 @@ export class FlatEmitter extends BaseEmitter {
   endModelMessage(): void {}
 
   text(delta: string): void {
-    if (delta) this.writer.write({ type: 'text', content: delta });
+    if (delta) this.writer.write({ type: 'text', content: delta } satisfies TextLine);
   }
 
   thinking(delta: string): void {
-    if (delta) this.writer.write({ type: 'thinking', is_thinking: true, thought: delta });
+    if (delta) this.writer.write({ type: 'thinking', is_thinking: true, thought: delta } satisfies ThinkingLine);
   }
 
   toolUse(call: ToolUseInfo): void {
-    this.writer.write({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
+    this.writer.write({ type: 'tool_use', id: call.id, name: call.name, input: call.input } satisfies ToolUseLine);
   }
 
   toolResult(result: ToolResultInfo): void {
@@ -178,7 +195,7 @@ export class FlatEmitter extends BaseEmitter {
       tool_use_id: result.toolUseId,
       content: result.content,
       is_error: result.isError,
-    });
+    } satisfies ToolResultLine);
   }
 }
 
@@ -259,20 +276,27 @@ export class ClaudeEmitter extends BaseEmitter {
     this.envelope('assistant', [{ type: 'thinking', thinking, signature: '' }]);
   }
 
-  private envelope(role: 'assistant' | 'user', content: Record<string, unknown>[]): void {
-    const message =
-      role === 'assistant'
-        ? {
-            id: this.messageId,
-            type: 'message',
-            role,
-            model: this.options.model,
-            content,
-            stop_reason: null,
-            stop_sequence: null,
-          }
-        : { role, content };
-    this.writer.write({ type: role, message, parent_tool_use_id: null, session_id: this.options.sessionId() });
+  private envelope(role: 'assistant', content: AssistantLine['message']['content']): void;
+  private envelope(role: 'user', content: UserLine['message']['content']): void;
+  private envelope(role: 'assistant' | 'user', content: AssistantLine['message']['content'] | UserLine['message']['content']): void {
+    const common = { parent_tool_use_id: null, session_id: this.options.sessionId() };
+    if (role === 'assistant') {
+      this.writer.write({
+        type: 'assistant',
+        message: {
+          id: this.messageId,
+          type: 'message',
+          role: 'assistant',
+          model: this.options.model,
+          content: content as AssistantLine['message']['content'],
+          stop_reason: null,
+          stop_sequence: null,
+        },
+        ...common,
+      } satisfies AssistantLine);
+    } else {
+      this.writer.write({ type: 'user', message: { role: 'user', content: content as UserLine['message']['content'] }, ...common } satisfies UserLine);
+    }
   }
 }
 

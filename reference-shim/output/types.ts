@@ -1,49 +1,42 @@
-// Minimal shapes of the lines the shim prints. They mirror schemas/*.schema.json (owned by the schema
-// author); when generated/protocol.ts exists these are checked against it in test/shim/output-types.test.ts.
+// Shapes of the lines the shim prints, taken from the types generated from schemas/ (generated/protocol.ts),
+// so a schema change that the shim does not follow fails `tsc`. Lines are built without `uuid`, which the
+// writer adds to every line.
+import type {
+  ErrorMessage,
+  InterruptMessage,
+  MessageStopMessage,
+  ResultMessage,
+  SystemErrorMessage,
+  SystemInitMessage,
+  SystemOtherMessage,
+  TextMessage,
+  ThinkingMessage,
+  TokenUsage,
+  ToolResultMessage,
+  ToolUseMessage,
+  UsageFlatMessage,
+  AssistantMessage,
+  UserMessage,
+} from '../../generated/protocol.js';
 
 /** Token counts as printed in `usage` lines and `result.usage` (R4: integers 0..2^32-1). */
-export interface UsageFields {
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_input_tokens?: number;
-  cache_creation_input_tokens?: number;
-}
+export type UsageFields = Pick<TokenUsage, 'input_tokens' | 'output_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>;
+/** result.usage: the turn's totals, `estimated: true` when counted by the shim. */
+export type ResultUsage = UsageFields & Pick<TokenUsage, 'estimated'>;
 
-export interface ResultUsage extends UsageFields {
-  /** true when the provider reported nothing and the shim counted characters instead (R4). */
-  estimated?: boolean;
-}
-
-export interface InitLine {
-  type: 'system';
-  subtype: 'init';
-  session_id: string;
-  model: string;
-  cwd: string;
-  permissionMode: string;
-  tools: string[];
-  uuid: string;
-  [extra: string]: unknown;
-}
-
-export interface FlatResultLine {
-  type: 'result';
-  subtype: string;
-  is_error: boolean;
-  session_id: string;
-  uuid: string;
-  duration_ms: number;
-  duration_api_ms: number;
-  num_turns: number;
-  result?: string;
-  usage?: ResultUsage;
-  total_cost_usd?: number;
-  errors?: string[];
-}
-
-/** Any line: every one carries `type` and a unique `uuid` (the app drops byte-identical repeats). */
-export interface OutputLine {
-  type: string;
-  uuid: string;
-  [field: string]: unknown;
-}
+// Every generated message type has an optional `uuid`; the writer fills it in.
+type Line<T> = T;
+export type InitLine = Line<SystemInitMessage>;
+export type SystemErrorLine = Line<SystemErrorMessage>;
+export type SystemOtherLine = Line<SystemOtherMessage>;
+export type TextLine = Line<TextMessage>;
+export type ThinkingLine = Line<ThinkingMessage>;
+export type ToolUseLine = Line<ToolUseMessage>;
+export type ToolResultLine = Line<ToolResultMessage>;
+export type UsageLine = Line<UsageFlatMessage>;
+export type ResultLine = Line<ResultMessage>;
+export type ErrorLine = Line<ErrorMessage>;
+export type InterruptLine = Line<InterruptMessage>;
+export type MessageStopLine = Line<MessageStopMessage>;
+export type AssistantLine = Line<AssistantMessage>;
+export type UserLine = Line<UserMessage>;

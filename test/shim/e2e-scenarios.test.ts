@@ -97,7 +97,8 @@ async function runAny(scenario: LoadedScenario, provider: MockProviderId, option
   return { runs: [result.run], requests: result.requests, requestFindings: checkProviderRequests(scenario, provider, result.requests), workspace: result.workspace, home: result.home, sessionId: undefined };
 }
 
-describe('every scenario, every REST provider (spec invocation, flat dialect)', () => {
+// Each test waits on child processes most of the time, so they run a few at a time.
+describe.concurrent('every scenario, every REST provider (spec invocation, flat dialect)', () => {
   for (const scenario of scenarios) {
     for (const provider of PROVIDERS) {
       if (scenario.providers && !scenario.providers.includes(provider)) continue;
