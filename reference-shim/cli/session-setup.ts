@@ -1,6 +1,7 @@
 // Which session a process works on (R8): --resume ID loads ~/.yume/sessions/<provider>/<ID>.json, or starts a
 // session under that id when there is none (the app passes its tab id on a first turn); --session-id names a
 // new session; otherwise a fresh id. --history-file replaces the loaded history as the starting point.
+import { existsSync } from 'node:fs';
 import type { ShimSession } from '../agent/turn-runner.js';
 import { readHistoryFile } from '../session/history-file.js';
 import { newSessionId } from '../session/ids.js';
@@ -13,8 +14,10 @@ export async function setUpSession(options: ShimOptions, cwd: string, notice: (m
     notice(`both --resume ${options.resume} and --session-id ${options.sessionId} given; continuing ${options.resume}`);
   }
   const file = sessionPath(options.provider, id);
-  const saved = await loadSession(file);
+  // Only --resume continues a saved conversation; --session-id names a new one (a stale file is replaced).
+  const saved = options.resume ? await loadSession(file) : undefined;
   if (options.resume && !saved) notice(`no saved session ${options.resume} (${file}); starting a new session under that id`);
+  if (!options.resume && options.sessionId && existsSync(file)) notice(`--session-id ${id}: replacing the saved session ${file} (use --resume to continue it)`);
   const session: ShimSession = {
     id,
     file,

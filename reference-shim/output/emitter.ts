@@ -170,6 +170,23 @@ abstract class BaseEmitter implements Emitter {
   }
 }
 
+/** Longest text chunk printed as one line: the app's parsers buffer about 100 KB per line (R9). */
+export const MAX_TEXT_CHUNK = 32_000;
+
+/** Splits text into pieces of at most `size` UTF-16 units without cutting a surrogate pair. */
+export function splitText(text: string, size = MAX_TEXT_CHUNK): string[] {
+  if (text.length <= size) return [text];
+  const pieces: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + size, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
+  return pieces;
+}
+
 /** Flat dialect: every delta is its own line, printed the moment it arrives. */
 export class FlatEmitter extends BaseEmitter {
   readonly dialect = 'flat' as const;
@@ -178,11 +195,13 @@ export class FlatEmitter extends BaseEmitter {
   endModelMessage(): void {}
 
   text(delta: string): void {
-    if (delta) this.writer.write({ type: 'text', content: delta } satisfies TextLine);
+    if (!delta) return;
+    for (const piece of splitText(delta)) this.writer.write({ type: 'text', content: piece } satisfies TextLine);
   }
 
   thinking(delta: string): void {
-    if (delta) this.writer.write({ type: 'thinking', is_thinking: true, thought: delta } satisfies ThinkingLine);
+    if (!delta) return;
+    for (const piece of splitText(delta)) this.writer.write({ type: 'thinking', is_thinking: true, thought: piece } satisfies ThinkingLine);
   }
 
   toolUse(call: ToolUseInfo): void {
@@ -234,7 +253,7 @@ export class ClaudeEmitter extends BaseEmitter {
     this.flushThinking();
     if (!this.textStretchStarted) {
       this.textStretchStarted = true;
-      this.envelope('assistant', [{ type: 'text', text: delta }]);
+      for (const piece of splitText(delta)) this.envelope('assistant', [{ type: 'text', text: piece }]);
       return;
     }
     this.pendingText += delta;
@@ -266,14 +285,14 @@ export class ClaudeEmitter extends BaseEmitter {
     if (!this.pendingText) return;
     const text = this.pendingText;
     this.pendingText = '';
-    this.envelope('assistant', [{ type: 'text', text }]);
+    for (const piece of splitText(text)) this.envelope('assistant', [{ type: 'text', text: piece }]);
   }
 
   private flushThinking(): void {
     if (!this.pendingThinking) return;
     const thinking = this.pendingThinking;
     this.pendingThinking = '';
-    this.envelope('assistant', [{ type: 'thinking', thinking, signature: '' }]);
+    for (const piece of splitText(thinking)) this.envelope('assistant', [{ type: 'thinking', thinking: piece, signature: '' }]);
   }
 
   private envelope(role: 'assistant', content: AssistantLine['message']['content']): void;

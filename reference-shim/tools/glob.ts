@@ -1,6 +1,7 @@
 // Glob {pattern, path?}: matching files, relative to --cwd, sorted by path so runs are reproducible.
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
+import { capText } from './output-cap.js';
 import { displayPath, isInside, resolveInside } from './paths.js';
 import { ToolInputError, ok, optionalString, requireString, type Tool, type ToolContext } from './types.js';
 
@@ -63,6 +64,6 @@ export const globTool: Tool = {
     if (inside.length === 0) return ok(`No files found for ${pattern}`);
     const shown = inside.map((file) => displayPath(context, file)).sort();
     const listed = shown.slice(0, MAX_RESULTS).join('\n');
-    return ok(shown.length > MAX_RESULTS ? `${listed}\n(${shown.length - MAX_RESULTS} more files not shown; narrow the pattern)` : listed);
+    return ok(capText(shown.length > MAX_RESULTS ? `${listed}\n(${shown.length - MAX_RESULTS} more files not shown; narrow the pattern)` : listed));
   },
 };

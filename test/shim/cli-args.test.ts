@@ -110,3 +110,35 @@ describe('the bundled bin', () => {
     expect(String(run.lines[1]!.message)).toContain('--provider openai --api-base');
   });
 });
+
+describe('session set-up (R8)', () => {
+  it('--resume continues a saved session, --session-id starts fresh, an unknown --resume id is used as is', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const { setUpSession } = await import('../../reference-shim/cli/session-setup.js');
+    const home = mkdtempSync(path.join(os.tmpdir(), 'yume-shim-home-'));
+    const previousHome = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      mkdirSync(path.join(home, '.yume', 'sessions', 'gemini'), { recursive: true });
+      writeFileSync(
+        path.join(home, '.yume', 'sessions', 'gemini', 'sess-old.json'),
+        JSON.stringify({ id: 'sess-old', provider: 'gemini', model: 'g', cwd: '/w', title: 'Old', history: [{ role: 'user', content: 'before' }], usage: { inputTokens: 3, outputTokens: 4 } }),
+      );
+      const notices: string[] = [];
+      const base = options(['--provider', 'gemini']);
+      const resumed = await setUpSession({ ...base, resume: 'sess-old' }, '/w', (m) => notices.push(m));
+      expect(resumed).toMatchObject({ id: 'sess-old', title: 'Old', history: [{ role: 'user', content: 'before' }], usage: { inputTokens: 3, outputTokens: 4, cacheReadTokens: 0 } });
+      const fresh = await setUpSession({ ...base, sessionId: 'sess-old' }, '/w', (m) => notices.push(m));
+      expect(fresh.history).toEqual([]);
+      const unknown = await setUpSession({ ...base, resume: 'tab-42' }, '/w', (m) => notices.push(m));
+      expect(unknown).toMatchObject({ id: 'tab-42', history: [] });
+      expect(unknown.file).toBe(path.join(home, '.yume', 'sessions', 'gemini', 'tab-42.json'));
+      expect(notices.join('\n')).toMatch(/replacing the saved session[\s\S]*no saved session tab-42/);
+      const generated = await setUpSession(base, '/w', () => undefined);
+      expect(generated.id).toMatch(/^sess-[0-9a-f]{12}$/);
+    } finally {
+      process.env.HOME = previousHome;
+    }
+  });
+});

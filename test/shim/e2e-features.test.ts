@@ -367,3 +367,33 @@ describe('secrets', () => {
     expect(everything).toContain('[REDACTED]');
   });
 });
+
+describe('stdout closed by the reader (EPIPE)', () => {
+  it('ends quietly: no stack trace, the process exits', async () => {
+    const scenario: Scenario = { id: 'epipe', title: 't', description: 'd', spec: 'framing', turns: [{ prompt: 'hi', responses: [{ text: ['a', 'b', 'c'], stall: 'after-first-text' }], expect: { isError: true } }] };
+    const mock = await startMockServer({ scenario, provider: 'openai-chat' });
+    const { spawn } = await import('node:child_process');
+    const { SHIM_BIN } = await import('./helpers/shim-process.js');
+    try {
+      const child = spawn(process.execPath, [SHIM_BIN, '--provider', 'openai', '--cwd', HELLO_WORKSPACE, '--prompt', 'hi'], {
+        env: { PATH: process.env.PATH, HOME: '/nonexistent-home', ...providerEnvironment(mock.baseUrls) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.on('close', (exitCode) => {
+          clearTimeout(timer);
+          resolve(exitCode);
+        });
+      });
+      expect(code).not.toBeNull();
+      expect(stderr).not.toMatch(/at .*\(|Error: write EPIPE|internal error/);
+      expect(mock.requests()[0]!.closedByClient).toBe(true);
+    } finally {
+      await mock.close();
+    }
+  });
+});
