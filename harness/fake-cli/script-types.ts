@@ -48,6 +48,8 @@ export interface ScriptResponse {
 export interface ScriptTurn {
   prompt: string;
   resume?: boolean;
+  /** Persistent mode: raw stdin lines the runner writes before the turn's user frame. */
+  stdin?: string[];
   interrupt?: 'after-first-text' | 'during-tool';
   responses: ScriptResponse[];
   expect?: { isError: boolean };
@@ -56,5 +58,6 @@ export interface ScriptTurn {
 export interface ScriptScenario {
   id: string;
   permissionMode?: string;
+  mode?: 'spawn-per-turn' | 'persistent';
   turns: ScriptTurn[];
 }

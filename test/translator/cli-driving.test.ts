@@ -52,11 +52,12 @@ describe.each(CLIS)('the %s translator', (cli) => {
 
   it.runIf(process.platform !== 'win32')('interrupts a running tool through the process group (R6)', async () => {
     const run = await runWithFakeCli({ cli, scenario: INTERRUPT_DURING_TOOL, shim: await translatorShim() });
-    expect(mustFindings(run)).toEqual([]);
     const turn = run.turns[0]!;
-    expect(turn.exitAfterInterruptMs).toBeDefined();
-    expect(turn.exitAfterInterruptMs!).toBeLessThan(2000);
-    expect(turn.exit.descendantsLeft).toEqual([]);
+    const context = `stdout:\n${turn.exit.stdout.toString('utf8')}\nstderr:\n${turn.exit.stderr.toString('utf8')}`;
+    expect(turn.exitAfterInterruptMs, context).toBeDefined();
+    expect(turn.exitAfterInterruptMs!, context).toBeLessThan(2000);
+    expect(turn.exit.descendantsLeft, context).toEqual([]);
+    expect(mustFindings(run), context).toEqual([]);
     const use = turn.lines.find((line) => line.type === 'tool_use');
     const answer = turn.lines.find((line) => line.type === 'tool_result');
     expect(use).toMatchObject({ name: 'Bash' });

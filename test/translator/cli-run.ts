@@ -14,7 +14,11 @@ import { validateStream, type ValidationResult } from '../../harness/validate/va
 
 export const SPEC_MODELS: Record<FakeCliName, string> = { gemini: 'gemini-2.5-flash', codex: 'gpt-5.2-codex', claude: 'claude-sonnet-4-5' };
 
-export type RunnableScenario = ScriptScenario & { workspaceDir?: string };
+export type RunnableScenario = ScriptScenario & {
+  workspaceDir?: string;
+  mode?: 'spawn-per-turn' | 'persistent';
+  needs?: string[];
+};
 
 export interface CliScenarioRunOptions {
   cli: FakeCliName;
@@ -86,35 +90,56 @@ export async function runWithFakeCli(options: CliScenarioRunOptions): Promise<Cl
     ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}),
   };
 
+  const turns: CliTurnRun[] = scenario.mode === 'persistent' ? await runPersistent(options, env, workspace, stateFile, logFile) : await runSpawnPerTurn(options, env, workspace, stateFile, logFile);
+  const log = readFakeCliLog(logFile);
+  const cliFindings = checkFakeCliRun({
+    cli,
+    scenario,
+    log,
+    eventsByTurn: turns.map((turn) => turn.validation.events),
+    workspace,
+  });
+  return { turns, log, workspace, cliFindings };
+}
+
+const baseArgs = (cli: FakeCliName, workspace: string, scenario: RunnableScenario) => [
+  '--provider',
+  CLI_PROVIDER_IDS[cli],
+  '--model',
+  SPEC_MODELS[cli],
+  '--cwd',
+  workspace,
+  '--output-format',
+  'stream-json',
+  ...(scenario.permissionMode ? ['--permission-mode', scenario.permissionMode] : []),
+];
+
+/** Waits for the fake's stall (after-first-text) or tool start (during-tool) of `turn`, then a moment more. */
+async function interruptPoint(logFile: string, turn: number, kind: 'after-first-text' | 'during-tool'): Promise<boolean> {
+  const wanted = kind === 'after-first-text' ? 'stall' : 'tool-start';
+  const seen = await waitForFakeCliEvent(logFile, (entry) => entry.event === wanted && entry.turnIndex === turn, { timeoutMs: 10_000 });
+  if (seen) await new Promise((resolve) => setTimeout(resolve, 150)); // let the shim print what arrived so far
+  return seen !== undefined;
+}
+
+async function runSpawnPerTurn(options: CliScenarioRunOptions, env: Record<string, string>, workspace: string, stateFile: string, logFile: string): Promise<CliTurnRun[]> {
+  const { cli, scenario } = options;
   const turns: CliTurnRun[] = [];
   let sessionId: string | undefined;
   for (const [index, turn] of scenario.turns.entries()) {
     setFakeCliTurn(stateFile, index);
     const args = [
-      '--provider',
-      CLI_PROVIDER_IDS[cli],
-      '--model',
-      SPEC_MODELS[cli],
-      '--cwd',
-      workspace,
+      ...baseArgs(cli, workspace, scenario),
       '--prompt',
       turn.prompt,
-      '--output-format',
-      'stream-json',
-      ...(scenario.permissionMode ? ['--permission-mode', scenario.permissionMode] : []),
       ...(index > 0 && turn.resume && sessionId ? ['--resume', sessionId] : []),
       ...(options.extraArgs ?? []),
     ];
     const shim = spawnShim({ shim: options.shim, args, cwd: workspace, env, stdin: 'closed', timeoutMs: options.timeoutMs ?? 20_000 });
     let interruptAt: number | undefined;
-    if (turn.interrupt) {
-      const wanted = turn.interrupt === 'after-first-text' ? 'stall' : 'tool-start';
-      const seen = await waitForFakeCliEvent(logFile, (entry) => entry.event === wanted && entry.turnIndex === index, { timeoutMs: 10_000 });
-      if (seen) {
-        await new Promise((resolve) => setTimeout(resolve, 150)); // let the shim print what arrived so far
-        interruptAt = shim.elapsedMs();
-        shim.signalGroup('SIGINT');
-      }
+    if (turn.interrupt && (await interruptPoint(logFile, index, turn.interrupt))) {
+      interruptAt = shim.elapsedMs();
+      shim.signalGroup('SIGINT');
     }
     const exit = await shim.done;
     const validation = validateStream(exit.stdout, { profile: options.profile ?? 'spec', mode: 'spawn-per-turn' });
@@ -128,15 +153,59 @@ export async function runWithFakeCli(options: CliScenarioRunOptions): Promise<Cl
       exitAfterInterruptMs: interruptAt !== undefined && exit.exitedAtMs !== undefined ? exit.exitedAtMs - interruptAt : undefined,
     });
   }
-  const log = readFakeCliLog(logFile);
-  const cliFindings = checkFakeCliRun({
-    cli,
-    scenario,
-    log,
-    eventsByTurn: turns.map((turn) => turn.validation.events),
-    workspace,
+  return turns;
+}
+
+/**
+ * Persistent mode: one process, a `user` frame per turn (after the turn's raw stdin lines), an `interrupt`
+ * frame for interrupted turns, stdin EOF at the end. The single stdout is validated once and split into
+ * turns at each result for the per-turn checks.
+ */
+async function runPersistent(options: CliScenarioRunOptions, env: Record<string, string>, workspace: string, stateFile: string, logFile: string): Promise<CliTurnRun[]> {
+  const { cli, scenario } = options;
+  let results = 0;
+  let pending = '';
+  const shim = spawnShim({
+    shim: options.shim,
+    args: [...baseArgs(cli, workspace, scenario), '--input-format', 'stream-json', ...(options.extraArgs ?? [])],
+    cwd: workspace,
+    env,
+    stdin: 'pipe',
+    timeoutMs: options.timeoutMs ?? 30_000,
+    onStdout: (chunk) => {
+      pending += chunk.toString('utf8');
+      const complete = pending.split('\n');
+      pending = complete.pop() ?? '';
+      results += complete.filter((line) => /"type"\s*:\s*"result"/.test(line)).length;
+    },
   });
-  return { turns, log, workspace, cliFindings };
+  const resultCount = async (wanted: number) => {
+    for (let waited = 0; waited < 15_000 && results < wanted; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  for (const [index, turn] of scenario.turns.entries()) {
+    setFakeCliTurn(stateFile, index);
+    for (const line of turn.stdin ?? []) shim.write(`${line}\n`);
+    shim.write(`${JSON.stringify({ type: 'user', content: turn.prompt })}\n`);
+    if (turn.interrupt && (await interruptPoint(logFile, index, turn.interrupt))) shim.write('{"type":"interrupt"}\n');
+    await resultCount(index + 1);
+  }
+  shim.closeStdin();
+  const exit = await shim.done;
+  const validation = validateStream(exit.stdout, { profile: options.profile ?? 'spec', mode: 'persistent' });
+  const lines = parseLines(exit.stdout);
+  // One entry per turn: the events and lines up to and including that turn's result.
+  const perTurn: CliTurnRun[] = [];
+  let eventStart = 0;
+  let lineStart = 0;
+  for (let turn = 0; turn < scenario.turns.length; turn += 1) {
+    const eventEnd = validation.events.findIndex((event, position) => position >= eventStart && event.kind === 'result');
+    const lineEnd = lines.findIndex((line, position) => position >= lineStart && line.type === 'result');
+    const events = validation.events.slice(eventStart, eventEnd < 0 ? undefined : eventEnd + 1);
+    perTurn.push({ exit, validation: { ...validation, events, findings: turn === 0 ? validation.findings : [] }, lines: lines.slice(lineStart, lineEnd < 0 ? undefined : lineEnd + 2) });
+    eventStart = eventEnd < 0 ? validation.events.length : eventEnd + 1;
+    lineStart = lineEnd < 0 ? lines.length : lineEnd + 1;
+  }
+  return perTurn;
 }
 
 export function mustFindings(run: CliScenarioRun): string[] {

@@ -43,7 +43,7 @@ function checkExpectations(cli: FakeCliName, scenario: LoadedScenario, run: CliS
     expect(result!.is_error, JSON.stringify(result)).toBe(turn.expect.isError);
     if (!turn.expect.isError) expect(process.exit.exitCode).toBe(0);
     expect(process.exit.descendantsLeft, 'processes left behind').toEqual([]);
-    if (turn.interrupt) {
+    if (turn.interrupt && scenario.mode !== 'persistent') {
       expect(process.exitAfterInterruptMs, 'the interrupt was delivered').toBeDefined();
       expect(process.exitAfterInterruptMs!).toBeLessThan(2000); // R6
     }
@@ -70,6 +70,9 @@ describe('translator providers × committed scenarios', () => {
   for (const scenario of scenarios) {
     for (const cli of CLIS) {
       if (scenario.providers && !scenario.providers.includes(PROVIDER[cli] as never)) continue;
+      // The official CLIs run their tools themselves, without an approval channel the shim could answer
+      // (docs/type-b-checks.md): a CLI-wrapping shim declares no `interactive` capability.
+      if (scenario.needs?.includes('interactive')) continue;
       it(`${scenario.id} × ${PROVIDER[cli]}`, async () => {
         const run = await runWithFakeCli({ cli, scenario, shim: await translatorShim() });
         expect(mustFindings(run)).toEqual([]);

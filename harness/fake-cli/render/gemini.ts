@@ -166,7 +166,9 @@ export async function runGemini(runtime: CliRuntime, invocation: Invocation, opt
     });
     if (call.kind === 'failed') {
       const { failure } = call;
-      if (failure.kind !== 'http') await printText(runtime, failure.response, emit, (text) => (finalText += text));
+      // The mock breaks a stream right after its first text frame: that chunk arrived, nothing else.
+      const delivered = failure.kind === 'http' ? undefined : failure.response.text?.[0];
+      if (delivered !== undefined) emit({ type: 'message', timestamp: new Date().toISOString(), role: 'assistant', content: delivered, delta: true });
       if (failure.kind === 'http' && call.retried.length > 0) {
         runtime.stderr(`Attempt ${call.retried.length + 1} failed: ${failure.status === 429 ? httpErrorMessage(429) : errorBody(failure.status)}. Max attempts reached\n`);
       }

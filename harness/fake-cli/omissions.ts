@@ -1,0 +1,40 @@
+// What each official CLI leaves out of its stdout, so a CLI-wrapping shim cannot print it either (R10: a
+// Type-B transcript is compared with the golden without that content; docs/type-b-checks.md). Taken from
+// the captures: gemini prints no read_file content and reports a failing shell command as success; codex
+// and claude print whole messages only, so a message cut short (interrupt, broken stream) never appears;
+// codex runs every tool through its shell or apply_patch, so its calls are not the app's tool calls.
+import type { FakeCliName, ScriptToolCall } from './script-types.js';
+import { expectedTranslation } from './tool-mapping.js';
+
+export interface CliOmissions {
+  /** Text of a model message that did not complete is not printed (only whole messages are). */
+  partialText: boolean;
+  /** App tools whose output the CLI does not print (the shim's tool_result cannot contain it). */
+  toolOutputs: readonly string[];
+  /** A command that exits non-zero is reported as a success (its tool_result is_error cannot be compared). */
+  shellFailureAsSuccess: boolean;
+  /** Tool calls are the CLI's own (shell commands, patches): compare them through expectedToolCall(). */
+  ownToolCalls: boolean;
+  /** Retries of the provider call are visible only on stderr (not on stdout). */
+  retriesOnStderrOnly: boolean;
+}
+
+export const CLI_OMISSIONS: Readonly<Record<FakeCliName, CliOmissions>> = {
+  gemini: { partialText: false, toolOutputs: ['Read'], shellFailureAsSuccess: true, ownToolCalls: false, retriesOnStderrOnly: true },
+  codex: { partialText: true, toolOutputs: [], shellFailureAsSuccess: false, ownToolCalls: true, retriesOnStderrOnly: false },
+  claude: { partialText: true, toolOutputs: [], shellFailureAsSuccess: false, ownToolCalls: false, retriesOnStderrOnly: false },
+};
+
+/**
+ * The (name, input) a correct translator prints for a scripted call when the shim wraps `cli`: what a
+ * golden's tool call becomes before comparison. `readAfter` reads a workspace file after the run (codex
+ * reports edits as changed paths; the translator shows the file's new content).
+ */
+export function expectedToolCall(
+  cli: FakeCliName,
+  call: ScriptToolCall,
+  workspace: string,
+  readAfter: (absolutePath: string) => string | undefined,
+): { name: string; input: Record<string, unknown> } {
+  return expectedTranslation(cli, call, workspace, readAfter);
+}

@@ -1,0 +1,108 @@
+// The translator's pure parts: how each CLI is called (prompt passed safely), how CLI tools map to the
+// app's tools and fields, how codex's shell wrapper is undone, how CLI error wordings become R5 kinds,
+// and how a missing binary is found out before spawning.
+import { mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { locateBinary } from '../../reference-shim/providers/cli/binary.js';
+import { claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
+import { codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
+import { errorFromStatus, statusInMessage } from '../../reference-shim/providers/cli/errors.js';
+import { geminiArgs, geminiToApp } from '../../reference-shim/providers/cli/gemini-cli.js';
+import { unwrapShellCommand } from '../../reference-shim/providers/cli/shell-words.js';
+import { cmdInvocation } from '../../reference-shim/providers/cli/windows-command.js';
+import { parseClaudeArgs } from '../../harness/fake-cli/args/claude-args.js';
+import { parseCodexArgs } from '../../harness/fake-cli/args/codex-args.js';
+import { parseGeminiArgs } from '../../harness/fake-cli/args/gemini-args.js';
+
+const input = { prompt: '-rf --help "quoted"\nsecond line', model: 'm-1', cwd: '/work', permissionMode: 'default', promptOnStdin: false };
+
+describe('argv: the prompt reaches each CLI intact, whatever it starts with', () => {
+  it('gemini: --prompt=<text>', () => {
+    const outcome = parseGeminiArgs(geminiArgs(input));
+    expect(outcome).toMatchObject({ kind: 'run', invocation: { prompt: input.prompt, model: 'm-1', streamJson: true, autoApprove: true } });
+  });
+
+  it('codex: after --, and `exec resume <id>` for a later turn', () => {
+    expect(parseCodexArgs(codexArgs(input))).toMatchObject({ kind: 'run', invocation: { prompt: input.prompt, workdir: '/work', streamJson: true } });
+    expect(parseCodexArgs(codexArgs({ ...input, resumeId: 'thread-9' }))).toMatchObject({ kind: 'run', invocation: { resume: 'thread-9', prompt: input.prompt } });
+    expect(codexArgs({ ...input, promptOnStdin: true }).at(-1)).toBe('-');
+  });
+
+  it('claude: after --, allowed tools instead of skipping permissions (refused to root)', () => {
+    expect(parseClaudeArgs(claudeArgs(input), {}, true)).toMatchObject({ kind: 'run', invocation: { prompt: input.prompt, streamJson: true } });
+    expect(claudeArgs(input)).not.toContain('--dangerously-skip-permissions');
+    expect(parseClaudeArgs(claudeArgs({ ...input, resumeId: 's-1' }), {}, false)).toMatchObject({ kind: 'run', invocation: { resume: 's-1' } });
+  });
+
+  it('read-only permission modes keep the CLIs from changing anything', () => {
+    const deny = { ...input, permissionMode: 'deny' };
+    expect(parseGeminiArgs(geminiArgs(deny))).toMatchObject({ invocation: { autoApprove: false } });
+    expect(parseCodexArgs(codexArgs(deny))).toMatchObject({ invocation: { readOnly: true } });
+    expect(parseClaudeArgs(claudeArgs(deny), {}, false)).toMatchObject({ invocation: { readOnly: true } });
+  });
+});
+
+describe('gemini tools → app tools', () => {
+  it.each([
+    ['read_file', { file_path: 'a.txt', start_line: 3, end_line: 7 }, 'Read', { file_path: 'a.txt', offset: 3, limit: 5 }],
+    ['write_file', { file_path: 'a.txt', content: 'x' }, 'Write', { file_path: 'a.txt', content: 'x' }],
+    ['replace', { file_path: 'a.txt', old_string: 'a', new_string: 'b', allow_multiple: true }, 'Edit', { file_path: 'a.txt', old_string: 'a', new_string: 'b', replace_all: true }],
+    ['run_shell_command', { command: 'ls', description: 'List' }, 'Bash', { command: 'ls', description: 'List' }],
+    ['list_directory', { dir_path: 'src' }, 'LS', { path: 'src' }],
+    ['glob', { pattern: '*.ts', dir_path: 'src' }, 'Glob', { pattern: '*.ts', path: 'src' }],
+    ['grep_search', { pattern: 'x', include_pattern: '*.ts' }, 'Grep', { pattern: 'x', glob: '*.ts' }],
+    ['google_web_search', { query: 'q' }, 'WebSearch', { query: 'q' }],
+  ])('%s', (name, parameters, appName, appInput) => {
+    expect(geminiToApp(name, parameters)).toEqual({ name: appName, input: appInput });
+  });
+});
+
+describe("codex's shell wrapper", () => {
+  it.each([
+    ["/bin/bash -lc 'cat hello.txt'", 'cat hello.txt'],
+    ['/bin/bash -lc ls', 'ls'],
+    [`/bin/bash -lc 'echo '"'"'hi'"'"' > a.txt'`, "echo 'hi' > a.txt"],
+    [`bash -lc "grep -n \\"x\\" a"`, 'grep -n "x" a'],
+    ['"C:\\\\WINDOWS\\\\System32\\\\WindowsPowerShell\\\\v1.0\\\\powershell.exe" -Command "Get-ChildItem"', 'Get-ChildItem'],
+    ['npm test', 'npm test'],
+  ])('%s → %s', (wrapped, command) => {
+    expect(unwrapShellCommand(wrapped)).toBe(command);
+  });
+});
+
+describe('CLI error wordings → R5 kinds', () => {
+  it.each([
+    ['[API Error: {"error":{"code":401,"message":"bad key","status":"UNAUTHENTICATED"}}]', 'auth'],
+    ['unexpected status 403 Forbidden: no', 'auth'],
+    ['exceeded retry limit, last status: 429 Too Many Requests', 'retryable'],
+    ['We’re currently experiencing high demand, which may cause temporary errors.', 'retryable'],
+    ['API Error: 500 Mock 500 error. This is a server-side issue', 'retryable'],
+    ['unexpected status 404 Not Found: model', 'request'],
+    ['stream disconnected before completion: error decoding response body', 'stream'],
+    ['[API Error: terminated]', 'stream'],
+  ])('%s → %s', (message, kind) => {
+    expect(errorFromStatus(statusInMessage(message), message).kind).toBe(kind);
+  });
+});
+
+describe('finding the binary', () => {
+  it('finds an executable on PATH and reports a missing one', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'yume-bin-'));
+    writeFileSync(path.join(dir, 'gemini'), '#!/bin/sh\n');
+    chmodSync(path.join(dir, 'gemini'), 0o755);
+    writeFileSync(path.join(dir, 'codex'), 'not executable');
+    expect(locateBinary('gemini', { PATH: dir }, 'linux')).toEqual({ file: path.join(dir, 'gemini'), batch: false });
+    expect(locateBinary('codex', { PATH: dir }, 'linux')).toBeUndefined();
+    expect(locateBinary('claude', { PATH: dir }, 'linux')).toBeUndefined();
+  });
+
+  it('starts a Windows .cmd launcher through cmd.exe with every argument quoted', () => {
+    const invocation = cmdInvocation('C:\\npm\\gemini.cmd', ['--prompt=a & b "c"'], 'C:\\Windows\\system32\\cmd.exe');
+    expect(invocation.file).toBe('C:\\Windows\\system32\\cmd.exe');
+    expect(invocation.args.slice(0, 3)).toEqual(['/d', '/s', '/c']);
+    expect(invocation.args[3]).toContain('"C:\\npm\\gemini.cmd"');
+    expect(invocation.args[3]).toContain('^^^&'); // & escaped for both cmd.exe passes
+  });
+});
