@@ -145,7 +145,11 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (options.persistent) {
     const persistent = startPersistent({ runner, emitter, gate, input: process.stdin, log });
     process.on('SIGINT', () => persistent.interrupt());
-    process.on('SIGTERM', () => persistent.terminate());
+    process.on('SIGTERM', () => {
+      persistent.terminate();
+      // A turn that does not wrap up after its abort must not keep a terminated process alive.
+      setTimeout(() => void exit(writer, EXIT_INTERRUPTED), INTERRUPT_WATCHDOG_MS).unref();
+    });
     writer.onClose(() => persistent.terminate());
     return exit(writer, await persistent.done);
   }
