@@ -93,6 +93,8 @@ export interface ShimProcess {
   signalGroup(signal: NodeJS.Signals): boolean;
   /** Kills the whole tree now (the result reports killedByHarness). */
   kill(): void;
+  /** Descendants seen so far (sampled in the background). */
+  descendants(): ProcessInfo[];
   /** Settles once the shim and its tree are gone and output is collected. Never rejects. */
   readonly done: Promise<ShimExit>;
 }
@@ -128,6 +130,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       closeStdin: () => undefined,
       signalGroup: () => false,
       kill: () => undefined,
+      descendants: () => [],
       done: Promise.resolve(failed),
     };
   }
@@ -303,6 +306,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       return signalProcessGroup(pid, signal);
     },
     kill: killNow,
+    descendants: () => tracker?.seen() ?? [],
     done,
   };
 }

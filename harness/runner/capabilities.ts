@@ -61,6 +61,12 @@ export const REFERENCE_SHIM_CAPABILITIES: Capabilities = capabilitiesFrom(
     persistent: true,
     dialect: 'both',
     features: ['bash', 'gcloud', 'interactive', 'permission-modes', 'resume', 'history-file', 'cli', 'signals', 'persistent'],
+    // An official CLI runs its own tools: the reference shim cannot hold a CLI's tool call for tool_approval.
+    limitations: (['gemini-cli', 'codex-cli', 'claude-cli'] as const).map((provider) => ({
+      scenario: 'persistent-interactive',
+      provider,
+      reason: 'the wrapped CLI runs its own tools, so interactive tool_approval cannot hold them',
+    })),
   },
   'the bundled reference shim',
 );

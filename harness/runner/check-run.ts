@@ -24,6 +24,10 @@ import type { NormaliseContext } from './normalise.js';
 import type { ProviderEntry, FakeCliName } from './providers.js';
 import { runFinding } from './rules.js';
 import { checkToolOutputs } from './tool-output-check.js';
+import { adjustGoldenForCli, adjustObservedForCli, omissionsOf } from './cli-adjustments.js';
+import { expectedToolCall } from '../fake-cli/omissions.js';
+import { stableJson } from './golden-model.js';
+import { normaliseToolInput } from './normalise.js';
 import { checkWorkspace } from './workspace.js';
 
 /** Spawn-per-turn processes must exit within this after their last result (R5), and after an interrupt (R6). */
@@ -129,7 +133,7 @@ function secretsCheck(process: ExecutedProcess): Finding[] {
 }
 
 /** R5's required outcome per injected fault, and recovered retries listed in result.errors. */
-function faultOutcomeChecks(turn: Turn, turnIndex: number, events: CanonicalEvent[], label: string): Finding[] {
+function faultOutcomeChecks(turn: Turn, turnIndex: number, events: CanonicalEvent[], label: string, retriesVisible = true): Finding[] {
   const result = events.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
   if (!result) return []; // turn.result-last reports it
   const faults = turn.responses.flatMap((response) => (response.fault ? [response.fault] : []));
@@ -147,7 +151,7 @@ function faultOutcomeChecks(turn: Turn, turnIndex: number, events: CanonicalEven
       const what = last.kind === 'http' ? `HTTP ${last.status}` : last.kind === 'cut' ? 'a stream cut mid-event' : last.kind === 'malformed' ? 'a malformed chunk' : `a ${last.kind} fault`;
       findings.push(runFinding('error.fault-outcome', BOTH_WORDS(label, `${where}: ${what} needs an \`error\` line before the error result`), { line: result.line }));
     }
-  } else if (faults.some((fault) => fault.kind === 'http') && !result.isError) {
+  } else if (retriesVisible && faults.some((fault) => fault.kind === 'http') && !result.isError) {
     const errors = result.errors;
     if (!Array.isArray(errors) || errors.length === 0) {
       findings.push(runFinding('error.retries-listed', BOTH_WORDS(label, `${where}: the turn recovered from ${faults.filter((fault) => fault.kind === 'http').length} failed request(s) but \`result.errors\` does not list them`), { line: result.line }));
@@ -289,7 +293,7 @@ function resumeChecks(input: CheckInput): Finding[] {
   return findings;
 }
 
-function goldenChecks(input: CheckInput, process: ExecutedProcess, index: number, context: NormaliseContext, out: CheckOutput): Finding[] {
+function goldenChecks(input: CheckInput, process: ExecutedProcess, index: number, context: NormaliseContext, out: CheckOutput, cliUsed: FakeCliName | undefined): Finding[] {
   const goldenIndex = input.persistent ? 0 : index;
   const golden = readGolden(input.scenario.dir, goldenIndex);
   const fileLabel = `transcripts/${input.scenario.id}/${goldenFileName(goldenIndex)}`;
@@ -298,8 +302,14 @@ function goldenChecks(input: CheckInput, process: ExecutedProcess, index: number
     out.notVerified.push(`golden comparison: ${fileLabel} does not exist (generate it with \`yume-conformance goldens --update\`)`);
     return [];
   }
-  const expected: TurnModel[] = buildTurnModels(toCanonicalEvents(golden), {});
-  const observed = buildTurnModels(eventsOf(process), context);
+  let expected: TurnModel[] = buildTurnModels(toCanonicalEvents(golden), {});
+  let observed = buildTurnModels(eventsOf(process), context);
+  if (cliUsed) {
+    // Type-B: compare with what a correct translator of this CLI can print (R10, harness/fake-cli/omissions.ts).
+    const turns = process.turns.map((turn) => input.scenario.turns[turn]!);
+    expected = adjustGoldenForCli(expected, turns, cliUsed, { ...context, workspace: input.workspace });
+    observed = adjustObservedForCli(observed, turns, cliUsed);
+  }
   return prefixed(compareWithGolden({ label: fileLabel, turns: expected }, observed, `stdout of ${process.label}`), process.label);
 }
 
@@ -308,6 +318,30 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
   const context: NormaliseContext = { workspace: input.workspace, home: input.home };
   const findings = out.findings;
   const started = input.processes.filter((process) => !process.exit.spawnError);
+  const usedCliEarly = input.cli !== undefined && input.cli.log.some((entry) => entry.event === 'start' && entry.cli === input.cli!.name);
+  const cliUsed = usedCliEarly ? input.cli!.name : undefined;
+  const omissions = cliUsed ? omissionsOf(cliUsed) : undefined;
+  const cliToolOptions = cliUsed && omissions
+    ? {
+        outputNotPrinted: omissions.toolOutputs,
+        shellFailureAsSuccess: omissions.shellFailureAsSuccess,
+        ...(omissions.ownToolCalls
+          ? {
+              keyOf: (call: { id: string; name: string; input?: Record<string, unknown>; rawArguments?: string }) => {
+                const translated = expectedToolCall(cliUsed, call, input.workspace, (file) => {
+                  try {
+                    return readFileSync(file, 'utf8');
+                  } catch {
+                    return undefined;
+                  }
+                });
+                const normalised = normaliseToolInput(translated.input, context);
+                return stableJson({ name: translated.name, input: normalised });
+              },
+            }
+          : {}),
+      }
+    : undefined;
   input.processes.forEach((process, index) => {
     const lastTurn = input.scenario.turns[process.turns.at(-1) ?? index];
     findings.push(...processChecks(process, input.persistent, lastTurn));
@@ -315,13 +349,13 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     const validation = validateStream(process.exit.stdout, { profile: input.profile, mode: input.persistent ? 'persistent' : 'spawn-per-turn', keepEvents: false });
     findings.push(...prefixed(validation.findings, process.label));
     findings.push(...secretsCheck(process));
-    if (!input.recordOnly) findings.push(...goldenChecks(input, process, index, context, out));
+    if (!input.recordOnly) findings.push(...goldenChecks(input, process, index, context, out, cliUsed));
     const models = buildTurnModels(eventsOf(process), context);
     process.turns.forEach((turnIndex, position) => {
       const turn = input.scenario.turns[turnIndex]!;
       const model = input.persistent ? models[position] : models[0];
-      findings.push(...prefixed(checkToolOutputs(turn, model, { context, outputMayBeMissing: input.cli !== undefined && input.provider.kind === 'cli' }), process.label));
-      findings.push(...faultOutcomeChecks(turn, turnIndex, turnEvents(process, turnIndex), process.label));
+      findings.push(...prefixed(checkToolOutputs(turn, model, { context, ...(cliToolOptions ? { cli: cliToolOptions } : {}) }), process.label));
+      findings.push(...faultOutcomeChecks(turn, turnIndex, turnEvents(process, turnIndex), process.label, !omissions?.retriesOnStderrOnly));
     });
     findings.push(...interruptChecks(process, input.scenario, input.persistent));
     if (input.persistent) findings.push(...persistentChecks(process, input.scenario));
@@ -340,7 +374,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
 
   // Provider side: the REST mock's requests, or the fake CLI's log, whichever the shim was to use.
   const usedMock = input.requests.some((request) => request.provider === input.provider.mock);
-  const usedCli = input.cli !== undefined && input.cli.log.some((entry) => entry.event === 'start' && entry.cli === input.cli!.name);
+  const usedCli = usedCliEarly;
   if (input.provider.kind === 'rest' && (usedMock || !usedCli)) {
     findings.push(...checkProviderRequests(input.scenario, input.provider.mock, input.requests));
   }

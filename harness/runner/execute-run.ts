@@ -135,7 +135,8 @@ async function interruptWhenDue(
   finished: Promise<unknown>,
 ): Promise<void> {
   const { mock } = input.hooks;
-  const fallbackMs = Math.max(5000, Math.min(input.settings.timeoutMs / 2, 15_000));
+  // If the scripted moment never comes (a shim that prints nothing while it waits), interrupt anyway.
+  const fallbackMs = Math.min(8000, input.settings.timeoutMs / 2);
   let trigger: InterruptRecord['trigger'] = 'fallback';
   const race: Promise<unknown>[] = [delay(fallbackMs), finished];
   if (turn.interrupt === 'after-first-text') {
@@ -165,15 +166,22 @@ async function interruptWhenDue(
       );
     }
   } else if (turn.interrupt === 'during-tool') {
+    // The tool runs once its tool_use is printed, or (a shim that prints the call with its result) once a
+    // process appears under the shim, or (Type B) once the fake CLI logs that it started the tool.
+    const toolUse = live.waitFor((event: CanonicalEvent) => event.kind === 'tool_use', fromIndex);
+    const descendant = new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (shim.descendants().length > 0 && !input.hooks.cliEvent) resolve();
+      }, 100);
+      void finished.then(() => clearInterval(poll));
+      void toolUse.then(() => clearInterval(poll));
+    });
+    const cliStart = input.hooks.cliEvent ? input.hooks.cliEvent(turnIndex, 'tool-start', fallbackMs) : new Promise<never>(() => undefined);
     race.push(
-      live
-        .waitFor((event: CanonicalEvent) => event.kind === 'tool_use', fromIndex)
-        .then(async (found) => {
-          if (!found) return;
-          if (input.hooks.cliEvent) await input.hooks.cliEvent(turnIndex, 'tool-start', TOOL_START_DELAY_MS * 4);
-          await delay(TOOL_START_DELAY_MS);
-          trigger = 'tool-running';
-        }),
+      Promise.race([toolUse, descendant, cliStart]).then(async () => {
+        await delay(TOOL_START_DELAY_MS);
+        trigger = 'tool-running';
+      }),
     );
   }
   await Promise.race(race);

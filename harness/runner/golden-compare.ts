@@ -36,7 +36,7 @@ function usageText(usage: CanonicalUsage | undefined): string {
 }
 
 function callText(call: ToolCallModel): string {
-  const outcome = call.result ? (call.result.isError ? 'error' : 'ok') : 'no result';
+  const outcome = call.result ? (call.result.isError === undefined ? 'ok or error' : call.result.isError ? 'error' : 'ok') : 'no result';
   const input = JSON.stringify(call.input);
   return `${call.name} ${input.length > 60 ? `${input.slice(0, 59)}…` : input} → ${outcome}`;
 }
@@ -59,9 +59,13 @@ function ruleForKind(kind: ModelItem['kind']): string {
   return kind === 'text' ? 'golden.text' : kind === 'tools' ? 'golden.tool-calls' : 'golden.result';
 }
 
-/** Usage equality of R4/R10: reported totals must be equal; an estimate only present and > 0. */
-export function usageDifference(expected: CanonicalUsage | undefined, observed: CanonicalUsage | undefined): string | undefined {
+/**
+ * Usage equality of R4/R10: reported totals must be equal; an estimate only present and > 0. A turn ending
+ * in an error may omit usage (R4: an error or interrupt before usage arrived), but never report other totals.
+ */
+export function usageDifference(expected: CanonicalUsage | undefined, observed: CanonicalUsage | undefined, errorTurn = false): string | undefined {
   if (!expected) return undefined; // the golden turn reports none (an error before any provider call)
+  if (errorTurn && !observed) return undefined;
   if (expected.estimated) {
     const positive = (observed?.inputTokens ?? 0) > 0 || (observed?.outputTokens ?? 0) > 0;
     return positive ? undefined : `expected an estimated usage above 0, observed ${usageText(observed)}`;
@@ -93,7 +97,7 @@ function compareTools(expected: ToolCallModel[], observed: ToolCallModel[]): { r
     if (want.result && !got.result) {
       return { rule: 'golden.tool-calls', what: `${got.name} call (line ${got.line}) has no tool_result answering its id`, line: got.line };
     }
-    if (want.result && got.result && want.result.isError !== got.result.isError) {
+    if (want.result && got.result && want.result.isError !== undefined && want.result.isError !== got.result.isError) {
       return {
         rule: 'golden.tool-calls',
         what: `${got.name} call answered with is_error ${got.result.isError}, expected ${want.result.isError}`,
@@ -130,7 +134,7 @@ function firstDifference(expected: ModelItem[], observed: ModelItem[]): Differen
       if (want.isError !== got.isError) {
         return { rule: 'golden.result', expectedIndex: index, observedIndex: index, what: `expected is_error ${want.isError}, observed ${got.isError}`, line: got.lines[0] };
       }
-      const usage = usageDifference(want.usage, got.usage);
+      const usage = usageDifference(want.usage, got.usage, want.isError);
       if (usage) return { rule: 'usage.totals', expectedIndex: index, observedIndex: index, what: usage, line: got.lines[0] };
     }
   }

@@ -11,8 +11,8 @@ export interface ToolCallModel {
   key: string;
   /** The stdout line of the tool_use. */
   line: number;
-  /** The answering tool_result (paired by id), if any. */
-  result?: { isError: boolean; text: string; line: number };
+  /** The answering tool_result (paired by id), if any. `isError` undefined: not compared (see cli-adjustments.ts). */
+  result?: { isError: boolean | undefined; text: string; line: number };
 }
 
 export type ModelItem =

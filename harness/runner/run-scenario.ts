@@ -8,6 +8,7 @@ import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } 
 import type { FakeCliLogEntry } from '../fake-cli/state.js';
 import { writeAuthHelpers } from '../mock/auth-helpers.js';
 import { startMockServer, type MockServer } from '../mock/mock-server.js';
+import { findPackageRoot } from '../mock/package-paths.js';
 import { pathFor } from '../process/platform.js';
 import type { Finding } from '../rules/types.js';
 import { declaredLimitation, DIALECT_VARIABLE } from './capabilities.js';
@@ -51,6 +52,8 @@ export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
     notVerified: reason,
     ...(implied ?? explicit?.reason ? { limitation: implied ?? explicit!.reason } : {}),
   });
+  // A limitation the capabilities declare for this run: not attempted, listed with its reason.
+  if (explicit) return notVerified(`declared limitation: ${explicit.reason}`, explicit.reason);
   if (persistent && !capabilities.persistent) return notVerified('needs persistent mode (--input-format stream-json), which the capabilities do not declare');
   if (hasInterrupt && windows && !persistent) {
     if (!capabilities.persistent) {
@@ -82,6 +85,11 @@ export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
     return notVerified(probe.notVerified, yumeAppDash ? 'provider id marked — under the yume-app invocation (R7)' : undefined);
   }
   return { persistent };
+}
+
+/** dist/fake-cli.js of this package (found from the package root, wherever the runner's code was bundled). */
+function bundledFakeCli(): string {
+  return path.join(findPackageRoot(), 'dist', 'fake-cli.js');
 }
 
 function apiBaseFor(entry: ProviderEntry, mock: MockServer): string {
@@ -175,6 +183,7 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
         stateFile,
         logFile,
         clis: [cli],
+        ...(existsSync(bundledFakeCli()) ? { script: bundledFakeCli() } : {}),
         ...(settings.execPath ? { node: settings.execPath } : {}),
         stallTimeoutMs: settings.timeoutMs,
       });
@@ -231,7 +240,8 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
       home: dirs.home,
       ...(flags ? { providerFlag: flags.provider } : {}),
       requests,
-      ...(cli ? { cli: { name: cli, log: readFakeCliLog(logFile), required: entry.kind === 'cli' } } : {}),
+      // R7: under yume-app the gemini/openai ids offer both backends; the checks follow the one the shim used.
+      ...(cli ? { cli: { name: cli, log: readFakeCliLog(logFile), required: entry.kind === 'cli' && spec.invocation.kind !== 'yume-app' } } : {}),
       recordOnly: settings.recordOnly === true,
     });
     const startFailure = execution.processes.find((executed) => executed.exit.spawnError)?.exit.spawnError;

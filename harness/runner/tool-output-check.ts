@@ -28,10 +28,14 @@ function contains(haystack: string, needle: string): boolean {
 export interface ToolOutputOptions {
   context: NormaliseContext;
   /**
-   * A Type-B shim wrapping a CLI that does not print a tool's output is compared without it (R10): empty
-   * content is then not a failure.
+   * Type-B shims (R10): the tools whose output the wrapped CLI does not print (compared without it), whether
+   * a failing shell command shows as a success, and how the CLI names a scripted call (its own tools).
    */
-  outputMayBeMissing?: boolean;
+  cli?: {
+    outputNotPrinted: readonly string[];
+    shellFailureAsSuccess: boolean;
+    keyOf?: (call: { id: string; name: string; input?: Record<string, unknown>; rawArguments?: string }) => string;
+  };
 }
 
 /** Checks one observed turn against the scenario turn's `expect.toolResults`. */
@@ -45,12 +49,13 @@ export function checkToolOutputs(turn: Turn, observed: TurnModel | undefined, op
   for (const expectation of expected) {
     const script = scripted.get(expectation.id);
     if (!script) continue;
-    const key = scriptedCallKey(script, options.context);
+    const key = options.cli?.keyOf ? options.cli.keyOf(script) : scriptedCallKey(script, options.context);
     const call = calls.find((candidate) => candidate.key === key && !used.has(candidate));
     if (!call) continue; // a missing or different call is golden.tool-calls' finding
     used.add(call);
     if (!call.result) continue; // golden.tool-result reports the missing answer
-    if (call.result.isError !== expectation.isError) {
+    const shellVerdictHidden = options.cli?.shellFailureAsSuccess === true && script.name === 'Bash';
+    if (call.result.isError !== expectation.isError && !shellVerdictHidden) {
       findings.push(
         runFinding(
           'golden.tool-results',
@@ -60,7 +65,7 @@ export function checkToolOutputs(turn: Turn, observed: TurnModel | undefined, op
       );
       continue;
     }
-    if (call.result.text.trim() === '' && options.outputMayBeMissing) continue;
+    if (options.cli?.outputNotPrinted.includes(script.name)) continue;
     const missing = (expectation.contains ?? []).filter((needle) => !contains(call.result!.text, needle));
     if (missing.length > 0) {
       findings.push(

@@ -1,0 +1,84 @@
+// R10 for Type-B shims: what an official CLI leaves out of its stdout cannot be in the shim's transcript
+// either, so the golden is adjusted before the comparison (harness/fake-cli/omissions.ts lists, per CLI,
+// what it omits — taken from the real CLIs' captures): its own tool calls replace the app's (codex runs a
+// Read as `cat`), text of a message cut short is not printed (codex, claude), a failing shell command shows
+// as a success and read_file output is not printed (gemini).
+import { readFileSync } from 'node:fs';
+import { CLI_OMISSIONS, expectedToolCall, type CliOmissions } from '../fake-cli/omissions.js';
+import type { FakeCliName } from '../fake-cli/script-types.js';
+import type { Turn } from '../mock/scenario-types.js';
+import { stableJson, type ModelItem, type ToolCallModel, type TurnModel } from './golden-model.js';
+import { normaliseToolInput, type NormaliseContext } from './normalise.js';
+import { scriptedCallKey } from './tool-output-check.js';
+
+export function omissionsOf(cli: FakeCliName): CliOmissions {
+  return CLI_OMISSIONS[cli];
+}
+
+/** A turn whose last model message never completed: interrupted while streaming, or a broken stream. */
+export function turnEndsInCutMessage(turn: Turn): boolean {
+  if (turn.interrupt === 'after-first-text') return true;
+  const last = turn.responses.at(-1)?.fault?.kind;
+  return last === 'cut' || last === 'malformed' || last === 'mid-stream-error';
+}
+
+/** Drops the text stretch right before the result (the cut message's partial text). */
+function withoutTrailingText(items: ModelItem[]): ModelItem[] {
+  const resultAt = items.findIndex((item) => item.kind === 'result');
+  const end = resultAt < 0 ? items.length : resultAt;
+  if (end > 0 && items[end - 1]!.kind === 'text') return [...items.slice(0, end - 1), ...items.slice(end)];
+  return items;
+}
+
+function translateCall(call: ToolCallModel, cli: FakeCliName, omissions: CliOmissions, turn: Turn, used: Set<string>, context: NormaliseContext & { workspace: string }): ToolCallModel {
+  const scripted = turn.responses
+    .flatMap((response) => response.toolCalls ?? [])
+    .find((candidate) => !used.has(candidate.id) && scriptedCallKey(candidate, {}) === call.key);
+  let adjusted = call;
+  if (scripted) {
+    used.add(scripted.id);
+    if (omissions.ownToolCalls) {
+      const readAfter = (file: string) => {
+        try {
+          return readFileSync(file, 'utf8');
+        } catch {
+          return undefined;
+        }
+      };
+      const translated = expectedToolCall(cli, scripted, context.workspace, readAfter);
+      const input = normaliseToolInput(translated.input, context);
+      adjusted = { ...call, name: translated.name, input, key: stableJson({ name: translated.name, input }) };
+    }
+  }
+  if (omissions.shellFailureAsSuccess && call.name === 'Bash' && adjusted.result) {
+    // The CLI reports a failing command as a success: its is_error cannot be compared.
+    adjusted = { ...adjusted, result: { ...adjusted.result, isError: undefined } };
+  }
+  return adjusted;
+}
+
+/**
+ * The golden turns as a correct shim wrapping `cli` would print them. `turns` are the scenario turns the
+ * golden turns stand for, in order; `context` normalises the translated inputs (the run's workspace).
+ */
+export function adjustGoldenForCli(golden: TurnModel[], turns: readonly Turn[], cli: FakeCliName, context: NormaliseContext & { workspace: string }): TurnModel[] {
+  const omissions = omissionsOf(cli);
+  return golden.map((model, index) => {
+    const turn = turns[index];
+    if (!turn) return model;
+    const used = new Set<string>();
+    let items = model.items.map((item): ModelItem =>
+      item.kind === 'tools' ? { ...item, calls: item.calls.map((call) => translateCall(call, cli, omissions, turn, used, context)) } : item,
+    );
+    if (omissions.partialText && turnEndsInCutMessage(turn)) items = withoutTrailingText(items);
+    return { items };
+  });
+}
+
+/** The observed turns with the same omissions applied where the shim may or may not print the content. */
+export function adjustObservedForCli(observed: TurnModel[], turns: readonly Turn[], cli: FakeCliName): TurnModel[] {
+  const omissions = omissionsOf(cli);
+  if (!omissions.partialText) return observed;
+  // Partial text of a cut message is free either way: a shim that does show it is not wrong.
+  return observed.map((model, index) => (turns[index] && turnEndsInCutMessage(turns[index]!) ? { items: withoutTrailingText(model.items) } : model));
+}
