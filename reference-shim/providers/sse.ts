@@ -36,6 +36,7 @@ export async function* readSse(response: StreamingResponse, provider: string, si
         chunk = await chunks.next();
       } catch (error) {
         if (signal.aborted) throw new ProviderError('aborted', 'request aborted');
+        if (response.idleTimedOut) throw new ProviderError('stream', `${provider}: the stream stalled (no data for too long); giving up`);
         throw new ProviderError('stream', `${provider}: the connection closed mid-stream (${(error as Error).message})`);
       }
       if (chunk.done) break;

@@ -7,6 +7,8 @@ import type { IncomingMessage } from 'node:http';
 
 export interface StreamingResponse {
   status: number;
+  /** Set when the connection was closed because the provider sent nothing for too long. */
+  readonly idleTimedOut: boolean;
   header(name: string): string | undefined;
   /** The body as it arrives; iteration throws when the connection breaks mid-body. */
   body: AsyncIterable<Buffer>;
@@ -23,9 +25,23 @@ export class TransportError extends Error {
   }
 }
 
-function wrap(response: IncomingMessage): StreamingResponse {
+/**
+ * How long a provider may stay silent (waiting for headers or between chunks) before the connection is
+ * dropped: long enough for slow reasoning models, short enough that a dead connection cannot hang a turn.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 600_000;
+
+function idleTimeoutMs(): number {
+  const configured = Number(process.env.YUME_SHIM_IDLE_TIMEOUT_MS);
+  return Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_IDLE_TIMEOUT_MS;
+}
+
+function wrap(response: IncomingMessage, idle: { timedOut: boolean }): StreamingResponse {
   return {
     status: response.statusCode ?? 0,
+    get idleTimedOut() {
+      return idle.timedOut;
+    },
     header(name) {
       const value = response.headers[name.toLowerCase()];
       return Array.isArray(value) ? value.join(', ') : value;
@@ -54,9 +70,17 @@ export async function postJson(url: string, headers: Record<string, string>, bod
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new TransportError('request aborted', true));
     let response: IncomingMessage | undefined;
+    const idle = { timedOut: false };
     const request = client.request(target, {
       method: 'POST',
       headers: { ...headers, 'content-length': String(payload.length) },
+    });
+    // A socket timeout covers both the wait for the headers and silence in the middle of the body.
+    const limit = idleTimeoutMs();
+    request.setTimeout(limit, () => {
+      idle.timedOut = true;
+      request.destroy(new Error(`no data from the provider for ${Math.round(limit / 1000)} s`));
+      response?.destroy();
     });
     const onAbort = (): void => {
       request.destroy();
@@ -67,11 +91,11 @@ export async function postJson(url: string, headers: Record<string, string>, bod
     request.on('response', (incoming) => {
       response = incoming;
       incoming.on('close', () => signal.removeEventListener('abort', onAbort));
-      resolve(wrap(incoming));
+      resolve(wrap(incoming, idle));
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
       signal.removeEventListener('abort', onAbort);
-      reject(new TransportError(error.code ?? error.message, signal.aborted));
+      reject(new TransportError(idle.timedOut ? error.message : (error.code ?? error.message), signal.aborted));
     });
     request.end(payload);
   });

@@ -148,6 +148,21 @@ describe('OpenAI Chat Completions', () => {
     ]);
   });
 
+  it('gives up on a stream that stays silent longer than the idle limit', async () => {
+    const previous = process.env.YUME_SHIM_IDLE_TIMEOUT_MS;
+    process.env.YUME_SHIM_IDLE_TIMEOUT_MS = '300';
+    try {
+      const provider = await chatProvider([{ chunks: [chat({ content: 'first' })], hold: true }]);
+      const started = Date.now();
+      const error = await failure(provider);
+      expect(error).toMatchObject({ kind: 'stream', message: expect.stringContaining('stalled') });
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      if (previous === undefined) delete process.env.YUME_SHIM_IDLE_TIMEOUT_MS;
+      else process.env.YUME_SHIM_IDLE_TIMEOUT_MS = previous;
+    }
+  });
+
   it('closes the connection when the consumer is aborted', async () => {
     const provider = await chatProvider([{ chunks: [chat({ content: 'first' })], hold: true }]);
     const controller = new AbortController();
