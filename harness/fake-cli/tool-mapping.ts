@@ -84,7 +84,7 @@ export function claudeToolInput(name: string, input: Record<string, unknown>, wo
  * they are after the turn (`readAfter`). gemini reports the model's parameters as sent; claude's model
  * sends absolute paths; codex runs everything but file edits through its shell (a Bash call with the
  * command) and reports edits as changed paths only, which a translator shows as a Write of the content
- * the file now has.
+ * the file has after the turn (unchanged when the patch was refused).
  */
 export function expectedTranslation(
   cli: FakeCliName,

@@ -6,10 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { locateBinary } from '../../reference-shim/providers/cli/binary.js';
-import { claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
-import { codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
+import { CLAUDE_CLI, claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
+import { CODEX_CLI, codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
 import { errorFromStatus, statusInMessage } from '../../reference-shim/providers/cli/errors.js';
-import { geminiArgs, geminiToApp } from '../../reference-shim/providers/cli/gemini-cli.js';
+import { GEMINI_CLI, geminiArgs, geminiToApp } from '../../reference-shim/providers/cli/gemini-cli.js';
 import { unwrapShellCommand } from '../../reference-shim/providers/cli/shell-words.js';
 import { cmdInvocation } from '../../reference-shim/providers/cli/windows-command.js';
 import { parseClaudeArgs } from '../../harness/fake-cli/args/claude-args.js';
@@ -104,5 +104,49 @@ describe('finding the binary', () => {
     expect(invocation.args.slice(0, 3)).toEqual(['/d', '/s', '/c']);
     expect(invocation.args[3]).toContain('"C:\\npm\\gemini.cmd"');
     expect(invocation.args[3]).toContain('^^^&'); // & escaped for both cmd.exe passes
+  });
+});
+
+describe('usage from the CLI, never 0/0 (R4)', () => {
+  function recordingSink() {
+    const calls: Array<[string, unknown]> = [];
+    const sink = {
+      text: (delta: string) => void calls.push(['text', delta]),
+      thinking: (delta: string) => void calls.push(['thinking', delta]),
+      toolUse: (call: { id?: string }) => {
+        calls.push(['toolUse', call]);
+        return call.id ?? 'id';
+      },
+      toolResult: (result: unknown) => void calls.push(['toolResult', result]),
+      usage: (usage: unknown) => void calls.push(['usage', usage]),
+      retried: (message: string) => void calls.push(['retried', message]),
+    };
+    return { sink, calls };
+  }
+  const context = { log: () => undefined, cwd: '/work' };
+
+  it('reports the CLI totals, and nothing when the CLI counted 0/0 (the turn then estimates)', () => {
+    const gemini = recordingSink();
+    const translator = GEMINI_CLI.createTranslator(gemini.sink, context);
+    translator.onEvent({ type: 'result', status: 'success', stats: { input_tokens: 243, output_tokens: 53, cached: 0 } });
+    expect(gemini.calls).toEqual([['usage', { inputTokens: 243, outputTokens: 53 }]]);
+    expect(translator.ending).toEqual({ ok: true, text: '' });
+
+    const zero = recordingSink();
+    const silent = CODEX_CLI.createTranslator(zero.sink, context);
+    silent.onEvent({ type: 'turn.completed', usage: { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0 } });
+    expect(zero.calls).toEqual([]);
+    expect(silent.ending).toMatchObject({ ok: true });
+
+    const claude = recordingSink();
+    CLAUDE_CLI.createTranslator(claude.sink, context).onEvent({ type: 'result', is_error: false, result: 'x', usage: { input_tokens: 0, output_tokens: 0 } });
+    expect(claude.calls).toEqual([]);
+  });
+
+  it('an error result is an error ending with the R5 kind, not a success', () => {
+    const { sink } = recordingSink();
+    const translator = CLAUDE_CLI.createTranslator(sink, context);
+    translator.onEvent({ type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: Request rejected (429)' });
+    expect(translator.ending).toMatchObject({ ok: false, error: { kind: 'retryable' } });
   });
 });

@@ -160,7 +160,8 @@ class CodexTranslator implements CliTranslator {
         this.sink.toolResult({ toolUseId: printed, content: failed ? `codex could not delete ${file}` : `deleted ${file}`, isError: failed });
         return;
       }
-      const content = failed ? undefined : currentContent(absolute);
+      // codex prints no patch content: show what the file holds now (unchanged when the patch failed).
+      const content = currentContent(absolute);
       const printed = this.toolUse(cliId, 'Write', { file_path: file, content: content ?? '' });
       const verb = kind === 'add' ? 'created' : 'updated';
       this.sink.toolResult({ toolUseId: printed, content: failed ? `codex could not apply the patch to ${file}` : `codex ${verb} ${file}`, isError: failed });
