@@ -391,6 +391,8 @@ describe('stdout closed by the reader (EPIPE)', () => {
       });
       expect(code).not.toBeNull();
       expect(stderr).not.toMatch(/at .*\(|Error: write EPIPE|internal error/);
+      // The server may notice the closed socket a moment after the process is gone.
+      for (let waited = 0; !mock.requests()[0]!.closedByClient && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(mock.requests()[0]!.closedByClient).toBe(true);
     } finally {
       await mock.close();
