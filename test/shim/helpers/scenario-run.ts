@@ -109,9 +109,11 @@ export async function runScenario(scenario: Scenario | LoadedScenario, provider:
       const init = run.lines.find((line) => line.type === 'system' && line.subtype === 'init');
       if (typeof init?.session_id === 'string') sessionId = init.session_id;
     }
+    // The server may record a closed or finished connection a moment after the shim exited.
+    const settled = () => mock.requests().every((request) => request.completed || request.closedByClient || request.outcome !== 'stream');
+    for (let waited = 0; !settled() && waited < 1000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     const requests = mock.requests();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    return { runs, requests: mock.requests(), requestFindings: checkProviderRequests(scenario, provider, requests), workspace, home, sessionId };
+    return { runs, requests, requestFindings: checkProviderRequests(scenario, provider, requests), workspace, home, sessionId };
   } finally {
     await mock.close();
     if (!options.keepDirs) {
