@@ -88,7 +88,7 @@ export function checkProviderRequests(scenario: Scenario, provider: MockProvider
       const earlier = turn.responses.slice(0, request.responseIndex).filter((response) => !response.fault || response.fault.kind === 'drip');
       const calls = earlier.flatMap((response) => response.toolCalls ?? []);
       if (calls.length === 0) continue;
-      const history = requestView(provider, request.body, request.path).history;
+      const history = thisTurnsHistory(requestView(provider, request.body, request.path).history, turn.prompt);
       checkToolResults(provider, t, request, calls, earlier, history, turn.expect.toolResults ?? [], ids, report);
     }
 
@@ -110,6 +110,16 @@ export function checkProviderRequests(scenario: Scenario, provider: MockProvider
 }
 
 type Report = (rule: string, message: string, dedupeKey?: string) => void;
+
+/**
+ * The part of a request's history that belongs to the current turn: from the last user message carrying the
+ * turn's prompt on. Gemini answers calls by name and order, and a resumed or persistent history also holds
+ * earlier turns' calls of the same names.
+ */
+function thisTurnsHistory(history: HistoryItem[], prompt: string): HistoryItem[] {
+  const start = history.findLastIndex((item) => item.role === 'user' && item.texts.some((text) => text.includes(prompt)));
+  return start < 0 ? history : history.slice(start);
+}
 
 function checkToolResults(
   provider: MockProviderId, t: number, request: CheckedRequest, calls: ScriptToolCall[], responses: ModelResponse[],
@@ -150,18 +160,19 @@ function checkToolResults(
   }
   if (provider === 'gemini') {
     // The first function call of each model response carries a signature that must come back on that part.
+    // Signatures are unique per response, so look the part up by name and signature: a resumed or persistent
+    // history also holds earlier turns' parts of the same name, and a response may call one name twice.
     const replayed = history.filter((item) => item.role === 'assistant').flatMap((item) => item.toolCalls);
-    const used = new Set<unknown>();
     for (const response of responses) {
       const first = response.toolCalls?.[0];
       if (!first) continue;
-      const part = replayed.find((candidate) => candidate.name === first.name && !used.has(candidate));
-      if (part) used.add(part);
       const expectedSignature = ids.get(first.id)?.thoughtSignature;
-      if (!part) {
+      const sameName = replayed.filter((candidate) => candidate.name === first.name);
+      if (sameName.length === 0) {
         report('requests.thought-signature-echoed', `${where}: the model's ${first.name} functionCall part is missing from the history`, first.id);
-      } else if (part.thoughtSignature !== expectedSignature) {
-        report('requests.thought-signature-echoed', `${where}: the ${first.name} functionCall part came back with thoughtSignature ${JSON.stringify(part.thoughtSignature ?? null)}, not the one the mock sent`, first.id);
+      } else if (!sameName.some((candidate) => candidate.thoughtSignature === expectedSignature)) {
+        const sent = sameName.map((candidate) => JSON.stringify(candidate.thoughtSignature ?? null)).join(', ');
+        report('requests.thought-signature-echoed', `${where}: no ${first.name} functionCall part came back with the thoughtSignature the mock sent (sent: ${sent})`, first.id);
       }
     }
   }

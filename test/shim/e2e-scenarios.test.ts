@@ -12,38 +12,15 @@ import { readScenarios, runScenario, type ScenarioRun, type ScenarioRunOptions }
 const PROVIDERS: MockProviderId[] = ['openai-chat', 'openai-responses', 'gemini', 'anthropic'];
 const scenarios = readScenarios(path.join(ROOT, 'transcripts'));
 
-/**
- * An `error` line answering a bad stdin frame (code invalid_frame) belongs to no turn, but the harness's
- * sequence check still counts it against the next turn's success result (error.no-success-after-error);
- * until that check exempts such lines (reported to the lead), that one finding is not held against the shim.
- */
-function isStdinComplaintFinding(stdout: Buffer, finding: { rule: string; message: string }): boolean {
-  if (finding.rule !== 'error.no-success-after-error') return false;
-  const errorLine = Number(/error at line (\d+)/.exec(finding.message)?.[1]);
-  const line = stdout.toString('utf8').split('\n')[errorLine - 1];
-  return line !== undefined && JSON.parse(line).code === 'invalid_frame';
-}
-
-/**
- * The Gemini thoughtSignature check matches replayed functionCall parts by name starting from the oldest, so in
- * a later turn that calls a tool an earlier turn also called it compares against the earlier part (reported to
- * the lead, harness/mock/request-checks.ts). Signatures are still checked by every single-turn scenario.
- */
-function isKnownSignatureMismatch(scenarioTurns: number, finding: { rule: string; message: string }): boolean {
-  return scenarioTurns > 2 && finding.rule === 'requests.thought-signature-echoed' && /^turn [3-9]/.test(finding.message);
-}
-
 function mustFindings(run: ScenarioRun, profile: 'spec' | 'yume-app', mode: 'spawn-per-turn' | 'persistent' = 'spawn-per-turn', scenarioTurns = 1): string[] {
   const problems: string[] = [];
   run.runs.forEach((process, index) => {
     const result = validateStream(process.stdout, { profile, mode });
     for (const finding of result.findings.filter((f) => f.severity === 'MUST')) {
-      if (isStdinComplaintFinding(process.stdout, finding)) continue;
       problems.push(`process ${index + 1} line ${finding.line}: ${finding.rule}: ${finding.message}`);
     }
   });
   for (const finding of run.requestFindings.filter((f) => f.severity === 'MUST')) {
-    if (isKnownSignatureMismatch(scenarioTurns, finding)) continue;
     problems.push(`request ${finding.rule}: ${finding.message}`);
   }
   return problems;
