@@ -2,8 +2,7 @@
 // (or written once and closed), stdout read as JSON lines, stderr kept for error messages. An interrupt
 // sends SIGINT to the whole group (gemini's launcher ignores signals to its own pid), then SIGKILL after a
 // grace period; whatever the CLI leaves behind is killed when it exits (R6).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { killTree, RUN_MARKER_VARIABLE } from '../../tools/process-tree.js';
 import type { LocatedBinary } from './binary.js';
 import { cmdInvocation } from './windows-command.js';
@@ -43,7 +42,9 @@ const STDERR_TAIL_BYTES = 8 * 1024;
 /** After the CLI exits, how long a descendant may keep its stdout open before it is killed. */
 const STDIO_GRACE_MS = 1000;
 
-export function runCli(options: CliRunOptions): Promise<CliExit> {
+export async function runCli(options: CliRunOptions): Promise<CliExit> {
+  // Loaded here, not at the top: the shim is one bundle, and REST-provider runs should not pay for these.
+  const [{ spawn }, { randomUUID }] = await Promise.all([import('node:child_process'), import('node:crypto')]);
   const platform = options.platform ?? process.platform;
   const marker = randomUUID();
   const env = { ...options.env, [RUN_MARKER_VARIABLE]: marker };
