@@ -1,12 +1,18 @@
 // Records every process a shim started during its run (R6): members of its process group and, through
 // the parent chain, processes that moved to a group of their own. A process that has exited, or is a
 // zombie waiting for a reaper, counts as gone.
+//
+// Sampling is cheap where the table allows it (Linux: follow /proc/<pid>/task/*/children from the shim
+// down); a full sweep — every process newer than the shim, its group members, anything carrying the run's
+// environment marker — happens only when the runner asks which descendants are still alive.
 import type { ProcessInfo, ProcessTable } from './process-table.js';
 
 /** Identity of a process across snapshots: its pid plus its start time (so a reused pid is not confused). */
 function identity(info: ProcessInfo): string {
   return `${info.pid}@${info.start}`;
 }
+
+const gone = (info: ProcessInfo) => info.state === 'Z' || info.state === 'X';
 
 export interface DescendantTrackerOptions {
   rootPid: number;
@@ -52,45 +58,63 @@ export class DescendantTracker {
     return [...this.known.values()];
   }
 
-  /** Descendants seen so far that still run (zombies count as gone); takes a fresh sample first. */
+  /** Descendants that still run (zombies count as gone), after a full sweep for any not seen yet. */
   async alive(): Promise<ProcessInfo[]> {
     await this.poll();
+    const { table, rootPid } = this.options;
+    // Processes a run starts have pids above the shim's (barring pid wrap-around): sweep only those.
+    const current = await table.snapshot(rootPid);
+    this.addFrom(current);
     await this.addMarked();
-    const current = new Map((await this.options.table.snapshot()).map((info) => [identity(info), info]));
-    return this.seen()
-      .map((info) => current.get(identity(info)))
-      .filter((info): info is ProcessInfo => info !== undefined && info.state !== 'Z' && info.state !== 'X');
-  }
-
-  /** Adds processes carrying the run's environment marker (the root excepted). */
-  private async addMarked(): Promise<void> {
-    const { environmentMarker, table, rootPid } = this.options;
-    if (!environmentMarker || !table.withEnvironmentEntry) return;
-    try {
-      for (const info of await table.withEnvironmentEntry(environmentMarker)) {
-        if (info.pid !== rootPid && info.pid !== process.pid) this.known.set(identity(info), info);
-      }
-    } catch {
-      // best effort: the group and the parent chain still apply
+    const byIdentity = new Map(current.map((info) => [identity(info), info]));
+    const alive: ProcessInfo[] = [];
+    for (const info of this.known.values()) {
+      const now = byIdentity.get(identity(info)) ?? (info.pid <= rootPid ? table.info?.(info.pid) : undefined);
+      if (now && identity(now) === identity(info) && !gone(now)) alive.push(now);
     }
+    return alive;
   }
 
   private async sample(): Promise<void> {
-    let processes: ProcessInfo[];
+    const { table } = this.options;
     try {
-      processes = await this.options.table.snapshot();
+      if (table.childrenOf && table.info) this.followChildren(table.childrenOf.bind(table), table.info.bind(table));
+      else this.addFrom(await table.snapshot());
     } catch {
-      return; // a failed sample is retried at the next tick
+      // a failed sample is retried at the next tick
     }
+  }
+
+  /** Linux fast path: walk the children lists from the root and every known descendant. */
+  private followChildren(childrenOf: (pid: number) => number[], info: (pid: number) => ProcessInfo | undefined): void {
+    const { rootPid } = this.options;
+    const root = info(rootPid);
+    if (root && this.rootIdentity === undefined) this.rootIdentity = identity(root);
+    const queue: number[] = [];
+    if (root && identity(root) === this.rootIdentity) queue.push(rootPid);
+    for (const known of this.known.values()) queue.push(known.pid);
+    const visited = new Set<number>();
+    while (queue.length > 0) {
+      const pid = queue.shift()!;
+      if (visited.has(pid)) continue;
+      visited.add(pid);
+      for (const child of childrenOf(pid)) {
+        const childInfo = info(child);
+        if (!childInfo || child === rootPid) continue;
+        if (!this.known.has(identity(childInfo))) this.known.set(identity(childInfo), childInfo);
+        queue.push(child);
+      }
+    }
+  }
+
+  /** Adds, from a list of processes, the root's group members and every process whose parent chain reaches it. */
+  private addFrom(processes: ProcessInfo[]): void {
     const { rootPid, processGroup } = this.options;
     const root = processes.find((info) => info.pid === rootPid);
     if (root && this.rootIdentity === undefined) this.rootIdentity = identity(root);
-    // Parents whose children count: the root while it lives, and every known descendant still present.
     const parents = new Set<number>();
     if (root && identity(root) === this.rootIdentity) parents.add(rootPid);
-    for (const info of processes) {
-      if (this.known.has(identity(info))) parents.add(info.pid);
-    }
+    for (const info of processes) if (this.known.has(identity(info))) parents.add(info.pid);
     let added = true;
     while (added) {
       added = false;
@@ -103,6 +127,19 @@ export class DescendantTracker {
           added = true;
         }
       }
+    }
+  }
+
+  /** Adds processes carrying the run's environment marker (the root excepted). */
+  private async addMarked(): Promise<void> {
+    const { environmentMarker, table, rootPid } = this.options;
+    if (!environmentMarker || !table.withEnvironmentEntry) return;
+    try {
+      for (const info of await table.withEnvironmentEntry(environmentMarker, rootPid)) {
+        if (info.pid !== rootPid && info.pid !== process.pid) this.known.set(identity(info), info);
+      }
+    } catch {
+      // best effort: the group and the parent chain still apply
     }
   }
 }

@@ -65,4 +65,24 @@ describe('DescendantTracker', () => {
     const tracker = new DescendantTracker({ rootPid: 100, table, intervalMs: 1000, processGroup: true, environmentMarker: 'YUME_CONFORMANCE_RUN_ID=abc' });
     expect((await tracker.alive()).map((info) => info.pid)).toEqual([300]);
   });
+
+  it('follows children lists on the fast path and finds a double-forked group member in the final sweep', async () => {
+    const processes = new Map([[100, proc(100, 1, 100)], [101, proc(101, 100, 100)], [102, proc(102, 101, 102)], [103, proc(103, 1, 100)], [50, proc(50, 1, 50)]]);
+    const children: Record<number, number[]> = { 100: [101], 101: [102] };
+    let snapshots = 0;
+    const table: ProcessTable = {
+      snapshot: async (newerThan = 0) => {
+        snapshots += 1;
+        return [...processes.values()].filter((info) => info.pid > newerThan);
+      },
+      childrenOf: (pid) => children[pid] ?? [],
+      info: (pid) => processes.get(pid),
+    };
+    const tracker = new DescendantTracker({ rootPid: 100, table, intervalMs: 1000, processGroup: true });
+    await tracker.poll();
+    expect(snapshots).toBe(0); // polling read only the children lists
+    expect(tracker.seen().map((info) => info.pid).sort()).toEqual([101, 102]);
+    // 103 (in the group, already reparented to 1) is found by the sweep; 50 is older than the shim.
+    expect((await tracker.alive()).map((info) => info.pid).sort()).toEqual([101, 102, 103]);
+  });
 });
