@@ -9,7 +9,7 @@ import type { FakeCliName } from '../../harness/fake-cli/script-types.js';
 import { CAPTURE_IDS, captureScenario, type CaptureId } from './capture-scenarios.js';
 import { HEADLESS_ARGS, runFake, sleep, type FakeRun } from './run-fake.js';
 
-const CAPTURES = path.resolve(process.env.YUME_CAPTURES_DIR ?? path.join(import.meta.dirname, '..', '..', '..', 'shared', 'captures'));
+const CAPTURES = path.resolve(process.env.YUME_CAPTURES_DIR ?? path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures'));
 const CLIS: FakeCliName[] = ['gemini', 'codex', 'claude'];
 /** Objects whose keys are data (model names), compared by their values' shape only. */
 const DYNAMIC_KEYS = new Set(['models', 'modelUsage', 'model_usage_since_last_result']);

@@ -1,9 +1,9 @@
-// Reads /work/shared/captures (real claude, gemini and codex CLIs against a local mock) for the shape tests.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// Reads test/fixtures/streams/captures (real claude, gemini and codex CLIs against a local mock) for the shape tests.
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MockProviderId, ModelResponse } from '../../harness/mock/scenario-types.js';
 
-export const CAPTURES_DIR = [path.resolve(import.meta.dirname, '../../../shared/captures'), '/work/shared/captures'].find((dir) => existsSync(dir)) ?? '';
+export const CAPTURES_DIR = path.resolve(import.meta.dirname, '../fixtures/streams/captures');
 
 export const CLI_PROVIDER: Record<string, MockProviderId> = { claude: 'anthropic', gemini: 'gemini', codex: 'openai-responses' };
 
