@@ -14,6 +14,12 @@ function identity(info: ProcessInfo): string {
 
 const gone = (info: ProcessInfo) => info.state === 'Z' || info.state === 'X';
 
+/** Whether start time `a` is not before `b`, for numeric start times (Linux ticks, Windows creation ticks). */
+function startedAfter(a: string, b: string): boolean {
+  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return false;
+  return BigInt(a) >= BigInt(b);
+}
+
 export interface DescendantTrackerOptions {
   rootPid: number;
   table: ProcessTable;
@@ -27,6 +33,7 @@ export interface DescendantTrackerOptions {
 export class DescendantTracker {
   private readonly known = new Map<string, ProcessInfo>();
   private rootIdentity: string | undefined;
+  private rootStart: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
 
@@ -89,7 +96,10 @@ export class DescendantTracker {
   private followChildren(childrenOf: (pid: number) => number[], info: (pid: number) => ProcessInfo | undefined): void {
     const { rootPid } = this.options;
     const root = info(rootPid);
-    if (root && this.rootIdentity === undefined) this.rootIdentity = identity(root);
+    if (root && this.rootIdentity === undefined) {
+      this.rootIdentity = identity(root);
+      this.rootStart = root.start;
+    }
     const queue: number[] = [];
     if (root && identity(root) === this.rootIdentity) queue.push(rootPid);
     for (const known of this.known.values()) queue.push(known.pid);
@@ -111,9 +121,15 @@ export class DescendantTracker {
   private addFrom(processes: ProcessInfo[]): void {
     const { rootPid, processGroup } = this.options;
     const root = processes.find((info) => info.pid === rootPid);
-    if (root && this.rootIdentity === undefined) this.rootIdentity = identity(root);
+    if (root && this.rootIdentity === undefined) {
+      this.rootIdentity = identity(root);
+      this.rootStart = root.start;
+    }
     const parents = new Set<number>();
     if (root && identity(root) === this.rootIdentity) parents.add(rootPid);
+    // Windows never reparents: a child still names the shim's pid as its parent after the shim exited.
+    // The pid may be reused by then, so only processes created after the shim count.
+    const orphanOfRoot = (info: ProcessInfo) => !processGroup && !root && this.rootStart !== undefined && info.ppid === rootPid && startedAfter(info.start, this.rootStart);
     for (const info of processes) if (this.known.has(identity(info))) parents.add(info.pid);
     let added = true;
     while (added) {
@@ -121,7 +137,7 @@ export class DescendantTracker {
       for (const info of processes) {
         if (info.pid === rootPid || this.known.has(identity(info))) continue;
         const inGroup = processGroup && info.pgid === rootPid;
-        if (inGroup || parents.has(info.ppid)) {
+        if (inGroup || parents.has(info.ppid) || orphanOfRoot(info)) {
           this.known.set(identity(info), info);
           parents.add(info.pid);
           added = true;

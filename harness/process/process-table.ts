@@ -184,6 +184,8 @@ export function processTableFor(platform: PlatformName): ProcessTable {
 /** How often a run's descendants are sampled: /proc is cheap, `ps` and PowerShell are not. */
 export function pollIntervalFor(platform: PlatformName): number {
   if (platform === 'linux' || platform === 'android') return 100;
-  if (platform === 'win32') return 1500;
+  // Each Windows sample starts PowerShell: sample rarely; the final sweep follows the (never reparented)
+  // parent pids instead.
+  if (platform === 'win32') return 5000;
   return 300;
 }

@@ -85,4 +85,15 @@ describe('DescendantTracker', () => {
     // 103 (in the group, already reparented to 1) is found by the sweep; 50 is older than the shim.
     expect((await tracker.alive()).map((info) => info.pid).sort()).toEqual([101, 102, 103]);
   });
+
+  it('on Windows (no groups, no reparenting) finds a child of the exited shim, but not an older process reusing its pid', async () => {
+    const table = new ScriptedTable([
+      [proc(100, 4, 100, 'R', '1000')],
+      // the shim (100) exited; 300 still names it as parent and is newer; 301 is older and unrelated
+      [proc(300, 100, 300, 'R', '1500'), proc(301, 100, 301, 'R', '900')],
+    ]);
+    const tracker = new DescendantTracker({ rootPid: 100, table, intervalMs: 5000, processGroup: false });
+    await tracker.poll();
+    expect((await tracker.alive()).map((info) => info.pid)).toEqual([300]);
+  });
 });
