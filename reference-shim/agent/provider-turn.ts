@@ -8,6 +8,7 @@ import type { HistoryEntry, TokenUsage, ToolCallRecord } from '../session/histor
 import type { LoopOutcome } from './loop.js';
 import type { ToolIdAllocator } from './tool-ids.js';
 import { toUsageFields, type TurnUsage } from './usage.js';
+import { capText } from '../tools/output-cap.js';
 
 export interface ProviderTurnContext {
   provider: TurnProvider;
@@ -63,7 +64,8 @@ class PairingSink implements TurnSink {
       return;
     }
     this.pending.delete(result.toolUseId);
-    this.print(call, result.content, result.isError);
+    // A CLI reports its tools' whole output; cap it as the shim's own tools do (R9: one line stays small).
+    this.print(call, capText(result.content), result.isError);
   }
 
   usage(usage: TokenUsage): void {
