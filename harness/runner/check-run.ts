@@ -57,7 +57,8 @@ export interface CheckOutput {
   goldens: (string | undefined)[];
 }
 
-const BOTH_WORDS = (label: string, message: string) => (label === 'the shim' ? message : `${label}: ${message}`);
+/** A message about one process: prefixed with its label when the run has several. */
+const about = (label: string, message: string) => (label === 'the shim' ? message : `${label}: ${message}`);
 
 function prefixed(findings: Finding[], label: string): Finding[] {
   return label === 'the shim' ? findings : findings.map((finding) => ({ ...finding, message: `${label}: ${finding.message}` }));
@@ -72,25 +73,25 @@ function eventsOf(process: ExecutedProcess): CanonicalEvent[] {
   return process.live.events.map((timed) => timed.event);
 }
 
-function processChecks(process: ExecutedProcess, persistent: boolean, lastTurn: Turn | undefined): Finding[] {
+function processChecks(process: ExecutedProcess, persistent: boolean): Finding[] {
   const { exit, label } = process;
   const findings: Finding[] = [];
-  if (exit.spawnError) return [runFinding('process.started', BOTH_WORDS(label, exit.spawnError))];
+  if (exit.spawnError) return [runFinding('process.started', about(label, exit.spawnError))];
   const stderrTail = exit.stderr.length > 0 ? ` Its stderr ends: ${JSON.stringify(exit.stderr.toString('utf8').slice(-300))}` : '';
-  if (exit.timedOut) findings.push(runFinding('process.timeout', BOTH_WORDS(label, `still running when the timeout ended it; the harness killed its process tree.${stderrTail}`)));
+  if (exit.timedOut) findings.push(runFinding('process.timeout', about(label, `still running when the timeout ended it; the harness killed its process tree.${stderrTail}`)));
   if (exit.flooded) {
-    findings.push(runFinding('process.output-flood', BOTH_WORDS(label, `wrote more than ${exit.stdout.length} bytes to stdout (${exit.stdoutBytes} when stopped); the harness killed its process tree`)));
+    findings.push(runFinding('process.output-flood', about(label, `wrote more than ${exit.stdout.length} bytes to stdout (${exit.stdoutBytes} when stopped); the harness killed its process tree`)));
   }
   if (exit.stdout.length === 0 && !exit.timedOut) {
-    findings.push(runFinding('process.no-output', BOTH_WORDS(label, `exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`}) without printing anything on stdout.${stderrTail}`)));
+    findings.push(runFinding('process.no-output', about(label, `exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`}) without printing anything on stdout.${stderrTail}`)));
   }
   if (exit.stdioHeldOpen) {
     const holders = exit.descendantsKilled.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
-    findings.push(runFinding('process.stdout-held-open', BOTH_WORDS(label, `exited, but its stdout/stderr stayed open${holders ? `, held by ${holders}` : ''}; the harness ended them`)));
+    findings.push(runFinding('process.stdout-held-open', about(label, `exited, but its stdout/stderr stayed open${holders ? `, held by ${holders}` : ''}; the harness ended them`)));
   }
   if (exit.descendantsLeft.length > 0 && !exit.timedOut) {
     const names = exit.descendantsLeft.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
-    findings.push(runFinding('process.descendants-gone', BOTH_WORDS(label, `left ${exit.descendantsLeft.length} process(es) running after it exited: ${names}; the harness killed them`)));
+    findings.push(runFinding('process.descendants-gone', about(label, `left ${exit.descendantsLeft.length} process(es) running after it exited: ${names}; the harness killed them`)));
   }
   // Exit timing and code, judged on the last result of the process.
   const events = eventsOf(process);
@@ -99,17 +100,16 @@ function processChecks(process: ExecutedProcess, persistent: boolean, lastTurn: 
     const resultAt = lineTime(process, lastResult.line);
     const interrupted = process.interrupts.length > 0;
     if (resultAt !== undefined && exit.exitedAtMs - resultAt > EXIT_GRACE_MS && !interrupted) {
-      findings.push(runFinding('process.exit-after-result', BOTH_WORDS(label, `exited ${((exit.exitedAtMs - resultAt) / 1000).toFixed(1)} s after its last result (line ${lastResult.line}); at most ${EXIT_GRACE_MS / 1000} s`), { line: lastResult.line }));
+      findings.push(runFinding('process.exit-after-result', about(label, `exited ${((exit.exitedAtMs - resultAt) / 1000).toFixed(1)} s after its last result (line ${lastResult.line}); at most ${EXIT_GRACE_MS / 1000} s`), { line: lastResult.line }));
     }
   }
   if (lastResult && exit.exitedAtMs !== undefined && !exit.killedByHarness) {
     if (!lastResult.isError && exit.exitCode !== 0) {
-      findings.push(runFinding('process.exit-code', BOTH_WORDS(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after a success result`), { line: lastResult.line }));
+      findings.push(runFinding('process.exit-code', about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after a success result`), { line: lastResult.line }));
     } else if (lastResult.isError) {
-      findings.push(runFinding('process.exit-code-after-error', BOTH_WORDS(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after an error result`), { line: lastResult.line }));
+      findings.push(runFinding('process.exit-code-after-error', about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after an error result`), { line: lastResult.line }));
     }
   }
-  void lastTurn;
   return findings;
 }
 
@@ -122,7 +122,7 @@ function secretsCheck(process: ExecutedProcess): Finding[] {
       const line = stream === 'stdout' ? bytes.subarray(0, at).toString('latin1').split('\n').length : undefined;
       const lineStart = bytes.lastIndexOf(0x0a, at) + 1;
       findings.push(
-        runFinding('secrets.no-credential-echo', BOTH_WORDS(process.label, `the dummy credential ${secret.slice(0, 12)}… appears on ${stream}`), {
+        runFinding('secrets.no-credential-echo', about(process.label, `the dummy credential ${secret.slice(0, 12)}… appears on ${stream}`), {
           ...(line === undefined ? {} : { line }),
           excerpt: excerptOf(bytes, lineStart, Math.min(bytes.length, lineStart + 160)),
         }),
@@ -145,16 +145,16 @@ function faultOutcomeChecks(turn: Turn, turnIndex: number, events: CanonicalEven
     const before = events.filter((event) => event.line < result.line);
     if (last.kind === 'http' && (last.status === 401 || last.status === 403)) {
       if (!before.some((event) => event.kind === 'system' && event.subtype === 'error')) {
-        findings.push(runFinding('error.fault-outcome', BOTH_WORDS(label, `${where}: HTTP ${last.status} needs a \`system\` line with subtype "error" (a readable message) before the error result`), { line: result.line }));
+        findings.push(runFinding('error.fault-outcome', about(label, `${where}: HTTP ${last.status} needs a \`system\` line with subtype "error" (a readable message) before the error result`), { line: result.line }));
       }
     } else if (!before.some((event) => event.kind === 'error' || (event.kind === 'system' && event.subtype === 'error'))) {
       const what = last.kind === 'http' ? `HTTP ${last.status}` : last.kind === 'cut' ? 'a stream cut mid-event' : last.kind === 'malformed' ? 'a malformed chunk' : `a ${last.kind} fault`;
-      findings.push(runFinding('error.fault-outcome', BOTH_WORDS(label, `${where}: ${what} needs an \`error\` line before the error result`), { line: result.line }));
+      findings.push(runFinding('error.fault-outcome', about(label, `${where}: ${what} needs an \`error\` line before the error result`), { line: result.line }));
     }
   } else if (retriesVisible && faults.some((fault) => fault.kind === 'http') && !result.isError) {
     const errors = result.errors;
     if (!Array.isArray(errors) || errors.length === 0) {
-      findings.push(runFinding('error.retries-listed', BOTH_WORDS(label, `${where}: the turn recovered from ${faults.filter((fault) => fault.kind === 'http').length} failed request(s) but \`result.errors\` does not list them`), { line: result.line }));
+      findings.push(runFinding('error.retries-listed', about(label, `${where}: the turn recovered from ${faults.filter((fault) => fault.kind === 'http').length} failed request(s) but \`result.errors\` does not list them`), { line: result.line }));
     }
   }
   return findings;
@@ -177,11 +177,11 @@ function interruptChecks(process: ExecutedProcess, scenario: LoadedScenario, per
     const events = turnEvents(process, turnIndex);
     if (!record) {
       const result = events.find((event) => event.kind === 'result');
-      findings.push(runFinding('interrupt.acknowledged', BOTH_WORDS(process.label, `turn ${turnIndex + 1} ended (line ${result?.line ?? '?'}) before the interrupt was due: the shim did not wait for the stalled stream or the running tool`), result ? { line: result.line } : {}));
+      findings.push(runFinding('interrupt.acknowledged', about(process.label, `turn ${turnIndex + 1} ended (line ${result?.line ?? '?'}) before the interrupt was due: the shim did not wait for the stalled stream or the running tool`), result ? { line: result.line } : {}));
       continue;
     }
     if (!record.delivered) {
-      findings.push(runFinding('interrupt.acknowledged', BOTH_WORDS(process.label, `the interrupt could not be delivered (the process had exited or closed stdin)`)));
+      findings.push(runFinding('interrupt.acknowledged', about(process.label, `the interrupt could not be delivered (the process had exited or closed stdin)`)));
       continue;
     }
     const atMs = record.atMs;
@@ -190,21 +190,21 @@ function interruptChecks(process: ExecutedProcess, scenario: LoadedScenario, per
     const result = after.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
     if (!interruptLine || !result || !result.isError || result.line < interruptLine.line) {
       const saw = after.map((event) => event.kind).join(', ') || 'nothing';
-      findings.push(runFinding('interrupt.acknowledged', BOTH_WORDS(process.label, `after the interrupt the shim printed ${saw}; expected \`interrupt\`, then a result with is_error true`), result ? { line: result.line } : {}));
+      findings.push(runFinding('interrupt.acknowledged', about(process.label, `after the interrupt the shim printed ${saw}; expected \`interrupt\`, then a result with is_error true`), result ? { line: result.line } : {}));
     }
     if (turn.interrupt === 'during-tool') {
       const uses = events.filter((event): event is Extract<CanonicalEvent, { kind: 'tool_use' }> => event.kind === 'tool_use');
       for (const use of uses) {
         const answer = events.find((event) => event.kind === 'tool_result' && event.toolUseId === use.id);
         if (!answer || (answer.kind === 'tool_result' && !answer.isError)) {
-          findings.push(runFinding('interrupt.tool-error-result', BOTH_WORDS(process.label, `the ${use.name} call running at the interrupt (line ${use.line}) ${answer ? 'was answered as a success' : 'got no tool_result'}`), { line: use.line }));
+          findings.push(runFinding('interrupt.tool-error-result', about(process.label, `the ${use.name} call running at the interrupt (line ${use.line}) ${answer ? 'was answered as a success' : 'got no tool_result'}`), { line: use.line }));
         }
       }
     }
     if (!persistent && process.exit.exitedAtMs !== undefined && process.exit.exitedAtMs - atMs > EXIT_GRACE_MS) {
-      findings.push(runFinding('interrupt.exit-in-time', BOTH_WORDS(process.label, `exited ${((process.exit.exitedAtMs - atMs) / 1000).toFixed(1)} s after SIGINT; at most ${EXIT_GRACE_MS / 1000} s`)));
+      findings.push(runFinding('interrupt.exit-in-time', about(process.label, `exited ${((process.exit.exitedAtMs - atMs) / 1000).toFixed(1)} s after SIGINT; at most ${EXIT_GRACE_MS / 1000} s`)));
     } else if (!persistent && process.exit.exitedAtMs === undefined) {
-      findings.push(runFinding('interrupt.exit-in-time', BOTH_WORDS(process.label, 'did not exit after SIGINT; the harness killed it')));
+      findings.push(runFinding('interrupt.exit-in-time', about(process.label, 'did not exit after SIGINT; the harness killed it')));
     }
   }
   return findings;
@@ -343,8 +343,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
       }
     : undefined;
   input.processes.forEach((process, index) => {
-    const lastTurn = input.scenario.turns[process.turns.at(-1) ?? index];
-    findings.push(...processChecks(process, input.persistent, lastTurn));
+    findings.push(...processChecks(process, input.persistent));
     if (process.exit.spawnError) return;
     const validation = validateStream(process.exit.stdout, { profile: input.profile, mode: input.persistent ? 'persistent' : 'spawn-per-turn', keepEvents: false });
     findings.push(...prefixed(validation.findings, process.label));
@@ -360,7 +359,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     findings.push(...interruptChecks(process, input.scenario, input.persistent));
     if (input.persistent) findings.push(...persistentChecks(process, input.scenario));
     if (process.gateTimeouts.length > 0) {
-      findings.push(runFinding('streaming.incremental', BOTH_WORDS(process.label, `no assistant text appeared on stdout within ${3} s after the provider streamed the first text chunk of turn ${process.gateTimeouts.map((turn) => turn + 1).join(', ')}; the text seems to be printed only once the message is complete`)));
+      findings.push(runFinding('streaming.incremental', about(process.label, `no assistant text appeared on stdout within ${3} s after the provider streamed the first text chunk of turn ${process.gateTimeouts.map((turn) => turn + 1).join(', ')}; the text seems to be printed only once the message is complete`)));
     }
   });
   if (started.length === 0) return out;

@@ -221,29 +221,30 @@ async function executeSpawnPerTurn(input: ExecutionInput): Promise<ExecutionOutc
       shim.write(built.stdinPrompt);
       shim.closeStdin();
     }
+    const interrupts: InterruptRecord[] = [];
+    const gateTimeouts: number[] = [];
+    const openGate = watchGate(input, live, 0, index, () => gateTimeouts.push(index));
+    const done = shim.done;
+    const interrupting = turn.interrupt ? interruptWhenDue(input, shim, live, 0, index, turn, 'sigint-group', interrupts, done) : Promise.resolve();
+    const exit = await done;
+    live.close();
+    openGate();
+    await interrupting;
+    hooks.note('runner', describeExit(exit, `turn ${index + 1}`));
+    const reportedSessionId = reportedSession(live);
     const executed: ExecutedProcess = {
       label: spec.scenario.turns.length > 1 ? `turn ${index + 1}` : 'the shim',
       turns: [index],
       argv: built.args,
-      exit: undefined as unknown as ShimExit,
+      exit,
       live,
-      interrupts: [],
-      gateTimeouts: [],
+      interrupts,
+      gateTimeouts,
       stdinLines: [],
       turnStarts: new Map([[index, 0]]),
+      ...(reportedSessionId === undefined ? {} : { reportedSessionId }),
     };
-    const openGate = watchGate(input, live, 0, index, () => executed.gateTimeouts.push(index));
-    const done = shim.done;
-    const interrupting = turn.interrupt
-      ? interruptWhenDue(input, shim, live, 0, index, turn, 'sigint-group', executed.interrupts, done)
-      : Promise.resolve();
-    executed.exit = await done;
-    live.close();
-    openGate();
-    await interrupting;
-    hooks.note('runner', describeExit(executed.exit, `turn ${index + 1}`));
-    executed.reportedSessionId = reportedSession(live);
-    resumeId = resumeId ?? executed.reportedSessionId;
+    resumeId = resumeId ?? reportedSessionId;
     processes.push(executed);
     if (executed.exit.spawnError) break; // nothing more can run
   }
@@ -260,17 +261,11 @@ async function executePersistent(input: ExecutionInput): Promise<ExecutionOutcom
   hooks.setCliTurn?.(0);
   hooks.note('runner', `start ${[settings.shim, ...built.args].join(' ')} (persistent mode)`);
   const shim = startProcess(input, built, live);
-  const executed: ExecutedProcess = {
-    label: 'persistent process',
-    turns: [],
-    argv: built.args,
-    exit: undefined as unknown as ShimExit,
-    live,
-    interrupts: [],
-    gateTimeouts: [],
-    stdinLines: [],
-    turnStarts: new Map(),
-  };
+  const interrupts: InterruptRecord[] = [];
+  const gateTimeouts: number[] = [];
+  const stdinLines: { turn: number; text: string }[] = [];
+  const turns: number[] = [];
+  const turnStarts = new Map<number, number>();
   let exited = false;
   const done = shim.done.then((exit) => {
     exited = true;
@@ -278,7 +273,7 @@ async function executePersistent(input: ExecutionInput): Promise<ExecutionOutcom
     return exit;
   });
   const write = (turn: number, text: string) => {
-    executed.stdinLines.push({ turn, text });
+    stdinLines.push({ turn, text });
     hooks.note('stdin', text.replace(/\r?\n$/, ''));
     shim.write(text);
   };
@@ -287,15 +282,15 @@ async function executePersistent(input: ExecutionInput): Promise<ExecutionOutcom
     hooks.mock.setTurn(index);
     hooks.setCliTurn?.(index);
     const fromIndex = live.events.length;
-    executed.turns.push(index);
-    executed.turnStarts.set(index, fromIndex);
+    turns.push(index);
+    turnStarts.set(index, fromIndex);
     const resultsBefore = live.count('result');
-    const openGate = watchGate(input, live, fromIndex, index, () => executed.gateTimeouts.push(index));
+    const openGate = watchGate(input, live, fromIndex, index, () => gateTimeouts.push(index));
     for (const raw of turn.stdin ?? []) write(index, raw.endsWith('\n') ? raw : `${raw}\n`);
     write(index, `${JSON.stringify({ type: 'user', content: turn.prompt })}\n`);
     const turnEnded = live.waitFor(() => live.count('result') > resultsBefore, fromIndex);
     const background: Promise<unknown>[] = [];
-    if (turn.interrupt) background.push(interruptWhenDue(input, shim, live, fromIndex, index, turn, 'interrupt-frame', executed.interrupts, turnEnded));
+    if (turn.interrupt) background.push(interruptWhenDue(input, shim, live, fromIndex, index, turn, 'interrupt-frame', interrupts, turnEnded));
     if (turn.approvals) background.push(answerApprovals(turn.approvals, live, fromIndex, turnEnded, (frame) => write(index, frame)));
     const outcome = await Promise.race([
       turnEnded.then((found) => (found ? ('ended' as const) : ('exited' as const))),
@@ -309,15 +304,32 @@ async function executePersistent(input: ExecutionInput): Promise<ExecutionOutcom
       break;
     }
   }
+  let stdinClosedAtMs: number | undefined;
   if (!exited) {
-    executed.stdinClosedAtMs = shim.elapsedMs();
+    stdinClosedAtMs = shim.elapsedMs();
     hooks.note('runner', 'stdin closed (EOF)');
     shim.closeStdin();
   }
-  executed.exit = await done;
-  hooks.note('runner', describeExit(executed.exit, 'persistent process'));
-  executed.reportedSessionId = reportedSession(live);
-  return { processes: [executed] };
+  const exit = await done;
+  hooks.note('runner', describeExit(exit, 'persistent process'));
+  const reportedSessionId = reportedSession(live);
+  return {
+    processes: [
+      {
+        label: 'persistent process',
+        turns,
+        argv: built.args,
+        exit,
+        live,
+        interrupts,
+        gateTimeouts,
+        stdinLines,
+        turnStarts,
+        ...(stdinClosedAtMs === undefined ? {} : { stdinClosedAtMs }),
+        ...(reportedSessionId === undefined ? {} : { reportedSessionId }),
+      },
+    ],
+  };
 }
 
 /** Interactive mode: answers each tool_use of the turn with the next scripted approval. */
