@@ -1,6 +1,10 @@
-// The part of a scenario (docs/architecture.md, "Contract: scenarios") the fake official CLIs read.
-// Declared here structurally, so any object of the full `Scenario` type fits: the fakes depend only on the
-// fields they render, and an older or newer scenario file with extra fields still plays.
+// The part of a scenario (docs/architecture.md, "Contract: scenarios") the fake official CLIs read. The field types
+// come from the scenario types generated from schemas/scenario.schema.json (via harness/mock/scenario-types.ts);
+// only the set of fields is narrower, so any full `Scenario` fits: the fakes depend only on the fields they render,
+// and an older or newer scenario file with extra fields still plays.
+import type { ModelResponse, Scenario, ScriptToolCall, ScriptUsage, Turn, TurnExpectation, Fault } from '../mock/scenario-types.js';
+
+export type { ScriptToolCall, ScriptUsage };
 
 export type FakeCliName = 'gemini' | 'codex' | 'claude';
 export const FAKE_CLI_NAMES: readonly FakeCliName[] = ['gemini', 'codex', 'claude'];
@@ -12,52 +16,15 @@ export const CLI_PROVIDER_IDS: Record<FakeCliName, 'gemini-cli' | 'codex-cli' | 
   claude: 'claude-cli',
 };
 
-export interface ScriptToolCall {
-  id: string;
-  /** The app's tool name (D1): Read, Write, Edit, Bash, Glob, Grep, LS. */
-  name: string;
-  input?: Record<string, unknown>;
-  /** Arguments that are not valid JSON (R3). */
-  rawArguments?: string;
-}
+export type ScriptFault = Fault;
+export type ScriptResponse = ModelResponse;
 
-export interface ScriptUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_input_tokens?: number;
-}
-
-export type ScriptFault =
-  | { kind: 'http'; status: number; retryAfter?: number }
-  | { kind: 'cut' }
-  | { kind: 'malformed' }
-  | { kind: 'mid-stream-error' }
-  | { kind: 'drip'; gapMs: number };
-
-export interface ScriptResponse {
-  thinking?: string[];
-  text?: string[];
-  toolCalls?: ScriptToolCall[];
-  usage?: ScriptUsage;
-  stop?: 'end_turn' | 'tool_use' | 'max_tokens';
-  fault?: ScriptFault;
-  stall?: 'after-first-text';
-  repeat?: number;
-}
-
-export interface ScriptTurn {
-  prompt: string;
-  resume?: boolean;
-  /** Persistent mode: raw stdin lines the runner writes before the turn's user frame. */
-  stdin?: string[];
-  interrupt?: 'after-first-text' | 'during-tool';
+export interface ScriptTurn extends Pick<Turn, 'prompt' | 'resume' | 'stdin' | 'interrupt'> {
+  /** Any list plays (an empty one ends the turn with the exhausted-script answer); the loader enforces minItems. */
   responses: ScriptResponse[];
-  expect?: { isError: boolean };
+  expect?: Pick<TurnExpectation, 'isError'>;
 }
 
-export interface ScriptScenario {
-  id: string;
-  permissionMode?: string;
-  mode?: 'spawn-per-turn' | 'persistent';
+export interface ScriptScenario extends Pick<Scenario, 'id' | 'mode' | 'permissionMode'> {
   turns: ScriptTurn[];
 }

@@ -1,81 +1,46 @@
-// Types of transcripts/<id>/scenario.json, mirroring schemas/scenario.schema.json (docs/architecture.md).
-// Written by hand so that harness/mock does not depend on generated/ being up to date.
+// Types of transcripts/<id>/scenario.json. schemas/scenario.schema.json is the one source of truth: these are the
+// types `npm run gen` derives from it (generated/protocol.ts), under the names the harness imports.
+import type {
+  Expect,
+  Fault as GeneratedFault,
+  ModelResponse as GeneratedModelResponse,
+  Scenario as GeneratedScenario,
+  ToolCall,
+  Turn as GeneratedTurn,
+} from '../../generated/protocol.js';
 
-/** Provider ids served by the HTTP mocks (R7). */
-export type MockProviderId = 'openai-chat' | 'openai-responses' | 'gemini' | 'anthropic';
+export type TurnExpectation = Expect;
+export type ExpectedToolResult = NonNullable<Expect['toolResults']>[number];
+export type ScriptToolCall = ToolCall;
+export type ScriptUsage = NonNullable<GeneratedModelResponse['usage']>;
+
+/**
+ * The generated `Fault` carries an index signature (`[k: string]: unknown`) because the schema also declares `kind` at
+ * the fault's top level, which is what lets the loader report a missing `kind` by name (without it validation is the
+ * same but that message is lost). The signature is stripped here so each variant keeps only its declared fields and a
+ * misspelt field in a fault literal stays a compile error.
+ */
+export type Fault = GeneratedFault extends infer Variant ? (Variant extends unknown ? DeclaredFields<Variant> : never) : never;
+type DeclaredFields<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+export type HttpFaultStatus = Extract<Fault, { kind: 'http' }>['status'];
+
+// The generated types with the refined `Fault` above threaded through; every other field is the generated one.
+export interface ModelResponse extends Omit<GeneratedModelResponse, 'fault'> {
+  fault?: Fault;
+}
+export interface Turn extends Omit<GeneratedTurn, 'responses'> {
+  responses: [ModelResponse, ...ModelResponse[]];
+}
+export interface Scenario extends Omit<GeneratedScenario, 'turns'> {
+  turns: [Turn, ...Turn[]];
+}
+
 /** Every provider id a scenario may name, including the fake official CLIs (Type B). */
-export type ScenarioProviderId = MockProviderId | 'gemini-cli' | 'codex-cli' | 'claude-cli';
+export type ScenarioProviderId = NonNullable<Scenario['providers']>[number];
+/** Provider ids served by the HTTP mocks (R7). */
+export type MockProviderId = Exclude<ScenarioProviderId, 'gemini-cli' | 'codex-cli' | 'claude-cli'>;
 
 export const MOCK_PROVIDER_IDS: readonly MockProviderId[] = ['openai-chat', 'openai-responses', 'gemini', 'anthropic'];
-
-export interface Scenario {
-  $schema?: string;
-  id: string;
-  title: string;
-  description: string;
-  spec: string;
-  required?: boolean;
-  mode?: 'spawn-per-turn' | 'persistent';
-  permissionMode?: 'default' | 'auto' | 'deny' | 'interactive';
-  needs?: string[];
-  providers?: ScenarioProviderId[];
-  env?: { unset?: string[]; set?: Record<string, string> };
-  turns: Turn[];
-}
-
-export interface Turn {
-  prompt: string;
-  resume?: boolean;
-  stdin?: string[];
-  interrupt?: 'after-first-text' | 'during-tool';
-  approvals?: boolean[];
-  responses: ModelResponse[];
-  expect: TurnExpectation;
-}
-
-export interface TurnExpectation {
-  isError: boolean;
-  toolResults?: ExpectedToolResult[];
-}
-
-export interface ExpectedToolResult {
-  id: string;
-  isError: boolean;
-  contains?: string[];
-}
-
-export interface ScriptToolCall {
-  id: string;
-  name: string;
-  input?: Record<string, unknown>;
-  rawArguments?: string;
-}
-
-export interface ScriptUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_input_tokens?: number;
-}
-
-export type HttpFaultStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 422 | 429 | 500 | 502 | 503 | 504 | 529;
-
-export type Fault =
-  | { kind: 'http'; status: HttpFaultStatus; retryAfter?: number; message?: string }
-  | { kind: 'cut' }
-  | { kind: 'malformed' }
-  | { kind: 'mid-stream-error' }
-  | { kind: 'drip'; gapMs: number };
-
-export interface ModelResponse {
-  thinking?: string[];
-  text?: string[];
-  toolCalls?: ScriptToolCall[];
-  usage?: ScriptUsage;
-  stop?: 'end_turn' | 'tool_use' | 'max_tokens';
-  fault?: Fault;
-  stall?: 'after-first-text';
-  repeat?: number;
-}
 
 /** A scenario as loaded from disk: the parsed script plus where it came from. */
 export interface LoadedScenario extends Scenario {

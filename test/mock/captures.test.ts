@@ -8,6 +8,7 @@ import type { MockProviderId, Scenario } from '../../harness/mock/scenario-types
 import {
   CLI_PROVIDER, captureNames, capturedRequests, capturedResponses, eventName, fieldPaths, parseSse, scriptFromCapture, type CapturedResponse,
 } from './capture-files.js';
+import { scriptedResponses } from './scenario-fixtures.js';
 
 const servers: MockServer[] = [];
 afterEach(async () => {
@@ -48,7 +49,7 @@ describe.each(cases)('%s/%s', (cli, name) => {
   test('the captured requests are accepted and answered like the capture; the answer has the captured shape', async () => {
     const scenario: Scenario = {
       id: `capture-${cli}-${name}`, title: name, description: 'replay', spec: 'captures',
-      turns: [{ prompt: 'replay', responses: captured.map((response) => scriptFromCapture(provider, response)), expect: { isError: false } }],
+      turns: [{ prompt: 'replay', responses: scriptedResponses(captured.map((response) => scriptFromCapture(provider, response)), `${cli}/${name}`), expect: { isError: false } }],
     };
     const server = await startMockServer({ scenario, provider });
     servers.push(server);
