@@ -455,6 +455,30 @@ export interface ConformanceReport {
   runs: ReportRun[];
   protocolVersion?: string;
   generatedAt?: string;
+  /**
+   * The suite's verdict (run only).
+   */
+  verdict?: 'passed' | 'failed' | 'partial';
+  /**
+   * The exit code the command ended with (run only): 0 passed, 1 failed, 2 usage error or the shim could not be started.
+   */
+  exitCode?: number;
+  /**
+   * The shim that was tested (run only).
+   */
+  shim?: string;
+  /**
+   * Where the shim's capabilities came from: a file, or the default (run only).
+   */
+  capabilities?: string;
+  /**
+   * Base re-chunking seed (run only).
+   */
+  seed?: number;
+  /**
+   * process.platform of the machine that ran the suite: results for other OSes are not verified.
+   */
+  platform?: string;
   [k: string]: unknown;
 }
 export interface ReportSummary {
@@ -478,6 +502,10 @@ export interface ReportSummary {
    * Runs that passed with a declared limitation.
    */
   partial?: number;
+  /**
+   * Failed runs whose failures are all listed in the --expected-failures file (they do not fail the suite).
+   */
+  expectedFailures?: number;
   [k: string]: unknown;
 }
 export interface ReportRun {
@@ -495,6 +523,30 @@ export interface ReportRun {
   dialect?: string;
   lines?: number;
   durationMs?: number;
+  /**
+   * How the shim was started: spec, yume-app, or the template file's name.
+   */
+  invocation?: string;
+  /**
+   * Re-chunking seed of the provider streams, when the run was re-chunked.
+   */
+  seed?: number;
+  /**
+   * One of the five scenarios every declared provider must pass.
+   */
+  required?: boolean;
+  /**
+   * Why the run could not be verified (with status not-verified or partial).
+   */
+  notVerified?: string;
+  /**
+   * The capabilities file's declared limitation that covers this run.
+   */
+  limitation?: string;
+  /**
+   * Reason from the --expected-failures file that covers this failed run.
+   */
+  expectedFailure?: string;
   [k: string]: unknown;
 }
 export interface ReportFinding {

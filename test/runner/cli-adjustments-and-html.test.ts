@@ -50,7 +50,7 @@ describe('the HTML report', () => {
   const report = {
     summary: { passed: 0, failed: 1, warnings: 0, notVerified: 0 },
     runs: [{ scenario: 'single-tool', provider: 'openai-chat', status: 'failed' as const, findings: [{ rule: 'golden.text', severity: 'MUST' as const, message: 'text <differs> & "so"', line: 2 }] }],
-    verdict: 'failed',
+    verdict: 'failed' as const,
   };
 
   it('is one self-contained page that escapes what it shows', () => {
