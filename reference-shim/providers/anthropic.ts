@@ -1,15 +1,8 @@
 // Anthropic Messages streaming — provider-wire §4.
 import type { HistoryEntry, ThinkingRecord, TokenUsage } from '../session/history.js';
-import { joinUrl, postForStream } from './http.js';
-import {
-  ProviderError,
-  type ModelProvider,
-  type ModelRequest,
-  type ModelStreamEvent,
-  type ModelToolCall,
-  type StopReason,
-} from './provider.js';
-import { parseChunk, readSse } from './sse.js';
+import { cutOffError, HttpModelProvider, rawExcerpt, stopReasonFrom, streamError } from './model-stream.js';
+import type { ModelRequest, ModelStreamEvent, ModelToolCall, StopReason } from './provider.js';
+import { parseChunk } from './sse.js';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 const MAX_TOKENS = 8192;
@@ -78,26 +71,19 @@ export function anthropicMessages(history: readonly HistoryEntry[]): unknown[] {
   return messages;
 }
 
-function stopReasonOf(reason: string | null | undefined): StopReason {
-  if (reason === 'tool_use') return 'tool_use';
-  if (reason === 'max_tokens') return 'max_tokens';
-  if (reason === 'end_turn' || reason === 'stop_sequence') return 'end_turn';
-  return 'other';
-}
+const STOP_REASONS: Readonly<Record<string, StopReason>> = {
+  tool_use: 'tool_use',
+  max_tokens: 'max_tokens',
+  end_turn: 'end_turn',
+  stop_sequence: 'end_turn',
+};
 
-export class AnthropicProvider implements ModelProvider {
-  readonly kind = 'model' as const;
+export class AnthropicProvider extends HttpModelProvider<{ baseUrl: string; apiKey?: string }> {
   readonly generatedIdPrefix = 'call_anthropic_';
 
-  constructor(
-    readonly id: string,
-    private readonly config: { baseUrl: string; apiKey?: string },
-  ) {}
-
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
-    const response = await postForStream({
-      provider: this.id,
-      url: joinUrl(this.config.baseUrl, '/v1/messages'),
+    const stream = this.openStream({
+      path: '/v1/messages',
       headers: {
         'anthropic-version': ANTHROPIC_VERSION,
         ...(this.config.apiKey ? { 'x-api-key': this.config.apiKey } : {}),
@@ -122,7 +108,7 @@ export class AnthropicProvider implements ModelProvider {
     let stopped = false;
     let input: AnthropicUsage = {};
     let output: number | undefined;
-    for await (const item of readSse(response, this.id, request.signal)) {
+    for await (const item of stream) {
       if (item.kind === 'stray' || !item.data.trim()) continue;
       const event = parseChunk(this.id, item.data) as AnthropicEvent;
       const type = event.type ?? item.event;
@@ -165,12 +151,10 @@ export class AnthropicProvider implements ModelProvider {
         stopped = true;
         break;
       } else if (type === 'error') {
-        throw new ProviderError('stream', `${this.id} stream error: ${event.error?.message ?? item.data.slice(0, 200)}`, {
-          code: event.error?.type,
-        });
+        throw streamError(this.id, event.error?.message ?? rawExcerpt(item.data), event.error?.type);
       }
     }
-    if (!stopped) throw new ProviderError('stream', `${this.id}: the stream ended before message_stop (cut off)`);
+    if (!stopped) throw cutOffError(this.id, 'before message_stop');
 
     const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
     const toolCalls: ModelToolCall[] = [];
@@ -193,7 +177,7 @@ export class AnthropicProvider implements ModelProvider {
         : undefined;
     yield {
       type: 'done',
-      message: { text, thinking, toolCalls, usage, stopReason: toolCalls.length > 0 ? 'tool_use' : stopReasonOf(stopReason) },
+      message: { text, thinking, toolCalls, usage, stopReason: toolCalls.length > 0 ? 'tool_use' : stopReasonFrom(stopReason, STOP_REASONS) },
     };
   }
 }

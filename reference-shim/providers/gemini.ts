@@ -3,17 +3,10 @@
 // kept as the wire id for the functionResponse. Each part's `thoughtSignature` is replayed unchanged.
 import type { HistoryEntry, TokenUsage } from '../session/history.js';
 import type { GeminiCredentials } from './gemini-auth.js';
-import { errorMessageOf, joinUrl, postForStream } from './http.js';
-import {
-  ProviderError,
-  type ModelProvider,
-  type ModelRequest,
-  type ModelStreamEvent,
-  type ModelToolCall,
-  type StopReason,
-  type ToolSpec,
-} from './provider.js';
-import { parseChunk, readSse } from './sse.js';
+import { errorMessageOf } from './http.js';
+import { cutOffError, HttpModelProvider, stopReasonFrom, streamError, usageFromPromptTotal } from './model-stream.js';
+import { ProviderError, type ModelRequest, type ModelStreamEvent, type ModelToolCall, type StopReason, type ToolSpec } from './provider.js';
+import { parseChunk } from './sse.js';
 
 interface GeminiPart {
   text?: string;
@@ -73,6 +66,8 @@ export function geminiContents(history: readonly HistoryEntry[]): unknown[] {
   return contents;
 }
 
+const STOP_REASONS: Readonly<Record<string, StopReason>> = { MAX_TOKENS: 'max_tokens', STOP: 'end_turn' };
+
 /** Gemini's Schema is an OpenAPI subset whose `type` values are upper case. */
 function geminiSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(geminiSchema);
@@ -102,23 +97,13 @@ export function geminiTools(tools: readonly ToolSpec[]): unknown[] {
   ];
 }
 
-export class GeminiProvider implements ModelProvider {
-  readonly kind = 'model' as const;
+export class GeminiProvider extends HttpModelProvider<{ baseUrl: string; credentials: GeminiCredentials }> {
   readonly generatedIdPrefix = 'call_gemini_';
-
-  constructor(
-    readonly id: string,
-    private readonly config: { baseUrl: string; credentials: GeminiCredentials },
-  ) {}
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     const auth = await this.config.credentials.headers(request.signal);
-    const response = await postForStream({
-      provider: this.id,
-      url: joinUrl(
-        this.config.baseUrl,
-        `/v1beta/models/${encodeURIComponent(request.model)}:streamGenerateContent?alt=sse`,
-      ),
+    const stream = this.openStream({
+      path: `/v1beta/models/${encodeURIComponent(request.model)}:streamGenerateContent?alt=sse`,
       headers: auth,
       body: {
         contents: geminiContents(request.history),
@@ -134,15 +119,15 @@ export class GeminiProvider implements ModelProvider {
     let finishReason: string | undefined;
     let usage: TokenUsage | undefined;
     const calls: ModelToolCall[] = [];
-    for await (const item of readSse(response, this.id, request.signal)) {
+    for await (const item of stream) {
       if (item.kind === 'stray') {
         const value = Array.isArray(item.value) ? item.value[0] : item.value;
         if (!(value as { error?: unknown } | null)?.error) continue;
-        throw new ProviderError('stream', `${this.id} stream error: ${errorMessageOf(JSON.stringify(value))}`);
+        throw streamError(this.id, errorMessageOf(JSON.stringify(value)));
       }
       if (!item.data.trim()) continue;
       const chunk = parseChunk(this.id, item.data) as GeminiChunk;
-      if (chunk.error) throw new ProviderError('stream', `${this.id} stream error: ${chunk.error.message ?? item.data}`);
+      if (chunk.error) throw streamError(this.id, chunk.error.message ?? item.data);
       if (chunk.promptFeedback?.blockReason) {
         throw new ProviderError(
           'request',
@@ -152,12 +137,8 @@ export class GeminiProvider implements ModelProvider {
       if (chunk.usageMetadata) {
         // Intermediate chunks may carry partial usage; the last one wins (provider-wire §3.2).
         const meta = chunk.usageMetadata;
-        const cached = meta.cachedContentTokenCount ?? 0;
-        usage = {
-          inputTokens: Math.max(0, (meta.promptTokenCount ?? 0) - cached),
-          outputTokens: (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0),
-          ...(cached ? { cacheReadTokens: cached } : {}),
-        };
+        const output = (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0);
+        usage = usageFromPromptTotal(meta.promptTokenCount, output, meta.cachedContentTokenCount);
       }
       const candidate = chunk.candidates?.[0];
       for (const part of candidate?.content?.parts ?? []) {
@@ -184,11 +165,11 @@ export class GeminiProvider implements ModelProvider {
       if (candidate?.finishReason) finishReason = candidate.finishReason;
     }
     // Gemini has no end-of-stream sentinel: the finishReason on the last chunk is what proves it whole.
-    if (!finishReason) throw new ProviderError('stream', `${this.id}: the stream ended without a finishReason (cut off)`);
+    if (!finishReason) throw cutOffError(this.id, 'without a finishReason');
     if (finishReason === 'MALFORMED_FUNCTION_CALL') {
       throw new ProviderError('stream', `${this.id}: the model produced a malformed function call`);
     }
-    const stop: StopReason = calls.length > 0 ? 'tool_use' : finishReason === 'MAX_TOKENS' ? 'max_tokens' : finishReason === 'STOP' ? 'end_turn' : 'other';
+    const stop: StopReason = calls.length > 0 ? 'tool_use' : stopReasonFrom(finishReason, STOP_REASONS);
     yield {
       type: 'done',
       message: { text, textSignature, thinking: thinking ? [{ text: thinking }] : [], toolCalls: calls, usage, stopReason: stop },

@@ -1,15 +1,8 @@
 // OpenAI Chat Completions (and any compatible endpoint, local ones included) — provider-wire §1.
 import type { HistoryEntry, TokenUsage } from '../session/history.js';
-import { joinUrl, postForStream } from './http.js';
-import {
-  ProviderError,
-  type AssembledMessage,
-  type ModelProvider,
-  type ModelRequest,
-  type ModelStreamEvent,
-  type StopReason,
-} from './provider.js';
-import { parseChunk, readSse } from './sse.js';
+import { bearerAuth, cutOffError, HttpModelProvider, rawExcerpt, stopReasonFrom, streamError, usageFromPromptTotal } from './model-stream.js';
+import type { AssembledMessage, ModelRequest, ModelStreamEvent, StopReason } from './provider.js';
+import { parseChunk } from './sse.js';
 
 export interface OpenAIConfig {
   baseUrl: string;
@@ -54,27 +47,20 @@ export function chatMessages(system: string, history: readonly HistoryEntry[]): 
   return messages;
 }
 
-function stopReasonOf(finish: string | null | undefined): StopReason {
-  if (finish === 'tool_calls' || finish === 'function_call') return 'tool_use';
-  if (finish === 'length') return 'max_tokens';
-  if (finish === 'stop') return 'end_turn';
-  return 'other';
-}
+const STOP_REASONS: Readonly<Record<string, StopReason>> = {
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  length: 'max_tokens',
+  stop: 'end_turn',
+};
 
-export class OpenAIChatProvider implements ModelProvider {
-  readonly kind = 'model' as const;
+export class OpenAIChatProvider extends HttpModelProvider<OpenAIConfig> {
   readonly generatedIdPrefix = 'call_openai_';
 
-  constructor(
-    readonly id: string,
-    private readonly config: OpenAIConfig,
-  ) {}
-
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
-    const response = await postForStream({
-      provider: this.id,
-      url: joinUrl(this.config.baseUrl, '/chat/completions'),
-      headers: this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {},
+    const stream = this.openStream({
+      path: '/chat/completions',
+      headers: bearerAuth(this.config.apiKey),
       body: {
         model: request.model,
         messages: chatMessages(request.system, request.history),
@@ -94,7 +80,7 @@ export class OpenAIChatProvider implements ModelProvider {
     let usage: TokenUsage | undefined;
     // Fragments are keyed by `index` and only parsed once the stream is complete (provider-wire §1.3).
     const calls = new Map<number, { id?: string; name: string; args: string }>();
-    for await (const item of readSse(response, this.id, request.signal)) {
+    for await (const item of stream) {
       if (item.kind === 'stray') continue;
       const data = item.data.trim();
       if (data === '[DONE]') {
@@ -104,15 +90,14 @@ export class OpenAIChatProvider implements ModelProvider {
       if (!data) continue;
       const chunk = parseChunk(this.id, data) as ChatChunk;
       if (chunk.error || item.event === 'error') {
-        throw new ProviderError('stream', `${this.id} stream error: ${chunk.error?.message ?? data.slice(0, 200)}`);
+        throw streamError(this.id, chunk.error?.message ?? rawExcerpt(data));
       }
       if (chunk.usage) {
-        const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-        usage = {
-          inputTokens: Math.max(0, (chunk.usage.prompt_tokens ?? 0) - cached),
-          outputTokens: chunk.usage.completion_tokens ?? 0,
-          ...(cached ? { cacheReadTokens: cached } : {}),
-        };
+        usage = usageFromPromptTotal(
+          chunk.usage.prompt_tokens,
+          chunk.usage.completion_tokens ?? 0,
+          chunk.usage.prompt_tokens_details?.cached_tokens,
+        );
       }
       const choice = chunk.choices?.[0];
       if (!choice) continue;
@@ -133,7 +118,7 @@ export class OpenAIChatProvider implements ModelProvider {
       if (choice.finish_reason) finish = choice.finish_reason;
     }
     // Some compatible servers omit [DONE]; a finish_reason still proves the answer is whole.
-    if (!done && !finish) throw new ProviderError('stream', `${this.id}: the stream ended before [DONE] (cut off)`);
+    if (!done && !finish) throw cutOffError(this.id, 'before [DONE]');
 
     const message: AssembledMessage = {
       text,
@@ -142,7 +127,7 @@ export class OpenAIChatProvider implements ModelProvider {
         .sort(([a], [b]) => a - b)
         .map(([, call]) => ({ id: call.id, name: call.name, argumentsText: call.args })),
       usage,
-      stopReason: calls.size > 0 ? 'tool_use' : stopReasonOf(finish),
+      stopReason: calls.size > 0 ? 'tool_use' : stopReasonFrom(finish, STOP_REASONS),
     };
     yield { type: 'done', message };
   }

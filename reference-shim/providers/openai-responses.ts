@@ -1,16 +1,9 @@
 // OpenAI Responses API (what the codex models use) — provider-wire §2.
 import type { HistoryEntry, TokenUsage } from '../session/history.js';
-import { joinUrl, postForStream } from './http.js';
+import { bearerAuth, cutOffError, HttpModelProvider, rawExcerpt, streamError, usageFromPromptTotal } from './model-stream.js';
 import type { OpenAIConfig } from './openai-chat.js';
-import {
-  ProviderError,
-  type ModelProvider,
-  type ModelRequest,
-  type ModelStreamEvent,
-  type ModelToolCall,
-  type StopReason,
-} from './provider.js';
-import { parseChunk, readSse } from './sse.js';
+import { ProviderError, type ModelRequest, type ModelStreamEvent, type ModelToolCall, type StopReason } from './provider.js';
+import { parseChunk } from './sse.js';
 
 interface ResponsesItem {
   id?: string;
@@ -62,20 +55,13 @@ export function responsesInput(history: readonly HistoryEntry[]): unknown[] {
   return input;
 }
 
-export class OpenAIResponsesProvider implements ModelProvider {
-  readonly kind = 'model' as const;
+export class OpenAIResponsesProvider extends HttpModelProvider<OpenAIConfig> {
   readonly generatedIdPrefix = 'call_codex_';
 
-  constructor(
-    readonly id: string,
-    private readonly config: OpenAIConfig,
-  ) {}
-
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
-    const response = await postForStream({
-      provider: this.id,
-      url: joinUrl(this.config.baseUrl, '/responses'),
-      headers: this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {},
+    const stream = this.openStream({
+      path: '/responses',
+      headers: bearerAuth(this.config.apiKey),
       body: {
         model: request.model,
         instructions: request.system,
@@ -101,7 +87,7 @@ export class OpenAIResponsesProvider implements ModelProvider {
     let usage: TokenUsage | undefined;
     // Calls are keyed by item id; `output_item.done` carries the complete call and wins over the deltas.
     const calls = new Map<string, { order: number; callId?: string; name: string; args: string }>();
-    for await (const item of readSse(response, this.id, request.signal)) {
+    for await (const item of stream) {
       if (item.kind === 'stray') continue;
       if (!item.data.trim() || item.data.trim() === '[DONE]') continue;
       const event = parseChunk(this.id, item.data) as ResponsesEvent;
@@ -148,12 +134,7 @@ export class OpenAIResponsesProvider implements ModelProvider {
           if (type === 'response.incomplete') stopReason = 'max_tokens';
           const reported = event.response?.usage;
           if (reported) {
-            const cached = reported.input_tokens_details?.cached_tokens ?? 0;
-            usage = {
-              inputTokens: Math.max(0, (reported.input_tokens ?? 0) - cached),
-              outputTokens: reported.output_tokens ?? 0,
-              ...(cached ? { cacheReadTokens: cached } : {}),
-            };
+            usage = usageFromPromptTotal(reported.input_tokens, reported.output_tokens ?? 0, reported.input_tokens_details?.cached_tokens);
           }
           break;
         }
@@ -164,16 +145,14 @@ export class OpenAIResponsesProvider implements ModelProvider {
             { code: event.response?.error?.code },
           );
         case 'error':
-          throw new ProviderError('stream', `${this.id} stream error: ${event.message ?? item.data.slice(0, 200)}`, {
-            code: event.code,
-          });
+          throw streamError(this.id, event.message ?? rawExcerpt(item.data), event.code);
         default:
           // Unknown and uninteresting events are ignored, as the API asks of clients.
           break;
       }
       if (completed) break;
     }
-    if (!completed) throw new ProviderError('stream', `${this.id}: the stream ended before response.completed (cut off)`);
+    if (!completed) throw cutOffError(this.id, 'before response.completed');
 
     const toolCalls: ModelToolCall[] = [...calls.values()]
       .sort((a, b) => a.order - b.order)
