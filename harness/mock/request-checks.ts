@@ -1,18 +1,12 @@
 // Checks on what a shim sent to a mocked provider during a run (rules `requests.*`, see request-rules.ts).
-import { requestRule, type Severity } from './request-rules.js';
+import type { Finding } from '../rules/types.js';
+import { requestRule } from './request-rules.js';
 import { type HistoryItem, type HistoryToolResult, requestView } from './request-views.js';
 import type { MockProviderId, ModelResponse, Scenario, ScriptToolCall } from './scenario-types.js';
 import { toolCallIdMap } from './tool-call-ids.js';
 import type { RecordedRequest } from './mock-server.js';
 
-export interface Finding {
-  rule: string;
-  severity: Severity;
-  message: string;
-  line?: number;
-  excerpt?: string;
-  fix?: string;
-}
+export type { Finding };
 
 /** The recorded fields the checks read (a RecordedRequest satisfies it). */
 export type CheckedRequest = Pick<RecordedRequest, 'index' | 'provider' | 'path' | 'query' | 'body' | 'turn' | 'responseIndex' | 'outcome' | 'elapsedMs' | 'closedByClient'> &
