@@ -645,6 +645,10 @@ export interface Scenario {
     };
   };
   /**
+   * Type B only (R5, row 'binary or CLI missing'): 'missing' means the runner installs no fake official CLI and drops every PATH folder holding a real gemini, codex or claude, so the shim must report the absent binary (a `system` error, then an error result). Requires `providers`, limited to gemini-cli, codex-cli and claude-cli.
+   */
+  cli?: 'missing';
+  /**
    * @minItems 1
    */
   turns: [Turn, ...Turn[]];

@@ -160,6 +160,27 @@ function faultOutcomeChecks(turn: Turn, turnIndex: number, events: CanonicalEven
   return findings;
 }
 
+/** R5 "binary or CLI missing": a `system` error (a readable message), then an error result, and no tool run. */
+function missingCliOutcomeChecks(turnIndex: number, events: CanonicalEvent[], label: string): Finding[] {
+  const result = events.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
+  if (!result) return []; // turn.result-last reports it
+  const where = `turn ${turnIndex + 1}`;
+  const before = events.filter((event) => event.line < result.line);
+  const findings: Finding[] = [];
+  const systemError = before.find((event): event is Extract<CanonicalEvent, { kind: 'system' }> => event.kind === 'system' && event.subtype === 'error');
+  if (!systemError || !result.isError) {
+    const saw = before.map((event) => (event.kind === 'system' ? `system ${event.subtype}` : event.kind)).join(', ') || 'nothing';
+    findings.push(
+      runFinding('error.fault-outcome', about(label, `${where}: the official CLI is not installed; expected a \`system\` line with subtype "error" (a readable message) and then an error result, got ${saw} then a ${result.isError ? 'error' : 'success'} result`), { line: result.line }),
+    );
+  } else if (!systemError.message || systemError.message.trim() === '') {
+    findings.push(runFinding('error.fault-outcome', about(label, `${where}: the \`system\` error about the missing CLI has no readable message`), { line: systemError.line }));
+  }
+  const toolUse = before.find((event) => event.kind === 'tool_use');
+  if (toolUse) findings.push(runFinding('error.fault-outcome', about(label, `${where}: a tool call was reported although no CLI could run one`), { line: toolUse.line }));
+  return findings;
+}
+
 /** Events of one turn of a process (persistent processes serve several). */
 function turnEvents(process: ExecutedProcess, turnIndex: number): CanonicalEvent[] {
   const start = process.turnStarts.get(turnIndex) ?? 0;
@@ -355,6 +376,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
       const model = input.persistent ? models[position] : models[0];
       findings.push(...prefixed(checkToolOutputs(turn, model, { context, ...(cliToolOptions ? { cli: cliToolOptions } : {}) }), process.label));
       findings.push(...faultOutcomeChecks(turn, turnIndex, turnEvents(process, turnIndex), process.label, !omissions?.retriesOnStderrOnly));
+      if (input.scenario.cli === 'missing') findings.push(...missingCliOutcomeChecks(turnIndex, turnEvents(process, turnIndex), process.label));
     });
     findings.push(...interruptChecks(process, input.scenario, input.persistent));
     if (input.persistent) findings.push(...persistentChecks(process, input.scenario));

@@ -15,6 +15,7 @@ import { declaredLimitation, DIALECT_VARIABLE } from './capabilities.js';
 import { checkRun } from './check-run.js';
 import { buildEnvironment } from './environment.js';
 import { executeRun, type ExecutedProcess } from './execute-run.js';
+import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from './missing-cli.js';
 import { buildInvocation, invocationName } from './invocation.js';
 import { cliFor, providerEntry, providerFlags, type ProviderEntry } from './providers.js';
 import { runFinding } from './rules.js';
@@ -80,6 +81,10 @@ export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
     protocolVersion: settings.protocolVersion,
     persistent,
   });
+  // R7: under yume-app the app's gemini/openai ids also offer the REST backend, so no CLI is not an error there.
+  if (scenario.cli === 'missing' && spec.invocation.kind === 'yume-app') {
+    return notVerified('a missing official CLI is an error only when the provider flag names the CLI (spec invocation); the yume-app provider also offers the REST backend (R7)');
+  }
   if ('notVerified' in probe) {
     const yumeAppDash = spec.invocation.kind === 'yume-app' && !providerEntry(spec.provider)?.yumeApp;
     return notVerified(probe.notVerified, yumeAppDash ? 'provider id marked — under the yume-app invocation (R7)' : undefined);
@@ -172,7 +177,9 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
   mock.events.on('client-closed', (request: { index: number }) => note('mock', `request #${request.index + 1}: connection closed by the shim`));
   try {
     await writeAuthHelpers(dirs.bin);
-    const cli = cliFor(entry, spec.invocation.kind === 'template' ? 'template' : spec.invocation.kind);
+    // R5 "binary or CLI missing": no fake CLI, and no real one either (missing-cli.ts).
+    const cliMissing = spec.scenario.cli === 'missing';
+    const cli = cliMissing ? undefined : cliFor(entry, spec.invocation.kind === 'template' ? 'template' : spec.invocation.kind);
     const stateFile = path.join(dirs.state, 'fake-cli-state.json');
     const logFile = path.join(dirs.state, 'fake-cli-log.jsonl');
     let harnessEnv: Record<string, string> = {};
@@ -190,9 +197,16 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
       harnessEnv = installed.env;
     }
     if (spec.dialect !== settings.capabilities.dialects[0]) harnessEnv[DIALECT_VARIABLE] = spec.dialect;
+    let parent = process.env;
+    if (cliMissing) {
+      const hidden = hideProgramsFromPath(process.env, settings.platform, dirs.workspace);
+      parent = hidden.parent;
+      if (hidden.dropped.length > 0) note('runner', `PATH folders holding an official CLI left out of the shim's PATH: ${hidden.dropped.join(', ')}`);
+      if (keepNodeReachable(hidden.dropped, settings.execPath ?? process.execPath, dirs.bin, settings.platform, dirs.workspace)) note('runner', 'node linked into the run\'s bin folder (its own folder was left out)');
+    }
     const env = buildEnvironment({
       platform: settings.platform,
-      parent: process.env,
+      parent,
       home: dirs.home,
       baseUrls: mock.baseUrls,
       pathFirst: [dirs.bin],
@@ -200,6 +214,10 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
       harness: harnessEnv,
       user: settings.userEnv,
     });
+    const stillFound = cliMissing ? programsOnPath(env, settings.platform, dirs.workspace) : [];
+    if (stillFound.length > 0) {
+      return notVerifiedResult(spec, { persistent: check.persistent, notVerified: `the scenario needs no official CLI on the shim's PATH, but ${stillFound.join(', ')} can be found there (a PATH from --env or the scenario's env)` });
+    }
     const sessionId = `yc-${spec.scenario.id}-${randomBytes(4).toString('hex')}`;
     const flags = spec.invocation.kind === 'template' ? spec.invocation.template.providers[entry.id] : providerFlags(entry, spec.invocation.kind);
     const execution = await executeRun({
