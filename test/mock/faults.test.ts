@@ -1,20 +1,12 @@
 // Every fault, seen through the official SDKs: the error class and status a real API would produce.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
-import { startMockServer, type MockServer, type MockServerOptions } from '../../harness/mock/mock-server.js';
 import { MOCK_PROVIDER_IDS, type HttpFaultStatus, type MockProviderId, type ModelResponse } from '../../harness/mock/scenario-types.js';
+import { mockServersClosedAfterEach } from './mock-servers.js';
 import { driveWithSdk, sdkFailure } from './sdk-drivers.js';
 import { oneTurn } from './scenario-fixtures.js';
 
-const servers: MockServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-async function start(options: MockServerOptions): Promise<MockServer> {
-  const server = await startMockServer(options);
-  servers.push(server);
-  return server;
-}
+const start = mockServersClosedAfterEach();
 const text: ModelResponse = { text: ['Hello ', 'after ', 'all.'], usage: { input_tokens: 9, output_tokens: 3 } };
 
 /** Error class each SDK raises per status (openai and anthropic share the names; Gemini has one class). */

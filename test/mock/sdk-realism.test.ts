@@ -1,25 +1,17 @@
 // Realism: the official SDKs (openai 6, @google/genai 2, @anthropic-ai/sdk 1) assemble exactly what the script
 // says — text, thinking, tool calls (name, id, parsed arguments), usage — with natural and re-chunked streams.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
-import { startMockServer, type MockServer, type MockServerOptions } from '../../harness/mock/mock-server.js';
 import { rechunkSeeds } from '../../harness/mock/rechunk.js';
 import { MOCK_PROVIDER_IDS, type MockProviderId } from '../../harness/mock/scenario-types.js';
 import { providerToolCallId } from '../../harness/mock/tool-call-ids.js';
+import { mockServersClosedAfterEach } from './mock-servers.js';
 import { driveWithSdk } from './sdk-drivers.js';
 import { oneTurn, richResponse } from './scenario-fixtures.js';
 
-const servers: MockServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-async function start(options: MockServerOptions): Promise<MockServer> {
-  const server = await startMockServer(options);
-  servers.push(server);
-  return server;
-}
+const start = mockServersClosedAfterEach();
 
 const STOP: Record<MockProviderId, string> = { 'openai-chat': 'tool_calls', 'openai-responses': 'completed', gemini: 'STOP', anthropic: 'tool_use' };
 const SEEDS = rechunkSeeds(20261125, 3);

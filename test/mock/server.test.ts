@@ -2,22 +2,15 @@
 // turn selection, and the recorded request fields.
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { afterEach, describe, expect, test } from 'vitest';
-import { startMockServer, type MockServer, type MockServerOptions } from '../../harness/mock/mock-server.js';
+import { describe, expect, test } from 'vitest';
+import { startMockServer, type MockServerOptions } from '../../harness/mock/mock-server.js';
+import { mockServersClosedAfterEach } from './mock-servers.js';
 import { driveWithSdk } from './sdk-drivers.js';
 import { oneTurn } from './scenario-fixtures.js';
 import type { Scenario } from '../../harness/mock/scenario-types.js';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 
-const servers: MockServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-async function start(options: MockServerOptions): Promise<MockServer> {
-  const server = await startMockServer(options);
-  servers.push(server);
-  return server;
-}
+const start = mockServersClosedAfterEach();
 
 function tryConnect(host: string, port: number): Promise<'connected' | string> {
   return new Promise((resolve) => {
