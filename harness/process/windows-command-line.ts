@@ -11,6 +11,7 @@
 // A batch shim normally forwards `%*` to another program, which makes cmd.exe parse the arguments a second
 // time, so the metacharacters of arguments are escaped twice (a caret that survives the first pass escapes
 // the character in the second).
+// Deliberate copy: reference-shim/providers/cli/windows-command.ts does the same, since the shim may not import harness/.
 
 const CMD_METACHARACTERS = /([()\][%!^"`<>&|;, *?])/g;
 

@@ -3,6 +3,7 @@
 // quoted by the MSVC rules (what the program finally started parses) and cmd.exe's metacharacters are
 // caret-escaped twice: once for the line cmd.exe reads, once more because the launcher forwards `%*` and
 // cmd.exe parses the arguments again.
+// Deliberate copy of harness/process/windows-command-line.ts: the shim may not import harness/ code.
 
 function quoteMsvc(argument: string): string {
   let quoted = '"';
