@@ -269,8 +269,9 @@ export function checkInterrupt(input: FakeCliRunInput): Finding[] {
     if (!input.scenario.turns[turn]?.interrupt) continue;
     const signals = input.log.filter((entry) => entry.event === 'signal' && entry.cli === input.cli && entry.turnIndex === turn) as Array<Extract<FakeCliLogEntry, { event: 'signal' }>>;
     const ignored = signals.filter((entry) => entry.handled === 'ignored');
-    const stopped = signals.some((entry) => entry.handled === 'stopped');
-    if (ignored.length > 0 && !stopped) {
+    // A worker that got the signal while it was already ending ('exiting') was reached all the same.
+    const reachedWorker = signals.some((entry) => entry.handled !== 'ignored');
+    if (ignored.length > 0 && !reachedWorker) {
       findings.push(
         finding('cli.interrupt-reaches-cli', `turn ${turn + 1}: ${input.cli}'s launcher (pid ${ignored[0]!.pid}) got ${ignored[0]!.signal} and ignored it; its worker was never signalled`),
       );

@@ -7,6 +7,14 @@ import { CHANGING_TOOLS, diffSnapshots, runAppTool, snapshotWorkspace, stopRunni
 
 export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 export const DEFAULT_STDIN_WAIT_MS = 5_000;
+/**
+ * How long a CLI whose command died of SIGINT/SIGTERM/SIGHUP waits for that signal to reach its own
+ * handler. A group signal reaches the CLI and its command in the same kill(), so the handler is already
+ * queued; the bound only matters when the command alone was signalled (then the CLI reports it and goes on).
+ */
+export const GROUP_SIGNAL_WAIT_MS = 1_000;
+/** Signals a process group receives on an interrupt; SIGKILL comes from the CLI itself or a timeout. */
+const INTERRUPT_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGTERM', 'SIGHUP']);
 
 type Distribute<T> = T extends unknown ? Omit<T, 'cli' | 'pid' | 'turnIndex' | 'time'> : never;
 export type LogFields = Distribute<FakeCliLogEntry>;
@@ -22,6 +30,9 @@ export class CliRuntime {
   readonly turn: ScriptTurn;
   private interruptHandler: ((signal: NodeJS.Signals) => void) | undefined;
   private exiting = false;
+  /** Resolves when a signal reached this process's interrupt handler. */
+  private readonly signalled: Promise<void>;
+  private markSignalled: () => void = () => undefined;
 
   constructor(
     readonly cli: FakeCliName,
@@ -30,13 +41,20 @@ export class CliRuntime {
     readonly workspace: string,
   ) {
     this.turn = state.scenario.turns[state.turnIndex]!;
+    this.signalled = new Promise((resolve) => (this.markSignalled = resolve));
   }
 
+  /**
+   * Prints one stdout line. Once the CLI is exiting (stopped by a signal, or its turn is over) nothing more
+   * is printed: the play that was under way when the signal came must not go on talking while stdout flushes.
+   */
   line(value: unknown): void {
+    if (this.exiting) return;
     process.stdout.write(JSON.stringify(value) + '\n');
   }
 
   stderr(text: string): void {
+    if (this.exiting) return;
     process.stderr.write(text);
   }
 
@@ -72,8 +90,13 @@ export class CliRuntime {
     this.interruptHandler = handler;
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       process.on(signal, () => {
-        if (this.exiting) return;
+        if (this.exiting) {
+          // The signal did reach the CLI, which was already ending: logged, nothing more to do.
+          this.log({ event: 'signal', signal, handled: 'exiting' });
+          return;
+        }
         this.log({ event: 'signal', signal, handled: 'stopped' });
+        this.markSignalled();
         stopRunningCommand();
         this.interruptHandler?.(signal);
       });
@@ -128,6 +151,27 @@ export class CliRuntime {
     return {};
   }
 
+  /**
+   * A command that died of an interrupt signal was most likely hit by a signal to the whole process group,
+   * which this process got too. Node may hand the command's exit to the script before its own signal
+   * handler runs (seen on a loaded machine); going on would report the killed command and play the rest
+   * of the turn as if nothing had happened. So the CLI first lets its handler run, as a real CLI that is
+   * being stopped would, and once it is stopping this call never returns.
+   */
+  private async settleInterruptedCommand(outcome: ToolOutcome): Promise<void> {
+    if (outcome.signal && INTERRUPT_SIGNALS.has(outcome.signal) && this.interruptHandler && !this.exiting) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.signalled, new Promise<void>((resolve) => (timer = setTimeout(resolve, GROUP_SIGNAL_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    await this.haltIfExiting();
+  }
+
+  /** Never resolves once the CLI is exiting (process.exit follows); resolves at once otherwise. */
+  async haltIfExiting(): Promise<void> {
+    if (this.exiting) await new Promise<never>(() => undefined);
+  }
+
   /** Runs one scripted tool in the workspace and logs its start, outcome and the files it changed. */
   async runTool(
     call: ScriptToolCall,
@@ -150,6 +194,7 @@ export class CliRuntime {
     } else {
       outcome = await runAppTool(this.workspace, call.name, input);
     }
+    await this.settleInterruptedCommand(outcome);
     this.log({
       event: 'tool',
       callId: call.id,

@@ -79,8 +79,11 @@ export interface StallEntry extends LogBase {
 export interface SignalEntry extends LogBase {
   event: 'signal';
   signal: string;
-  /** `ignored`: the gemini launcher, which does not forward signals; `stopped`: the CLI ended its turn. */
-  handled: 'ignored' | 'stopped';
+  /**
+   * `ignored`: the gemini launcher, which does not forward signals; `stopped`: the CLI ended its turn;
+   * `exiting`: it arrived while the CLI was already ending (nothing left to stop).
+   */
+  handled: 'ignored' | 'stopped' | 'exiting';
 }
 
 /** codex (like the real one) read stdin to EOF and the shim never closed it. */

@@ -11,6 +11,8 @@ export interface ToolOutcome {
   output: string;
   /** Bash: the exit code (null when killed). */
   exitCode?: number | null;
+  /** Bash: the signal that ended the command, when one did. */
+  signal?: NodeJS.Signals;
   /** Read/Edit/Write: the absolute path it resolved to. */
   absolutePath?: string;
   /** Why it failed, in a word the renderers map to each CLI's wording. */
@@ -176,7 +178,7 @@ export function bashTool(workspace: string, input: Record<string, unknown>): Pro
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       runningCommand = undefined;
-      if (signal) resolve({ isError: true, output, exitCode: null, failure: 'interrupted' });
+      if (signal) resolve({ isError: true, output, exitCode: null, signal, failure: 'interrupted' });
       else resolve({ isError: code !== 0, output, exitCode: code, failure: code === 0 ? undefined : 'exit-code' });
     });
   });

@@ -176,7 +176,10 @@ async function interruptWhenDue(
       void finished.then(() => clearInterval(poll));
       void toolUse.then(() => clearInterval(poll));
     });
-    const cliStart = input.hooks.cliEvent ? input.hooks.cliEvent(turnIndex, 'tool-start', fallbackMs) : new Promise<never>(() => undefined);
+    // Only a logged tool-start counts: a wait that timed out leaves the interrupt to the fallback timer.
+    const cliStart = input.hooks.cliEvent
+      ? input.hooks.cliEvent(turnIndex, 'tool-start', fallbackMs).then((seen) => (seen ? undefined : new Promise<never>(() => undefined)))
+      : new Promise<never>(() => undefined);
     race.push(
       Promise.race([toolUse, descendant, cliStart]).then(async () => {
         await delay(TOOL_START_DELAY_MS);

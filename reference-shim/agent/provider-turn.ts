@@ -1,7 +1,8 @@
 // Runs a turn on a TurnProvider (a provider that runs whole turns itself, e.g. an official CLI) and keeps the
 // stream conformant whatever order it reports things in: a tool_use is held back until its result arrives and
 // then printed right before it (R3's one-at-a-time pairing), results for unknown ids are dropped, and calls
-// left unanswered at the end get an error result.
+// left unanswered at the end get an error result. Once the turn is interrupted, whatever the provider still
+// reports is dropped (R6): a CLI that is being stopped may print a killed command's result, or even play on.
 import type { Emitter } from '../output/emitter.js';
 import { ProviderError, type TurnProvider, type TurnSink } from '../providers/provider.js';
 import type { HistoryEntry, TokenUsage, ToolCallRecord } from '../session/history.js';
@@ -35,19 +36,29 @@ class PairingSink implements TurnSink {
 
   constructor(private readonly context: ProviderTurnContext) {}
 
+  /**
+   * After the interrupt the shim answers the running calls itself (finish()), then prints `interrupt` and
+   * an error result; nothing the provider reports later may come between (R6).
+   */
+  private get interrupted(): boolean {
+    return this.context.signal.aborted;
+  }
+
   text(delta: string): void {
-    if (!delta) return;
+    if (!delta || this.interrupted) return;
     this.textSinceLastCall += delta;
     this.allText += delta;
     this.context.emitter.text(delta);
   }
 
   thinking(delta: string): void {
+    if (this.interrupted) return;
     this.context.emitter.thinking(delta);
   }
 
   toolUse(call: { id?: string; name: string; input: Record<string, unknown> }): string {
     const id = this.context.ids.allocate(call.id, `call_${this.context.provider.id.replace(/[^A-Za-z0-9]/g, '_')}_`);
+    if (this.interrupted) return id; // announced after the interrupt: never printed, never answered
     this.pending.set(id, {
       id,
       ...(call.id && call.id !== id ? { wireId: call.id } : {}),
@@ -58,6 +69,10 @@ class PairingSink implements TurnSink {
   }
 
   toolResult(result: { toolUseId: string; content: string; isError: boolean }): void {
+    if (this.interrupted) {
+      this.context.log(`${this.context.provider.id}: result for ${result.toolUseId} after the interrupt dropped`);
+      return; // the call stays pending: finish() answers it as interrupted
+    }
     const call = this.pending.get(result.toolUseId);
     if (!call) {
       this.context.log(`${this.context.provider.id}: result for unknown tool id ${result.toolUseId} dropped`);
@@ -71,10 +86,14 @@ class PairingSink implements TurnSink {
   usage(usage: TokenUsage): void {
     this.context.stats.modelCalls += 1;
     this.context.usage.addReported(usage);
+    // What a stopped CLI says it billed still counts in the result's totals (claude reports its usage only
+    // in its closing result line, which comes after the interrupt), but no line is printed for it.
+    if (this.interrupted) return;
     this.context.emitter.usage(toUsageFields(usage));
   }
 
   retried(message: string): void {
+    if (this.interrupted) return;
     this.context.retriedErrors.push(message);
   }
 
