@@ -6,7 +6,9 @@
 // nothing more, whichever it notices first; a command killed on its own is reported and the turn goes on.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { checkInterrupt } from '../../harness/fake-cli/checks.js';
 import type { FakeCliName, ScriptScenario } from '../../harness/fake-cli/script-types.js';
+import type { FakeCliLogEntry } from '../../harness/fake-cli/state.js';
 import { HEADLESS_ARGS, runFake, sleep } from './run-fake.js';
 
 const FINAL_TEXT = 'The command finished.';
@@ -79,5 +81,18 @@ describe.runIf(process.platform !== 'win32')('a group interrupt whose tool exit 
     const tool = run.log.find((entry) => entry.event === 'tool');
     expect(tool).toMatchObject({ isError: true, reportedIsError: true });
     expect(run.log.some((entry) => entry.event === 'signal')).toBe(false);
+  });
+});
+
+describe('cli.interrupt-reaches-cli and a signal during exit', () => {
+  const entry = (handled: 'ignored' | 'stopped' | 'exiting', pid: number): FakeCliLogEntry => ({ event: 'signal', cli: 'gemini', pid, turnIndex: 0, time: new Date().toISOString(), signal: 'SIGINT', handled });
+  const judge = (log: FakeCliLogEntry[]) => checkInterrupt({ cli: 'gemini', scenario, log }).map((finding) => finding.rule);
+
+  it('a worker that got the signal while already ending was reached', () => {
+    expect(judge([entry('ignored', 100), entry('exiting', 101)])).toEqual([]);
+  });
+
+  it('only the launcher getting it still fails', () => {
+    expect(judge([entry('ignored', 100)])).toEqual(['cli.interrupt-reaches-cli']);
   });
 });
