@@ -2,15 +2,20 @@
 // The reference shim is bundled with all its dependencies so that its cold start stays close to `node -e 0`;
 // the harness keeps its dependencies external (they are installed with the package).
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const banner = { js: '#!/usr/bin/env node' };
+// The reference shim is CommonJS: a small bin (the launcher) runs the bundle through V8's code cache, which
+// Node 20 offers only for CommonJS-style scripts (reference-shim/launcher/compile-cache.ts says why).
 const entries = [
-  { in: 'reference-shim/main.ts', out: 'yume-shim', bundleDeps: true, bin: true },
+  { in: 'reference-shim/main.ts', out: 'yume-shim-bundle', bundleDeps: true, bin: false, cjs: true },
+  // Built after the bundle: it carries the bundle's hash, which keys the compile cache.
+  { in: 'reference-shim/launcher/main.ts', out: 'yume-shim', bundleDeps: true, bin: true, cjs: true, carriesBundleId: true },
   { in: 'harness/cli/main.ts', out: 'cli', bundleDeps: false, bin: true, split: true },
   { in: 'harness/fake-cli/main.ts', out: 'fake-cli', bundleDeps: true, bin: true },
   { in: 'harness/index.ts', out: 'index', bundleDeps: false, bin: false },
@@ -19,10 +24,15 @@ const entries = [
 // Chunk names carry content hashes: drop the previous build's so they do not pile up.
 await rm(path.join(root, 'dist', 'chunks'), { recursive: true, force: true });
 
+function bundleId() {
+  const bundle = readFileSync(path.join(root, 'dist', 'yume-shim-bundle.cjs'));
+  return createHash('sha256').update(bundle).digest('hex').slice(0, 24);
+}
+
 for (const entry of entries) {
   const input = path.join(root, entry.in);
   if (!existsSync(input)) continue; // an entry point not written yet is not an error while the package grows
-  const outfile = path.join(root, 'dist', `${entry.out}.js`);
+  const outfile = path.join(root, 'dist', `${entry.out}.${entry.cjs ? 'cjs' : 'js'}`);
   // Split entries load their commands on demand (dynamic import() becomes a separate chunk).
   const output = entry.split
     ? { entryPoints: [{ in: input, out: entry.out }], outdir: path.join(root, 'dist'), splitting: true, chunkNames: 'chunks/[name]-[hash]' }
@@ -32,12 +42,16 @@ for (const entry of entries) {
     bundle: true,
     platform: 'node',
     target: 'node20',
-    format: 'esm',
+    format: entry.cjs ? 'cjs' : 'esm',
+    // The shim bundle runs inside vm.Script, where import() would need --experimental-vm-modules on Node 20:
+    // have esbuild turn its lazy imports of Node's modules into require().
+    supported: entry.cjs ? { 'dynamic-import': false } : undefined,
     sourcemap: 'linked',
     packages: entry.bundleDeps ? undefined : 'external',
     banner: entry.bin ? banner : undefined,
     // Bundled CommonJS dependencies may call require(); give the ESM bundle one.
-    inject: entry.bundleDeps ? [path.join(root, 'scripts', 'esm-require-shim.mjs')] : [],
+    define: entry.carriesBundleId ? { YUME_SHIM_BUNDLE_ID: JSON.stringify(bundleId()) } : undefined,
+    inject: entry.bundleDeps && !entry.cjs ? [path.join(root, 'scripts', 'esm-require-shim.mjs')] : [],
     logLevel: 'warning',
   });
   if (entry.bin) await chmod(outfile, 0o755);

@@ -22,7 +22,7 @@ import type { RunResult, RunSpec } from './run-types.js';
 import { applyExpectedFailures, suiteExit, suiteVerdict, summarizeResults, type SuiteSummary } from './verdict.js';
 
 export interface RunOptions {
-  /** The shim (path or command). Default: the bundled reference shim (dist/yume-shim.js). */
+  /** The shim (path or command). Default: the bundled reference shim (dist/yume-shim.cjs). */
   shim?: string;
   shimArgs?: string[];
   /** Extra environment for the shim (--env K=V). */
@@ -86,9 +86,9 @@ export function runDetails(report: object): RunResult[] | undefined {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_SEED = 1;
 
-/** dist/yume-shim.js of this package. */
+/** dist/yume-shim.cjs of this package. */
 export function bundledReferenceShim(): string {
-  return path.join(findPackageRoot(), 'dist', 'yume-shim.js');
+  return path.join(findPackageRoot(), 'dist', 'yume-shim.cjs');
 }
 
 function resolveCapabilities(options: RunOptions, usingReference: boolean): Capabilities {

@@ -62,7 +62,8 @@ describe('the packed tarball', () => {
         'README.md',
         'LICENSE',
         'dist/cli.js',
-        'dist/yume-shim.js',
+        'dist/yume-shim.cjs',
+        'dist/yume-shim-bundle.cjs',
         'dist/fake-cli.js',
         'dist/index.js',
         'dist/types/harness/index.d.ts',
@@ -124,8 +125,11 @@ describe('installed from the tarball into a fresh project', () => {
   it('`npx yume-conformance <path>` passes with a shim given by a path that has spaces', async () => {
     const shimDir = path.join(work, 'my shims');
     mkdirSync(shimDir);
-    const shim = path.join(shimDir, 'yume shim.mjs');
-    copyFileSync(path.join(consumer, 'node_modules', 'yume-conformance', 'dist', 'yume-shim.js'), shim);
+    const shim = path.join(shimDir, 'yume shim.cjs');
+    // The bin and the bundle it runs (found next to it).
+    const dist = path.join(consumer, 'node_modules', 'yume-conformance', 'dist');
+    copyFileSync(path.join(dist, 'yume-shim.cjs'), shim);
+    copyFileSync(path.join(dist, 'yume-shim-bundle.cjs'), path.join(shimDir, 'yume-shim-bundle.cjs'));
     const run = await runNpmTool(
       'npx',
       [

@@ -14,7 +14,7 @@ import type { Profile } from '../../harness/rules/types.js';
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 export const transcripts = path.join(root, 'transcripts');
 export const fixtureShim = (name: string) => path.join(root, 'test', 'fixtures', 'shims', name);
-export const referenceShim = path.join(root, 'dist', 'yume-shim.js');
+export const referenceShim = path.join(root, 'dist', 'yume-shim.cjs');
 
 export interface FixtureRun {
   shim?: string;

@@ -102,7 +102,7 @@ describe.concurrent('yume-conformance run', () => {
   it('--list shows the runs the options select, marking required scenarios and what is not verified', async () => {
     const result = await yumeConformance(['--list']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^\d+ run\(s\) for .*yume-shim\.js \(capabilities: the bundled reference shim\)/);
+    expect(result.stdout).toMatch(/^\d+ run\(s\) for .*yume-shim\.cjs \(capabilities: the bundled reference shim\)/);
     expect(result.stdout).toMatch(/^\* interrupt\s+openai-chat\s+spec\/spec\/flat$/m);
     expect(result.stdout).toMatch(/persistent-interactive\s+codex-cli\s+spec\/spec\/flat {2}— not verified: declared limitation/);
     const defaults = await yumeConformance(['run', fixtureShim('conforming-mini-shim.mjs'), '--list', '--scenario', 'persistent-mode']);

@@ -1,4 +1,4 @@
-// Spawns the bundled shim (dist/yume-shim.js) the way the harness does: its own process group, raw stdout
+// Spawns the bundled shim (dist/yume-shim.cjs) the way the harness does: its own process group, raw stdout
 // bytes, a timeout that kills the whole group, and a hook per parsed stdout line (to interrupt at the right
 // moment or answer approvals).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const SHIM_BIN = path.join(ROOT, 'dist', 'yume-shim.js');
+export const SHIM_BIN = path.join(ROOT, 'dist', 'yume-shim.cjs');
 
 export interface ShimRun {
   stdout: Buffer;
