@@ -1,6 +1,6 @@
 // Session files (R8): ~/.yume/sessions/<provider flag as given>/<id>.json, written atomically, in the shape
 // the app's loader reads: id, provider, model, cwd, title, history[], usage with camelCase token counts.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from '../tools/atomic-write.js';
@@ -59,7 +59,7 @@ export function addUsage(total: SessionUsage, usage: TokenUsage): SessionUsage {
 export async function loadSession(file: string): Promise<SessionFile | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8'); // synchronous: one small file, read before anything else happens
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SessionFileError(`cannot read session file ${file}: ${(error as Error).message}`);

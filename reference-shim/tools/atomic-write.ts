@@ -1,24 +1,30 @@
 // Writes a file atomically: a temporary file in the same directory, then rename over the target, so a
 // reader (or a crash) never sees half a file. An existing file keeps its permission bits.
-import { randomHex } from '../output/ids.js';
-import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+// The calls are synchronous: one file at a time (a tool's or the session's), where each asynchronous call
+// would cost a thread-pool round trip (see regular-file.ts). The function stays async for its callers.
+import { mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { randomHex } from '../output/ids.js';
 
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
   const directory = path.dirname(target);
-  await mkdir(directory, { recursive: true });
+  mkdirSync(directory, { recursive: true });
   let mode: number | undefined;
   try {
-    mode = (await stat(target)).mode & 0o7777;
+    mode = statSync(target).mode & 0o7777;
   } catch {
     mode = undefined;
   }
   const temporary = path.join(directory, `.${path.basename(target)}.${process.pid}.${randomHex(8)}.tmp`);
   try {
-    await writeFile(temporary, data, mode === undefined ? {} : { mode });
-    await rename(temporary, target);
+    writeFileSync(temporary, data, mode === undefined ? {} : { mode });
+    renameSync(temporary, target);
   } catch (error) {
-    await unlink(temporary).catch(() => undefined);
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // never created
+    }
     throw error;
   }
 }

@@ -1,9 +1,9 @@
 // Edit {file_path, old_string, new_string, replace_all?}.
-import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write.js';
 import { applyEdit, readEdit, snippetAround } from './edit-core.js';
 import { resolveInside } from './paths.js';
-import { ToolInputError, ok, requireString, type Tool } from './types.js';
+import { readRegularFile } from './regular-file.js';
+import { ok, requireString, type Tool } from './types.js';
 
 export const editTool: Tool = {
   spec: {
@@ -25,9 +25,7 @@ export const editTool: Tool = {
     const requested = requireString(input, 'file_path');
     const edit = readEdit(input, 'Edit');
     const file = resolveInside(context, requested);
-    const original = await readFile(file, 'utf8').catch(() => {
-      throw new ToolInputError(`File does not exist: ${requested}`);
-    });
+    const original = readRegularFile(file, requested).toString('utf8');
     const { text, firstChange } = applyEdit(original, edit, 'Edit');
     await writeFileAtomic(file, text);
     return ok(

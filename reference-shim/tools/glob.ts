@@ -1,6 +1,7 @@
 // Glob {pattern, path?}: matching files, relative to --cwd, sorted by path so runs are reproducible.
 import path from 'node:path';
-import { stat } from 'node:fs/promises';
+// fs.promises is loaded on first use (Node loads it lazily), not at start-up.
+import { promises as fsp } from 'node:fs';
 import { capText } from './output-cap.js';
 import { displayPath, isInside, resolveInside } from './paths.js';
 import { ToolInputError, ok, optionalString, requireString, type Tool, type ToolContext } from './types.js';
@@ -27,7 +28,7 @@ export function checkPattern(context: ToolContext, pattern: string, base: string
 
 export async function searchBase(context: ToolContext, requested: string | undefined): Promise<string> {
   const base = requested ? resolveInside(context, requested) : context.cwd;
-  const info = await stat(base).catch(() => undefined);
+  const info = await fsp.stat(base).catch(() => undefined);
   if (!info) throw new ToolInputError(`Path does not exist: ${requested}`);
   if (!info.isDirectory()) throw new ToolInputError(`${requested} is not a directory.`);
   return base;

@@ -1,6 +1,7 @@
 // Grep {pattern, path?, glob?, output_mode?, -i?, head_limit?}: a JavaScript regular expression over the
 // files under path. Default output is `path:line:text`, which carries both the file and the matching line.
-import { readFile, stat } from 'node:fs/promises';
+// fs.promises is loaded on first use (Node loads it lazily), not at start-up.
+import { promises as fsp } from 'node:fs';
 import { ALWAYS_IGNORED, checkPattern, loadGlobber } from './glob.js';
 import { capText } from './output-cap.js';
 import { displayPath, resolveInside } from './paths.js';
@@ -49,7 +50,7 @@ export const grepTool: Tool = {
     }
     const requested = optionalString(input, 'path');
     const target = requested ? resolveInside(context, requested) : context.cwd;
-    const info = await stat(target).catch(() => undefined);
+    const info = await fsp.stat(target).catch(() => undefined);
     if (!info) throw new ToolInputError(`Path does not exist: ${requested}`);
     let files: string[];
     if (info.isDirectory()) {
@@ -77,7 +78,7 @@ export const grepTool: Tool = {
         truncated = true;
         break;
       }
-      const buffer = await readFile(file).catch(() => undefined);
+      const buffer = await fsp.readFile(file).catch(() => undefined);
       if (!buffer || buffer.length > MAX_FILE_BYTES || isBinary(buffer)) continue;
       const shown = displayPath(context, file);
       let count = 0;

@@ -1,5 +1,6 @@
 // LS {path?}: the entries of one directory, directories marked with a trailing "/".
-import { readdir, stat } from 'node:fs/promises';
+// fs.promises is loaded on first use (Node loads it lazily), not at start-up.
+import { promises as fsp } from 'node:fs';
 import { capText } from './output-cap.js';
 import { resolveInside } from './paths.js';
 import { ToolInputError, ok, optionalString, type Tool } from './types.js';
@@ -16,10 +17,10 @@ export const lsTool: Tool = {
   async run(input, context) {
     const requested = optionalString(input, 'path');
     const directory = requested ? resolveInside(context, requested) : context.cwd;
-    const info = await stat(directory).catch(() => undefined);
+    const info = await fsp.stat(directory).catch(() => undefined);
     if (!info) throw new ToolInputError(`Path does not exist: ${requested}`);
     if (!info.isDirectory()) throw new ToolInputError(`${requested} is not a directory; use Read for files.`);
-    const entries = await readdir(directory, { withFileTypes: true });
+    const entries = await fsp.readdir(directory, { withFileTypes: true });
     if (entries.length === 0) return ok(`(${requested ?? '.'} is empty)`);
     const names = entries
       .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.isSymbolicLink() ? `${entry.name}@` : entry.name))

@@ -1,8 +1,8 @@
 // MultiEdit {file_path, edits: [{old_string, new_string, replace_all?}]}: all edits or none.
-import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write.js';
 import { applyEdit, readEdit, snippetAround } from './edit-core.js';
 import { resolveInside } from './paths.js';
+import { readRegularFile } from './regular-file.js';
 import { ToolInputError, ok, requireString, type Tool } from './types.js';
 
 export const multiEditTool: Tool = {
@@ -38,9 +38,7 @@ export const multiEditTool: Tool = {
     }
     const edits = input.edits.map((edit, index) => readEdit(edit, `Edit ${index + 1}`));
     const file = resolveInside(context, requested);
-    let text = await readFile(file, 'utf8').catch(() => {
-      throw new ToolInputError(`File does not exist: ${requested}`);
-    });
+    let text = readRegularFile(file, requested).toString('utf8');
     let firstChange = Number.POSITIVE_INFINITY;
     edits.forEach((edit, index) => {
       const applied = applyEdit(text, edit, `Edit ${index + 1} of ${edits.length}`);

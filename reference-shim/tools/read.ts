@@ -1,12 +1,11 @@
 // Read {file_path, offset?, limit?}: the file's lines numbered like `cat -n` (R10 compares substance only).
-import { readFile, stat } from 'node:fs/promises';
 import { capText } from './output-cap.js';
 import { resolveInside } from './paths.js';
+import { readRegularFile } from './regular-file.js';
 import { ToolInputError, ok, optionalInteger, requireString, type Tool } from './types.js';
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
-const MAX_FILE_BYTES = 50 * 1024 * 1024;
 
 export function numberLines(lines: readonly string[], firstLineNumber: number): string {
   return lines
@@ -45,11 +44,7 @@ export const readTool: Tool = {
     const offset = optionalInteger(input, 'offset', 0) ?? 1;
     const limit = optionalInteger(input, 'limit', 1) ?? DEFAULT_LIMIT;
     const file = resolveInside(context, requested);
-    const info = await stat(file).catch(() => undefined);
-    if (!info) throw new ToolInputError(`File does not exist: ${requested}`);
-    if (info.isDirectory()) throw new ToolInputError(`${requested} is a directory; use LS to list it.`);
-    if (info.size > MAX_FILE_BYTES) throw new ToolInputError(`${requested} is larger than 50 MB; read a part with Bash instead.`);
-    const lines = splitLines((await readFile(file)).toString('utf8'));
+    const lines = splitLines(readRegularFile(file, requested).toString('utf8'));
     if (lines.length === 0) return ok(`(${requested} is empty)`);
     const first = Math.max(1, offset);
     if (first > lines.length) throw new ToolInputError(`${requested} has ${lines.length} lines; offset ${first} is past the end.`);

@@ -1,7 +1,7 @@
 // Write {file_path, content}: creates or replaces a file, atomically (temp file + rename).
-import { stat } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write.js';
 import { resolveInside } from './paths.js';
+import { statIfExists } from './regular-file.js';
 import { ToolInputError, ok, requireString, type Tool } from './types.js';
 
 export const writeTool: Tool = {
@@ -21,7 +21,7 @@ export const writeTool: Tool = {
     const requested = requireString(input, 'file_path');
     const content = requireString(input, 'content', { allowEmpty: true });
     const file = resolveInside(context, requested);
-    const existing = await stat(file).catch(() => undefined);
+    const existing = statIfExists(file);
     if (existing?.isDirectory()) throw new ToolInputError(`${requested} is a directory.`);
     await writeFileAtomic(file, content);
     const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);

@@ -1,4 +1,5 @@
 // Unit tests of the file tools: behaviour, and confinement to --cwd (R11) by "..", absolute paths and symlinks.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, symlinkSync, statSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -59,6 +60,20 @@ describe('Read', () => {
       expect(result.content, file_path).toMatch(/^Refused/);
       expect(result.content).not.toContain('outside secret');
     }
+  });
+
+  it.runIf(process.platform !== 'win32')('refuses a FIFO at once instead of blocking on it (Read, Edit, MultiEdit)', async () => {
+    execFileSync('mkfifo', [path.join(box.cwd, 'pipe')]);
+    const started = Date.now();
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['Read', { file_path: 'pipe' }],
+      ['Edit', { file_path: 'pipe', old_string: 'a', new_string: 'b' }],
+      ['MultiEdit', { file_path: 'pipe', edits: [{ old_string: 'a', new_string: 'b' }] }],
+    ];
+    for (const [name, input] of calls) {
+      expect(await run(name, input), name).toMatchObject({ isError: true, content: expect.stringContaining('not a regular file') });
+    }
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('allows a symlink that stays inside --cwd', async () => {
