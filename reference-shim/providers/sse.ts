@@ -2,7 +2,7 @@
 // SSE field at all: Gemini reports mid-stream errors as a bare `{"error":{...}}` chunk (provider-wire §3.5).
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from './provider.js';
-import type { StreamingResponse } from './transport.js';
+import { noteDraining, type StreamingResponse } from './transport.js';
 
 export type SseItem = { kind: 'event'; event?: string; data: string } | { kind: 'stray'; value: unknown };
 
@@ -29,17 +29,22 @@ export async function* readSse(response: StreamingResponse, provider: string, si
   });
   const decoder = new TextDecoder();
   const chunks = response.body[Symbol.asyncIterator]();
+  let settled = false; // the body ended, or reading it failed
   try {
     for (;;) {
       let chunk: IteratorResult<Buffer>;
       try {
         chunk = await chunks.next();
       } catch (error) {
+        settled = true;
         if (signal.aborted) throw new ProviderError('aborted', 'request aborted');
         if (response.idleTimedOut) throw new ProviderError('stream', `${provider}: the stream stalled (no data for too long); giving up`);
         throw new ProviderError('stream', `${provider}: the connection closed mid-stream (${(error as Error).message})`);
       }
-      if (chunk.done) break;
+      if (chunk.done) {
+        settled = true;
+        break;
+      }
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       // One network chunk can hold hundreds of events: hand them out, then reuse the array.
       for (let index = 0; index < queue.length; index += 1) yield queue[index]!;
@@ -51,9 +56,38 @@ export async function* readSse(response: StreamingResponse, provider: string, si
     for (let index = 0; index < queue.length; index += 1) yield queue[index]!;
     queue.length = 0;
   } finally {
-    // Closes the connection when the consumer stops early (interrupt, error).
-    response.close();
+    if (settled || signal.aborted) response.close();
+    else drainInBackground(chunks, response);
   }
+}
+
+/** How long the rest of a body may take to arrive before the connection is cut. */
+const DRAIN_GRACE_MS = 1000;
+
+/**
+ * The consumer stopped before the body ended: usually at the stream's own end marker (`[DONE]`,
+ * `message_stop`), with only the end of the chunked encoding still to come. Reading that rest lets the
+ * connection go back to the agent's pool, so the next model call of the turn reuses it instead of opening
+ * (and, against a real provider, TLS-handshaking) a new one. Nothing waits for it here: the next request does,
+ * briefly (transport.ts). A body that does not end within the grace period is cut.
+ */
+function drainInBackground(chunks: AsyncIterator<Buffer>, response: StreamingResponse): void {
+  const timer = setTimeout(() => response.close(), DRAIN_GRACE_MS);
+  timer.unref();
+  noteDraining(
+    (async () => {
+      try {
+        while (!(await chunks.next()).done) {
+          // discard
+        }
+      } catch {
+        // the connection broke: nothing to reuse
+      } finally {
+        clearTimeout(timer);
+        response.close();
+      }
+    })(),
+  );
 }
 
 /** JSON.parse that turns a malformed chunk into the error R5 asks for. */

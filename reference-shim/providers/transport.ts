@@ -13,6 +13,7 @@ export interface StreamingResponse {
   /** The body as it arrives; iteration throws when the connection breaks mid-body. */
   body: AsyncIterable<Buffer>;
   text(limit?: number): Promise<string>;
+  /** Ends the response: a body cut short closes its connection, a complete one leaves it to the pool. */
   close(): void;
 }
 
@@ -62,11 +63,32 @@ function wrap(response: IncomingMessage, idle: { timedOut: boolean }): Streaming
   };
 }
 
+/** A connection still receiving the rest of a body nobody needs (sse.ts); the next request waits briefly for it. */
+let draining: Promise<void> | undefined;
+/** How long a request waits for that connection to come free rather than opening another. */
+const DRAIN_WAIT_MS = 20;
+
+export function noteDraining(drained: Promise<void>): void {
+  draining = drained;
+}
+
+async function connectionFromPreviousCall(): Promise<void> {
+  const pending = draining;
+  if (!pending) return;
+  draining = undefined;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([pending, new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_WAIT_MS)))]);
+  clearTimeout(timer);
+  // The agent takes a finished connection back on a later turn of the event loop.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<StreamingResponse> {
   const payload = Buffer.from(JSON.stringify(body));
   const target = new URL(url);
   // node:https pulls in TLS; load whichever is needed on first use only (start-up time).
   const client = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  await connectionFromPreviousCall();
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new TransportError('request aborted', true));
     let response: IncomingMessage | undefined;

@@ -181,6 +181,26 @@ describe('OpenAI Chat Completions', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server!.calls[0]!.closedByClient).toBe(true);
   });
+
+  const finished = (text: string): string[] => [chat({ content: text }), chat({}, 'stop'), sse('[DONE]')];
+
+  it('reuses the connection for the next model call once a stream has ended', async () => {
+    const provider = await chatProvider([{ chunks: finished('one') }, { chunks: finished('two') }, { chunks: finished('three') }]);
+    for (const expected of ['one', 'two', 'three']) expect(done(await collect(provider)).text).toBe(expected);
+    expect(server!.calls).toHaveLength(3);
+    expect(server!.connections).toBe(1);
+  });
+
+  it('does not wait for a body that stays open after [DONE]: the next call opens another connection, the held one is cut', async () => {
+    const provider = await chatProvider([{ chunks: finished('held'), hold: true }, { chunks: finished('next') }]);
+    const started = Date.now();
+    expect(done(await collect(provider)).text).toBe('held');
+    expect(done(await collect(provider)).text).toBe('next');
+    expect(Date.now() - started).toBeLessThan(800); // the held body cost the second call at most a short wait
+    expect(server!.connections).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 1300)); // the drain's grace period
+    expect(server!.calls[0]!.closedByClient).toBe(true);
+  });
 });
 
 // ---------------------------------------------------------------- OpenAI Responses

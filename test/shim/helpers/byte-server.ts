@@ -24,6 +24,8 @@ export interface RecordedCall {
 export interface ByteServer {
   url: string;
   calls: RecordedCall[];
+  /** TCP connections accepted so far (a client that reuses its connection opens fewer than it sends requests). */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -54,11 +56,16 @@ export async function startByteServer(replies: ScriptedReply[]): Promise<ByteSer
       else if (!reply.hold) response.end();
     });
   });
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
