@@ -14,6 +14,7 @@ import type { ToolContext, ToolOutcome } from '../tools/types.js';
 import type { PermissionGate } from './permissions.js';
 import type { ToolIdAllocator } from './tool-ids.js';
 import { toUsageFields, type TurnUsage } from './usage.js';
+import { nowMs } from './clock.js';
 
 export const MAX_ATTEMPTS = 3;
 /** A server asking for a longer pause than this is not waited for: the turn fails instead of hanging. */
@@ -68,7 +69,7 @@ function asProviderError(error: unknown, signal: AbortSignal): ProviderError {
 async function callModel(context: LoopContext, partial: { text: string }): Promise<AssembledMessage> {
   for (let attempt = 1; ; attempt += 1) {
     let printed = false;
-    const started = performance.now();
+    const started = nowMs();
     context.emitter.beginModelMessage();
     try {
       for await (const event of context.provider.stream({
@@ -110,7 +111,7 @@ async function callModel(context: LoopContext, partial: { text: string }): Promi
       await sleep(wait, context.signal);
       if (context.signal.aborted) throw new ProviderError('aborted', 'interrupted');
     } finally {
-      context.stats.apiMs += performance.now() - started;
+      context.stats.apiMs += nowMs() - started;
     }
   }
 }

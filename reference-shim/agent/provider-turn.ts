@@ -10,6 +10,7 @@ import type { LoopOutcome } from './loop.js';
 import type { ToolIdAllocator } from './tool-ids.js';
 import { toUsageFields, type TurnUsage } from './usage.js';
 import { capText } from '../tools/output-cap.js';
+import { nowMs } from './clock.js';
 
 export interface ProviderTurnContext {
   provider: TurnProvider;
@@ -122,7 +123,7 @@ class PairingSink implements TurnSink {
 
 export async function runProviderTurn(context: ProviderTurnContext): Promise<LoopOutcome> {
   const sink = new PairingSink(context);
-  const started = performance.now();
+  const started = nowMs();
   const requestChars = context.prompt.length + JSON.stringify(context.history).length;
   const priorHistory = context.history.slice(0, -1); // without the prompt just added
   let outcome: LoopOutcome;
@@ -149,7 +150,7 @@ export async function runProviderTurn(context: ProviderTurnContext): Promise<Loo
     else if (error instanceof ProviderError) outcome = { kind: 'error', error };
     else outcome = { kind: 'error', error: new ProviderError('stream', `${context.provider.id} failed: ${(error as Error)?.message ?? String(error)}`) };
   }
-  context.stats.apiMs += performance.now() - started;
+  context.stats.apiMs += nowMs() - started;
   sink.finish(outcome.kind === 'interrupted' ? 'Interrupted before the tool reported a result.' : 'The provider reported no result for this call.');
   if (outcome.kind === 'success' && !context.usage.hasAny) {
     context.stats.modelCalls = Math.max(1, context.stats.modelCalls);

@@ -13,6 +13,7 @@ import { costUsd } from './pricing.js';
 import { runProviderTurn } from './provider-turn.js';
 import { ToolIdAllocator } from './tool-ids.js';
 import { TurnUsage } from './usage.js';
+import { nowMs } from './clock.js';
 
 export interface ShimSession {
   id: string;
@@ -54,7 +55,7 @@ export class TurnRunner {
 
   async run(prompt: string, signal: AbortSignal): Promise<TurnEnd> {
     const { emitter, provider, session } = this.options;
-    const started = performance.now();
+    const started = nowMs();
     if (!session.title) session.title = titleFrom(prompt);
     session.history.push({ role: 'user', content: prompt });
     const usage = new TurnUsage();
@@ -108,7 +109,7 @@ export class TurnRunner {
     const totals = usage.totals;
     const resultUsage = usage.forResult();
     const base = {
-      durationMs: performance.now() - started,
+      durationMs: nowMs() - started,
       durationApiMs: stats.apiMs,
       numTurns: stats.modelCalls,
       usage: resultUsage,
