@@ -28,6 +28,9 @@ export const EXIT_INTERRUPTED = 130;
 const INTERRUPT_WATCHDOG_MS = 1500;
 
 async function exit(writer: LineWriter, code: number): Promise<never> {
+  // Set first: should nothing be left to wait for while the flush is pending, Node ends the process on its
+  // own, and it must end with this code rather than 0.
+  process.exitCode = code;
   await writer.flush();
   process.exit(code);
 }
