@@ -7,11 +7,11 @@
 //
 //   node bench/shim.bench.mjs [--runs 15] [--stream-mb 20] [--bash-mb 50]
 //
-// The shim is bundled from reference-shim/main.ts with the options scripts/build.mjs uses, so no prior build
-// is needed. The mock speaks OpenAI Chat Completions on 127.0.0.1 and is scripted per request.
-import { build } from 'esbuild';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The shim is the one `npm run build` produces (dist/yume-shim.cjs and its bundle, rebuilt here first), run with
+// its compile cache in a private directory of this run. The mock speaks OpenAI Chat Completions on 127.0.0.1
+// and is scripted per request.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,22 +27,13 @@ const STREAM_MB = arg('stream-mb', 20);
 const BASH_MB = arg('bash-mb', 50);
 
 const work = mkdtempSync(path.join(tmpdir(), 'yume-shim-bench-'));
-const shimFile = path.join(work, 'yume-shim.js');
+const shimFile = path.join(root, 'dist', 'yume-shim.cjs');
 const workspace = path.join(work, 'workspace');
 const home = path.join(work, 'home');
+const cacheDir = path.join(work, 'compile-cache');
 
-async function bundleShim() {
-  await build({
-    entryPoints: [path.join(root, 'reference-shim', 'main.ts')],
-    outfile: shimFile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    banner: { js: '#!/usr/bin/env node' },
-    inject: [path.join(root, 'scripts', 'esm-require-shim.mjs')],
-    logLevel: 'warning',
-  });
+function buildShim() {
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 }
 
 // ---------------------------------------------------------------- the mock provider
@@ -110,12 +101,12 @@ const best = (values) => Math.min(...values);
 const pairedRatio = (numerators, denominators) => median(numerators.map((value, index) => value / denominators[index]));
 
 /** Spawns a process; resolves with wall time, stdout line arrival times, and peak RSS (Linux, polled). */
-function timed(args, { onLine, pollRss = false } = {}) {
+function timed(args, { onLine, pollRss = false, env = {} } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, args, {
       cwd: workspace,
-      env: { PATH: process.env.PATH, HOME: home, OPENAI_API_KEY: 'sk-bench-dummy-key-0000', OPENAI_BASE_URL: baseUrl },
+      env: { PATH: process.env.PATH, HOME: home, OPENAI_API_KEY: 'sk-bench-dummy-key-0000', OPENAI_BASE_URL: baseUrl, YUME_SHIM_COMPILE_CACHE_DIR: cacheDir, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let pending = '';
@@ -159,45 +150,87 @@ const verdict = (ok) => (ok ? 'meets goal' : 'MISSES goal');
 let baseUrl = '';
 let failed = false;
 
+// For scale: the least a Node program can do for the same turn (two streamed POSTs over one keep-alive
+// connection, one file read, one small file write, three stdout lines) with node:http and nothing else.
+const MINIMAL_TURN = `
+const http = require('node:http');
+const fs = require('node:fs');
+const agent = new http.Agent({ keepAlive: true });
+const url = new URL(process.env.OPENAI_BASE_URL + '/chat/completions');
+const post = (body) => new Promise((resolve, reject) => {
+  const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
+    let text = '';
+    response.setEncoding('utf8');
+    response.on('data', (data) => (text += data));
+    response.on('end', () => resolve(text));
+  });
+  request.on('error', reject);
+  request.end(JSON.stringify(body));
+});
+(async () => {
+  process.stdout.write('{"type":"system"}\\n');
+  const first = await post({ messages: [] });
+  process.stdout.write('{"type":"tool_use"}\\n');
+  const file = fs.readFileSync('hello.txt', 'utf8');
+  const second = await post({ messages: [file] });
+  process.stdout.write('{"type":"result"}\\n');
+  fs.writeFileSync(process.env.HOME + '/session.json', JSON.stringify({ first, second }));
+  process.exit(0);
+})();
+`;
+
+let lastMedianMs = 0;
+/** Runs `runs` pairs of (measured, node -e 0) and prints the paired ratio. */
+async function pairedRuns(label, goal, measure) {
+  const measured = [];
+  const bare = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    measured.push(await measure());
+    bare.push((await timed(['-e', '0'])).ms);
+  }
+  const ratio = pairedRatio(measured, bare);
+  lastMedianMs = median(measured);
+  const judged = goal === undefined ? '' : `, goal <= ${goal}x: ${verdict(ratio <= goal)}`;
+  console.log(
+    `${label}: ratio ${ratio.toFixed(2)}x (median of ${RUNS} paired runs)${judged}; medians ${fmt(median(measured))} vs ${fmt(median(bare))}, best ${fmt(best(measured))} vs ${fmt(best(bare))}`,
+  );
+  return ratio;
+}
+
+async function singleToolTurn(env) {
+  script = [toolCallAnswer('Read', { file_path: 'hello.txt' }), textAnswer('It says hello.')];
+  const result = await timed(shimArgs('Read hello.txt'), { env });
+  if (result.code !== 0) throw new Error(`single-tool turn failed (exit ${result.code}): ${result.stderr}`);
+  return result.ms;
+}
+
 async function main() {
-  await bundleShim();
-  rmSync(workspace, { recursive: true, force: true });
-  (await import('node:fs')).mkdirSync(workspace, { recursive: true });
-  (await import('node:fs')).mkdirSync(home, { recursive: true });
+  buildShim();
+  mkdirSync(workspace, { recursive: true });
+  mkdirSync(home, { recursive: true });
   writeFileSync(path.join(workspace, 'hello.txt'), 'Hello from the bench.\n');
+  const minimalTurn = path.join(work, 'minimal-turn.cjs');
+  writeFileSync(minimalTurn, MINIMAL_TURN);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
 
-  // Warm the file cache for both.
+  // Warm the file cache for all; the first full turn stores the shim's compile cache (as any first run does).
   await timed(['-e', '0']);
-  await timed([shimFile, '--version']);
+  await singleToolTurn();
 
   // 1. cold start
-  const bare = [];
-  const version = [];
-  for (let run = 0; run < RUNS; run += 1) {
-    bare.push((await timed(['-e', '0'])).ms);
-    version.push((await timed([shimFile, '--version'])).ms);
-  }
-  const startRatio = pairedRatio(version, bare);
-  console.log(
-    `cold start: yume-shim --version vs node -e 0: ratio ${startRatio.toFixed(2)}x (median of ${RUNS} paired runs), goal <= 2x: ${verdict(startRatio <= 2)}; medians ${fmt(median(version))} vs ${fmt(median(bare))}, best ${fmt(best(version))} vs ${fmt(best(bare))}`,
-  );
+  await pairedRuns('cold start: yume-shim --version vs node -e 0', 2, async () => (await timed([shimFile, '--version'])).ms);
+  await pairedRuns('  the same without the compile cache (a build\'s first run)', undefined, async () => (await timed([shimFile, '--version'], { env: { YUME_SHIM_NO_COMPILE_CACHE: '1' } })).ms);
 
   // 2. single-tool turn
-  const turns = [];
-  const bareAgain = [];
-  for (let run = 0; run < RUNS; run += 1) {
+  await pairedRuns('single-tool turn (Read, 2 model calls) vs node -e 0', 1.5, () => singleToolTurn());
+  const turnMs = lastMedianMs;
+  await pairedRuns('  the same without the compile cache', undefined, () => singleToolTurn({ YUME_SHIM_NO_COMPILE_CACHE: '1' }));
+  await pairedRuns('  for scale: a minimal node:http client doing the same two calls, read and write', undefined, async () => {
     script = [toolCallAnswer('Read', { file_path: 'hello.txt' }), textAnswer('It says hello.')];
-    const result = await timed(shimArgs('Read hello.txt'));
-    if (result.code !== 0) throw new Error(`single-tool turn failed (exit ${result.code}): ${result.stderr}`);
-    turns.push(result.ms);
-    bareAgain.push((await timed(['-e', '0'])).ms);
-  }
-  const turnRatio = pairedRatio(turns, bareAgain);
-  console.log(
-    `single-tool turn (Read, 2 model calls) vs node -e 0: ratio ${turnRatio.toFixed(2)}x (median of ${RUNS} paired runs), goal <= 1.5x: ${verdict(turnRatio <= 1.5)}; medians ${fmt(median(turns))} vs ${fmt(median(bareAgain))}, best ${fmt(best(turns))} vs ${fmt(best(bareAgain))}`,
-  );
+    return (await timed([minimalTurn])).ms;
+  });
+  console.log(`  the shim's turn costs ${fmt(turnMs - lastMedianMs)} more than that minimal client (medians)`);
 
   // 3. first text chunk -> first text line, next to a bare fetch of the same stream
   const shimLatency = [];
