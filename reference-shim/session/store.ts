@@ -14,6 +14,9 @@ export interface SessionUsage {
   cacheCreationTokens: number;
 }
 
+// The shape of schemas/session-file.schema.json, narrowed to what the shim writes. Not derived from the generated
+// type: its index signatures (`[k: string]: unknown`) make the shim's history interfaces unassignable to it.
+// The harness validates every session file a run leaves against the schema (rule session.file).
 export interface SessionFile {
   id: string;
   provider: string;
