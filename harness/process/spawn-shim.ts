@@ -9,6 +9,7 @@ import { killTree } from './kill-tree.js';
 import { isWindows, usesProcessGroups, type PlatformName } from './platform.js';
 import { pollIntervalFor, processTableFor, type ProcessInfo, type ProcessTable } from './process-table.js';
 import { shimSpawnCommand, type SpawnCommand } from './shim-command.js';
+import { withTimeout } from './timer-scope.js';
 import { signalProcessGroup } from './kill-tree.js';
 
 export const DEFAULT_MAX_STDOUT_BYTES = 64 * 1024 * 1024;
@@ -238,7 +239,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     if (exit === undefined) {
       // Timeout, flood or an explicit kill while the shim still ran.
       await killEverything();
-      exit = await Promise.race([exited, sleep(5000).then(() => ({ code: null, signal: 'SIGKILL' }))]);
+      exit = await withTimeout(exited, 5000, { code: null, signal: 'SIGKILL' as const });
     } else {
       exitedAtMs = elapsedMs();
     }
@@ -246,7 +247,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
 
     // Stdout still open after the exit means a descendant holds it: wait a little, then end them.
     let stdioHeldOpen = false;
-    const closedInTime = await Promise.race([stdioClosed.then(() => true), sleep(stdioGraceMs).then(() => false)]);
+    const closedInTime = await withTimeout(stdioClosed.then(() => true), stdioGraceMs, false);
     if (!closedInTime) stdioHeldOpen = true;
 
     // Descendants still running after the shim is gone: give them a moment to finish on their own.
@@ -259,7 +260,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     if (left.length > 0 || stdioHeldOpen || killRequested) await killEverything();
     tracker?.stop();
     if (!closedInTime) {
-      const closedAfterKill = await Promise.race([stdioClosed.then(() => true), sleep(2000).then(() => false)]);
+      const closedAfterKill = await withTimeout(stdioClosed.then(() => true), 2000, false);
       if (!closedAfterKill) {
         subprocess.stdout?.destroy();
         subprocess.stderr?.destroy();

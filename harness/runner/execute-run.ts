@@ -10,6 +10,7 @@ import type { CanonicalEvent } from '../protocol/canonical.js';
 import { buildInvocation, type BuiltInvocation, type Invocation, type InvocationValues } from './invocation.js';
 import { isAssistantText, LiveStdout } from './live-stdout.js';
 import type { RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
+import { TimerScope } from '../process/timer-scope.js';
 
 /** How long the mock withholds a stream before the runner gives up waiting for streamed text (a SHOULD finding). */
 export const GATE_WAIT_MS = 3000;
@@ -68,7 +69,8 @@ export interface ExecutionInput {
 
 export type ExecutionOutcome = { processes: ExecutedProcess[] } | { notVerified: string };
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** The input of one execution with the scope of its delays (cleared when it ends, see timer-scope.ts). */
+type ScopedInput = ExecutionInput & { timers: TimerScope };
 
 function turnValues(input: ExecutionInput, turn: Turn, resumeId: string | undefined): InvocationValues {
   return { ...input.baseValues, prompt: turn.prompt, resumeId: turn.resume ? resumeId : undefined, persistent: input.persistent };
@@ -124,7 +126,7 @@ function watchGate(input: ExecutionInput, live: LiveStdout, fromIndex: number, t
 
 /** Waits for the scripted interrupt moment of `turn` and delivers the interrupt. */
 async function interruptWhenDue(
-  input: ExecutionInput,
+  input: ScopedInput,
   shim: ShimProcess,
   live: LiveStdout,
   fromIndex: number,
@@ -138,7 +140,7 @@ async function interruptWhenDue(
   // If the scripted moment never comes (a shim that prints nothing while it waits), interrupt anyway.
   const fallbackMs = Math.min(8000, input.settings.timeoutMs / 2);
   let trigger: InterruptRecord['trigger'] = 'fallback';
-  const race: Promise<unknown>[] = [delay(fallbackMs), finished];
+  const race: Promise<unknown>[] = [input.timers.delay(fallbackMs), finished];
   if (turn.interrupt === 'after-first-text') {
     race.push(live.waitFor(isAssistantText, fromIndex).then((found) => found && (trigger = 'first-text')));
     race.push(
@@ -146,7 +148,7 @@ async function interruptWhenDue(
         const onFirstText = (sent: { turn: number }) => {
           if (sent.turn !== turnIndex) return;
           mock.events.off('first-text-sent', onFirstText);
-          void delay(GATE_WAIT_MS).then(() => {
+          void input.timers.delay(GATE_WAIT_MS).then(() => {
             if (trigger === 'fallback') trigger = 'gate-timeout';
             resolve();
           });
@@ -160,7 +162,7 @@ async function interruptWhenDue(
       race.push(
         stalled.then(async (seen) => {
           if (!seen) return;
-          await delay(GATE_WAIT_MS);
+          await input.timers.delay(GATE_WAIT_MS);
           if (trigger === 'fallback') trigger = 'gate-timeout';
         }),
       );
@@ -182,7 +184,7 @@ async function interruptWhenDue(
       : new Promise<never>(() => undefined);
     race.push(
       Promise.race([toolUse, descendant, cliStart]).then(async () => {
-        await delay(TOOL_START_DELAY_MS);
+        await input.timers.delay(TOOL_START_DELAY_MS);
         trigger = 'tool-running';
       }),
     );
@@ -208,7 +210,7 @@ function reportedSession(live: LiveStdout): string | undefined {
 }
 
 /** Spawn-per-turn: one process per turn, stdin closed. */
-async function executeSpawnPerTurn(input: ExecutionInput): Promise<ExecutionOutcome> {
+async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome> {
   const { spec, hooks } = input;
   const processes: ExecutedProcess[] = [];
   let resumeId: string | undefined;
@@ -255,7 +257,7 @@ async function executeSpawnPerTurn(input: ExecutionInput): Promise<ExecutionOutc
 }
 
 /** Persistent mode: one process; each turn writes its raw stdin lines, then a `user` frame. */
-async function executePersistent(input: ExecutionInput): Promise<ExecutionOutcome> {
+async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> {
   const { spec, hooks, settings } = input;
   const built = buildInvocation(spec.invocation, { ...input.baseValues, persistent: true });
   if ('notVerified' in built) return { notVerified: built.notVerified };
@@ -298,7 +300,7 @@ async function executePersistent(input: ExecutionInput): Promise<ExecutionOutcom
     const outcome = await Promise.race([
       turnEnded.then((found) => (found ? ('ended' as const) : ('exited' as const))),
       done.then(() => 'exited' as const),
-      delay(settings.timeoutMs).then(() => 'timeout' as const),
+      input.timers.delay(settings.timeoutMs).then(() => 'timeout' as const),
     ]);
     openGate();
     await Promise.all(background);
@@ -361,8 +363,13 @@ export function describeExit(exit: ShimExit, label: string): string {
 }
 
 /** Runs the scenario; persistent when the scenario asks for it or when an interrupt must go through stdin (Windows). */
-export function executeRun(input: ExecutionInput): Promise<ExecutionOutcome> {
-  return input.persistent ? executePersistent(input) : executeSpawnPerTurn(input);
+export async function executeRun(input: ExecutionInput): Promise<ExecutionOutcome> {
+  const timers = new TimerScope();
+  try {
+    return await (input.persistent ? executePersistent({ ...input, timers }) : executeSpawnPerTurn({ ...input, timers }));
+  } finally {
+    timers.close();
+  }
 }
 
 export type { Invocation };
