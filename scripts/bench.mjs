@@ -16,7 +16,7 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 // Benchmarks read 100 MB files and spawn shims; generous, but a hung bench still ends.
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 // Lines worth repeating in the closing summary: ratios ("0.62x", "ratio"), goals and throughputs.
-const HEADLINE = /ratio|goal|\d(?:\.\d+)?\s*x\b|MB\/s/i;
+const HEADLINE = /ratio|goal|more than|\d(?:\.\d+)?\s*x\b|MB\/s/i;
 
 function usage(message) {
   process.stderr.write(`bench: ${message}\nusage: node scripts/bench.mjs [NAME...] [--dir DIR] [--timeout-ms N]\n`);
