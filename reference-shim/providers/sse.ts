@@ -74,20 +74,21 @@ const DRAIN_GRACE_MS = 1000;
 function drainInBackground(chunks: AsyncIterator<Buffer>, response: StreamingResponse): void {
   const timer = setTimeout(() => response.close(), DRAIN_GRACE_MS);
   timer.unref();
-  noteDraining(
-    (async () => {
-      try {
-        while (!(await chunks.next()).done) {
-          // discard
-        }
-      } catch {
-        // the connection broke: nothing to reuse
-      } finally {
-        clearTimeout(timer);
-        response.close();
+  const released = response.released();
+  const drained = (async () => {
+    try {
+      while (!(await chunks.next()).done) {
+        // discard
       }
-    })(),
-  );
+    } catch {
+      // the connection broke: nothing to reuse
+    } finally {
+      clearTimeout(timer);
+      response.close();
+    }
+  })();
+  // The connection is free as soon as the body has ended, a little before the iteration above notices.
+  noteDraining(Promise.race([released, drained]));
 }
 
 /** JSON.parse that turns a malformed chunk into the error R5 asks for. */

@@ -15,6 +15,8 @@ export interface StreamingResponse {
   text(limit?: number): Promise<string>;
   /** Ends the response: a body cut short closes its connection, a complete one leaves it to the pool. */
   close(): void;
+  /** Resolves once the connection is back in the agent's pool (or gone): the next request can have it. */
+  released(): Promise<void>;
 }
 
 export class TransportError extends Error {
@@ -60,6 +62,20 @@ function wrap(response: IncomingMessage, idle: { timedOut: boolean }): Streaming
     close() {
       response.destroy();
     },
+    released() {
+      const socket = response.socket;
+      if (!socket || socket.destroyed) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        // The agent pools a keep-alive socket when it emits 'free' (the agent's own listener runs first).
+        const done = (): void => {
+          socket.off('free', done);
+          socket.off('close', done);
+          resolve();
+        };
+        socket.on('free', done);
+        socket.on('close', done);
+      });
+    },
   };
 }
 
@@ -79,8 +95,6 @@ async function connectionFromPreviousCall(): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([pending, new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_WAIT_MS)))]);
   clearTimeout(timer);
-  // The agent takes a finished connection back on a later turn of the event loop.
-  await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<StreamingResponse> {
