@@ -59,8 +59,16 @@ export function runKind(argv: readonly string[]): RunKind {
 
 /** The default cache directory: one per user, under the system's temporary directory. */
 export function defaultCacheDir(): string {
-  const user = typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username;
-  return path.join(os.tmpdir(), `yume-shim-cache-${user}`);
+  return path.join(os.tmpdir(), `yume-shim-cache-${currentUser()}`);
+}
+
+function currentUser(): string {
+  if (typeof process.getuid === 'function') return String(process.getuid());
+  try {
+    return os.userInfo().username.replace(/[^A-Za-z0-9_.-]/g, '_') || 'user';
+  } catch {
+    return 'user'; // no user name to be had (some service accounts); the directory check still applies
+  }
 }
 
 /** Creates the directory if needed and says why it cannot be trusted, if it cannot. */
