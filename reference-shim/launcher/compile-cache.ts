@@ -125,19 +125,14 @@ export function runBundleWithCompileCache(options: CompileCacheOptions): Compile
   const problem = disabledBy ?? privateDirectoryProblem(directory);
 
   let cachedData: Buffer | undefined;
-  let usedKind: RunKind | undefined;
   let fullFile: string | undefined;
   let liteFile: string | undefined;
   if (!problem) {
     const key = cacheKey(options.bundle, source, options.bundleId);
     fullFile = path.join(directory, `${key}.full.bin`);
     liteFile = path.join(directory, `${key}.lite.bin`);
-    cachedData = readIfPresent(fullFile);
-    usedKind = cachedData ? 'full' : undefined;
-    if (!cachedData && kind === 'lite') {
-      cachedData = readIfPresent(liteFile);
-      usedKind = cachedData ? 'lite' : undefined;
-    }
+    // A full run's cache covers a lite run; a lite run's cache is too thin for a full one.
+    cachedData = readIfPresent(fullFile) ?? (kind === 'lite' ? readIfPresent(liteFile) : undefined);
   }
 
   const script = new vm.Script(wrap(source), { filename: options.bundle, cachedData });
@@ -149,8 +144,8 @@ export function runBundleWithCompileCache(options: CompileCacheOptions): Compile
   const save = (): 'written' | 'kept' | 'skipped' => {
     if (saved || !target) return 'skipped';
     saved = true;
-    // A usable cache of this kind (or a full one, which covers a lite run) is kept as it is.
-    if (outcome === 'hit' && (usedKind === kind || usedKind === 'full')) return 'kept';
+    // A cache V8 accepted is good enough for this kind of run (see above): keep it as it is.
+    if (outcome === 'hit') return 'kept';
     const temporary = `${target}.${process.pid}.tmp`;
     try {
       writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
@@ -175,7 +170,7 @@ export function runBundleWithCompileCache(options: CompileCacheOptions): Compile
   ) => void;
   const module = { exports: {}, filename: options.bundle, id: options.bundle };
   compiled.call(module.exports, module.exports, createRequire(options.bundle), module, options.bundle, path.dirname(options.bundle));
-  return { outcome, reason: problem, file: target ?? undefined, save };
+  return { outcome, reason: problem, file: target, save };
 }
 
 /** Node's CommonJS wrapper (kept on one line so line numbers in stack traces stay those of the bundle). */
