@@ -18,7 +18,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const argValues = (name) => process.argv.flatMap((value, index) => (process.argv[index - 1] === `--${name}` ? [value] : []));
+const argValues = (name) =>
+  process.argv.flatMap((value, index) => (process.argv[index - 1] === `--${name}` ? [value] : []));
 const jobs = Number(argValues('jobs')[0] ?? 1);
 const rounds = Number(argValues('rounds')[0] ?? 2);
 const scenarioFilter = argValues('scenario');
@@ -60,7 +61,12 @@ const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 function bareProcess(shim, args, { cwd, env, stdin, drive, onStart }) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [shim, ...args], { cwd, env, stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [shim, ...args], {
+      cwd,
+      env,
+      stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     onStart?.(child);
     let pending = '';
     child.stdout.on('data', (chunk) => {
@@ -107,16 +113,37 @@ function interrupter(turn, send) {
 async function bareRun(harness, spec, shim) {
   const entry = harness.providerEntry(spec.provider);
   const dirs = await harness.createRunDirectories(`bench-${spec.scenario.id}`, spec.scenario.workspaceDir);
-  const mock = await harness.startMockServer({ scenario: spec.scenario, provider: entry.mock, ...(spec.seed === undefined ? {} : { seed: spec.seed }) });
+  const mock = await harness.startMockServer({
+    scenario: spec.scenario,
+    provider: entry.mock,
+    ...(spec.seed === undefined ? {} : { seed: spec.seed }),
+  });
   let elapsed = 0;
   try {
     await harness.writeAuthHelpers(dirs.bin);
     const cli = harness.cliFor(entry, spec.invocation.kind);
     const stateFile = path.join(dirs.state, 'state.json');
     let extra = {};
-    if (cli) extra = (await harness.installFakeClis(dirs.bin, { scenario: spec.scenario, turnIndex: 0, stateFile, logFile: path.join(dirs.state, 'log.jsonl'), clis: [cli] })).env;
+    if (cli)
+      extra = (
+        await harness.installFakeClis(dirs.bin, {
+          scenario: spec.scenario,
+          turnIndex: 0,
+          stateFile,
+          logFile: path.join(dirs.state, 'log.jsonl'),
+          clis: [cli],
+        })
+      ).env;
     if (spec.dialect === 'claude') extra.YUME_SHIM_DIALECT = 'claude';
-    const env = harness.buildEnvironment({ platform: process.platform, parent: process.env, home: dirs.home, baseUrls: mock.baseUrls, pathFirst: [dirs.bin], scenario: spec.scenario.env, harness: extra });
+    const env = harness.buildEnvironment({
+      platform: process.platform,
+      parent: process.env,
+      home: dirs.home,
+      baseUrls: mock.baseUrls,
+      pathFirst: [dirs.bin],
+      scenario: spec.scenario.env,
+      harness: extra,
+    });
     const values = {
       providerId: spec.provider,
       cwd: dirs.workspace,
@@ -150,7 +177,10 @@ async function bareRun(harness, spec, shim) {
         drive: (line, child) => {
           interrupt?.onLine(line);
           const toolUse = /"type":"tool_use","id":"([^"]+)"/.exec(line);
-          if (toolUse && approvals.length > 0) child.stdin.write(`${JSON.stringify({ type: 'tool_approval', id: toolUse[1], approved: approvals.shift() })}\n`);
+          if (toolUse && approvals.length > 0)
+            child.stdin.write(
+              `${JSON.stringify({ type: 'tool_approval', id: toolUse[1], approved: approvals.shift() })}\n`,
+            );
           if (/"type":"result"/.test(line)) {
             results += 1;
             interrupt?.stop();
@@ -163,7 +193,12 @@ async function bareRun(harness, spec, shim) {
       for (const [index, turn] of spec.scenario.turns.entries()) {
         mock.setTurn(index);
         if (cli) harness.setFakeCliTurn(stateFile, index);
-        const built = harness.buildInvocation(spec.invocation, { ...values, prompt: turn.prompt, resumeId: turn.resume ? resumeId ?? values.sessionId : undefined, persistent: false });
+        const built = harness.buildInvocation(spec.invocation, {
+          ...values,
+          prompt: turn.prompt,
+          resumeId: turn.resume ? (resumeId ?? values.sessionId) : undefined,
+          persistent: false,
+        });
         let interrupt;
         elapsed += await bareProcess(shim, built.args, {
           cwd: dirs.workspace,
@@ -194,7 +229,15 @@ async function main() {
   const options = { jobs, ...(scenarioFilter.length ? { scenarios: scenarioFilter } : {}) };
 
   const suite = harness.resolveSuite(options);
-  const settings = { shim: suite.shim, shimArgs: [], userEnv: {}, timeoutMs: 30_000, platform: process.platform, capabilities: suite.capabilities, protocolVersion: '1.0' };
+  const settings = {
+    shim: suite.shim,
+    shimArgs: [],
+    userEnv: {},
+    timeoutMs: 30_000,
+    platform: process.platform,
+    capabilities: suite.capabilities,
+    protocolVersion: '1.0',
+  };
   const specs = suite.specs.filter((spec) => !harness.preflight(spec, settings).notVerified);
   let suiteMs = Infinity;
   let bareMs = Infinity;
@@ -203,7 +246,9 @@ async function main() {
     const report = await harness.runConformance(options);
     const elapsed = performance.now() - suiteStarted;
     suiteMs = Math.min(suiteMs, elapsed);
-    process.stdout.write(`round ${round}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${(elapsed / 1000).toFixed(1)} s with --jobs ${jobs}\n`);
+    process.stdout.write(
+      `round ${round}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${(elapsed / 1000).toFixed(1)} s with --jobs ${jobs}\n`,
+    );
     let bare = 0;
     for (const spec of specs) bare += await bareRun(harness, spec, suite.shim);
     bareMs = Math.min(bareMs, bare);
@@ -212,8 +257,12 @@ async function main() {
   // The suite ran `jobs` at a time; the bare runs one after another: compare like with like.
   const bareWall = bareMs / jobs;
   const overhead = (suiteMs - bareWall) / bareWall;
-  process.stdout.write(`fastest suite ${(suiteMs / 1000).toFixed(1)} s; fastest bare sum ${(bareMs / 1000).toFixed(1)} s${jobs > 1 ? ` (÷ ${jobs} jobs = ${(bareWall / 1000).toFixed(1)} s)` : ''}\n`);
-  process.stdout.write(`ratio suite / bare: ${(suiteMs / bareWall).toFixed(2)}x — the harness adds ${(overhead * 100).toFixed(0)} % (goal < 25 %: ${overhead < 0.25 ? 'met' : 'NOT met'})\n`);
+  process.stdout.write(
+    `fastest suite ${(suiteMs / 1000).toFixed(1)} s; fastest bare sum ${(bareMs / 1000).toFixed(1)} s${jobs > 1 ? ` (÷ ${jobs} jobs = ${(bareWall / 1000).toFixed(1)} s)` : ''}\n`,
+  );
+  process.stdout.write(
+    `ratio suite / bare: ${(suiteMs / bareWall).toFixed(2)}x — the harness adds ${(overhead * 100).toFixed(0)} % (goal < 25 %: ${overhead < 0.25 ? 'met' : 'NOT met'})\n`,
+  );
   rmSync(path.join(root, '.tmp', 'bench-runner'), { recursive: true, force: true });
 }
 

@@ -59,7 +59,18 @@ const server = http.createServer((request, response) => {
 
 const toolCallAnswer = (name, args) => async (response) => {
   response.end(
-    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${Math.random().toString(36).slice(2)}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }] }) +
+    chunk({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          index: 0,
+          id: `call_${Math.random().toString(36).slice(2)}`,
+          type: 'function',
+          function: { name, arguments: JSON.stringify(args) },
+        },
+      ],
+    }) +
       chunk({}, 'tool_calls') +
       usageChunk +
       'data: [DONE]\n\n',
@@ -106,7 +117,14 @@ function timed(args, { onLine, pollRss = false, env = {} } = {}) {
     const started = performance.now();
     const child = spawn(process.execPath, args, {
       cwd: workspace,
-      env: { PATH: process.env.PATH, HOME: home, OPENAI_API_KEY: 'sk-bench-dummy-key-0000', OPENAI_BASE_URL: baseUrl, YUME_SHIM_COMPILE_CACHE_DIR: cacheDir, ...env },
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        OPENAI_API_KEY: 'sk-bench-dummy-key-0000',
+        OPENAI_BASE_URL: baseUrl,
+        YUME_SHIM_COMPILE_CACHE_DIR: cacheDir,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let pending = '';
@@ -144,7 +162,19 @@ function timed(args, { onLine, pollRss = false, env = {} } = {}) {
   });
 }
 
-const shimArgs = (prompt) => [shimFile, '--provider', 'openai', '--model', 'gpt-4.1-mini', '--cwd', workspace, '--prompt', prompt, '--output-format', 'stream-json'];
+const shimArgs = (prompt) => [
+  shimFile,
+  '--provider',
+  'openai',
+  '--model',
+  'gpt-4.1-mini',
+  '--cwd',
+  workspace,
+  '--prompt',
+  prompt,
+  '--output-format',
+  'stream-json',
+];
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 const verdict = (ok) => (ok ? 'meets goal' : 'MISSES goal');
 let baseUrl = '';
@@ -219,17 +249,31 @@ async function main() {
   await singleToolTurn();
 
   // 1. cold start
-  await pairedRuns('cold start: yume-shim --version vs node -e 0', 2, async () => (await timed([shimFile, '--version'])).ms);
-  await pairedRuns('  the same without the compile cache (a build\'s first run)', undefined, async () => (await timed([shimFile, '--version'], { env: { YUME_SHIM_NO_COMPILE_CACHE: '1' } })).ms);
+  await pairedRuns(
+    'cold start: yume-shim --version vs node -e 0',
+    2,
+    async () => (await timed([shimFile, '--version'])).ms,
+  );
+  await pairedRuns(
+    "  the same without the compile cache (a build's first run)",
+    undefined,
+    async () => (await timed([shimFile, '--version'], { env: { YUME_SHIM_NO_COMPILE_CACHE: '1' } })).ms,
+  );
 
   // 2. single-tool turn
   await pairedRuns('single-tool turn (Read, 2 model calls) vs node -e 0', 1.5, () => singleToolTurn());
   const turnMs = lastMedianMs;
-  await pairedRuns('  the same without the compile cache', undefined, () => singleToolTurn({ YUME_SHIM_NO_COMPILE_CACHE: '1' }));
-  await pairedRuns('  for scale: a minimal node:http client doing the same two calls, read and write', undefined, async () => {
-    script = [toolCallAnswer('Read', { file_path: 'hello.txt' }), textAnswer('It says hello.')];
-    return (await timed([minimalTurn])).ms;
-  });
+  await pairedRuns('  the same without the compile cache', undefined, () =>
+    singleToolTurn({ YUME_SHIM_NO_COMPILE_CACHE: '1' }),
+  );
+  await pairedRuns(
+    '  for scale: a minimal node:http client doing the same two calls, read and write',
+    undefined,
+    async () => {
+      script = [toolCallAnswer('Read', { file_path: 'hello.txt' }), textAnswer('It says hello.')];
+      return (await timed([minimalTurn])).ms;
+    },
+  );
   console.log(`  the shim's turn costs ${fmt(turnMs - lastMedianMs)} more than that minimal client (medians)`);
 
   // 3. first text chunk -> first text line, next to a bare fetch of the same stream
@@ -259,7 +303,9 @@ async function main() {
     fetchLatency.push(fetchAt - firstTextSentAt);
   }
   const extra = median(shimLatency) - median(fetchLatency);
-  console.log(`first text chunk -> first text line: shim ${fmt(median(shimLatency))}, bare fetch ${fmt(median(fetchLatency))}: ${extra.toFixed(1)} ms more, goal < 10 ms: ${verdict(extra < 10)}`);
+  console.log(
+    `first text chunk -> first text line: shim ${fmt(median(shimLatency))}, bare fetch ${fmt(median(fetchLatency))}: ${extra.toFixed(1)} ms more, goal < 10 ms: ${verdict(extra < 10)}`,
+  );
 
   // 4. throughput
   let wireBytes = 0;
@@ -268,14 +314,21 @@ async function main() {
   const big = await timed(shimArgs('Write a lot.'), { onLine: () => (lines += 1) });
   if (big.code !== 0) failed = true;
   const mbPerSecond = wireBytes / 1024 / 1024 / (big.ms / 1000);
-  console.log(`throughput: ${(wireBytes / 1024 / 1024).toFixed(1)} MB of Chat Completions SSE -> ${lines} lines in ${fmt(big.ms)}: ${mbPerSecond.toFixed(1)} MB/s`);
+  console.log(
+    `throughput: ${(wireBytes / 1024 / 1024).toFixed(1)} MB of Chat Completions SSE -> ${lines} lines in ${fmt(big.ms)}: ${mbPerSecond.toFixed(1)} MB/s`,
+  );
 
   // 5. memory while Bash prints a lot
   if (process.platform === 'linux') {
-    script = [toolCallAnswer('Bash', { command: `head -c ${BASH_MB * 1024 * 1024} /dev/zero | tr '\\0' 'a'` }), textAnswer('That was long.')];
+    script = [
+      toolCallAnswer('Bash', { command: `head -c ${BASH_MB * 1024 * 1024} /dev/zero | tr '\\0' 'a'` }),
+      textAnswer('That was long.'),
+    ];
     const heavy = await timed(shimArgs('Print a lot.'), { pollRss: true });
     if (heavy.code !== 0) failed = true;
-    console.log(`peak RSS while Bash prints ${BASH_MB} MB: ${heavy.peakMb.toFixed(1)} MB, goal < 200 MB: ${verdict(heavy.peakMb < 200)} (${fmt(heavy.ms)})`);
+    console.log(
+      `peak RSS while Bash prints ${BASH_MB} MB: ${heavy.peakMb.toFixed(1)} MB, goal < 200 MB: ${verdict(heavy.peakMb < 200)} (${fmt(heavy.ms)})`,
+    );
   } else {
     console.log('peak RSS while Bash prints 50 MB: not measured (needs /proc, Linux only)');
   }

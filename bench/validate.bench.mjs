@@ -46,15 +46,44 @@ function generateTranscript(bytes) {
     parts.push(line);
     size += line.length;
   };
-  push({ type: 'system', subtype: 'init', session_id: 'bench_session', model: 'gpt-4.1-mini', cwd: '/work', permissionMode: 'default', tools: ['Read', 'Write', 'Edit', 'Bash'] });
-  const fileBody = Array.from({ length: 40 }, (_, i) => `${i + 1}\tconst value${i} = computeSomething(${i}); // a line of fixture code`).join('\n');
+  push({
+    type: 'system',
+    subtype: 'init',
+    session_id: 'bench_session',
+    model: 'gpt-4.1-mini',
+    cwd: '/work',
+    permissionMode: 'default',
+    tools: ['Read', 'Write', 'Edit', 'Bash'],
+  });
+  const fileBody = Array.from(
+    { length: 40 },
+    (_, i) => `${i + 1}\tconst value${i} = computeSomething(${i}); // a line of fixture code`,
+  ).join('\n');
   for (let turn = 0; size < bytes; turn += 1) {
-    for (let i = 0; i < 20; i += 1) push({ type: 'text', id: `t${turn}_${i}`, content: `Chunk ${i} of turn ${turn}: streaming some assistant prose here. ` });
+    for (let i = 0; i < 20; i += 1)
+      push({
+        type: 'text',
+        id: `t${turn}_${i}`,
+        content: `Chunk ${i} of turn ${turn}: streaming some assistant prose here. `,
+      });
     push({ type: 'tool_use', id: `call_${turn}`, name: 'Read', input: { file_path: `src/file_${turn}.ts` } });
     push({ type: 'tool_result', tool_use_id: `call_${turn}`, content: fileBody, is_error: false });
-    for (let i = 20; i < 30; i += 1) push({ type: 'text', id: `t${turn}_${i}`, content: `Chunk ${i} of turn ${turn}: summarising what the file says.` });
+    for (let i = 20; i < 30; i += 1)
+      push({
+        type: 'text',
+        id: `t${turn}_${i}`,
+        content: `Chunk ${i} of turn ${turn}: summarising what the file says.`,
+      });
     push({ type: 'usage', usage: { input_tokens: 1200 + turn, output_tokens: 300 + turn } });
-    push({ type: 'result', is_error: false, subtype: 'success', session_id: 'bench_session', usage: { input_tokens: 1200 + turn, output_tokens: 300 + turn }, duration_ms: 1234, num_turns: 1 });
+    push({
+      type: 'result',
+      is_error: false,
+      subtype: 'success',
+      session_id: 'bench_session',
+      usage: { input_tokens: 1200 + turn, output_tokens: 300 + turn },
+      duration_ms: 1234,
+      num_turns: 1,
+    });
     push({ type: 'message_stop' });
   }
   return Buffer.from(parts.join(''), 'utf8');
@@ -104,6 +133,10 @@ const rate = (ms) => (mb / (ms / 1000)).toFixed(1);
 const ratio = (ms) => (bare.ms / ms).toFixed(2);
 console.log(`transcript: ${mb.toFixed(1)} MB, ${cli.value.lines} lines (best of ${runs} runs)`);
 console.log(`bare split + JSON.parse:            ${rate(bare.ms).padStart(7)} MB/s  (${bare.ms.toFixed(0)} ms)`);
-console.log(`validate (as the CLI runs it):      ${rate(cli.ms).padStart(7)} MB/s  (${cli.ms.toFixed(0)} ms)  ratio ${ratio(cli.ms)}`);
-console.log(`validate keeping canonical events:  ${rate(api.ms).padStart(7)} MB/s  (${api.ms.toFixed(0)} ms)  ratio ${ratio(api.ms)}`);
+console.log(
+  `validate (as the CLI runs it):      ${rate(cli.ms).padStart(7)} MB/s  (${cli.ms.toFixed(0)} ms)  ratio ${ratio(cli.ms)}`,
+);
+console.log(
+  `validate keeping canonical events:  ${rate(api.ms).padStart(7)} MB/s  (${api.ms.toFixed(0)} ms)  ratio ${ratio(api.ms)}`,
+);
 console.log(`goal: ratio >= 0.5 -> ${Number(ratio(cli.ms)) >= 0.5 ? 'met' : 'NOT met'}`);

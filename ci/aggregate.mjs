@@ -50,7 +50,12 @@ function loadResult(infoFile) {
   try {
     info = JSON.parse(readFileSync(infoFile, 'utf8'));
   } catch (error) {
-    return { os: '?', source: folder, verdict: 'not verified', note: `${infoFile} is not JSON: ${/** @type {Error} */ (error).message}` };
+    return {
+      os: '?',
+      source: folder,
+      verdict: 'not verified',
+      note: `${infoFile} is not JSON: ${/** @type {Error} */ (error).message}`,
+    };
   }
   const os = canonicalOs(String(info.os ?? '?'));
   const base = { os, source: folder, node: info.node, exitCode: info.exitCode };
@@ -84,7 +89,9 @@ function renderTable(rows, missing) {
     );
   }
   for (const os of missing) {
-    lines.push(`| ${markdownCell(os)} | | **not verified** | | | | | | no results: the job was skipped, cancelled, or failed before the suite ran |`);
+    lines.push(
+      `| ${markdownCell(os)} | | **not verified** | | | | | | no results: the job was skipped, cancelled, or failed before the suite ran |`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -108,10 +115,19 @@ function main() {
   try {
     infoFiles = findRunInfos(values.dir);
   } catch (error) {
-    process.stderr.write(`[yume-conformance] aggregate: cannot read ${values.dir}: ${/** @type {Error} */ (error).message}\n`);
+    process.stderr.write(
+      `[yume-conformance] aggregate: cannot read ${values.dir}: ${/** @type {Error} */ (error).message}\n`,
+    );
     infoFiles = [];
   }
-  const expected = [...new Set(values.expect.split(/[\s,]+/).filter(Boolean).map(canonicalOs))];
+  const expected = [
+    ...new Set(
+      values.expect
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map(canonicalOs),
+    ),
+  ];
   const rows = infoFiles.map(loadResult);
   const covered = new Set(rows.filter((row) => row.verdict !== 'not verified').map((row) => row.os));
   const missing = expected.filter((os) => !rows.some((row) => row.os === os));
@@ -125,7 +141,9 @@ function main() {
   const notVerifiedOs = expected.filter((os) => !covered.has(os));
   for (const os of failedOs) process.stdout.write(`::error title=yume-conformance::failed on ${os}\n`);
   for (const os of notVerifiedOs) {
-    process.stdout.write(`::error title=yume-conformance::not verified on ${os}: no usable results; this is not a pass\n`);
+    process.stdout.write(
+      `::error title=yume-conformance::not verified on ${os}: no usable results; this is not a pass\n`,
+    );
   }
   const verified = expected.filter((os) => covered.has(os) && !failedOs.includes(os));
   process.stdout.write(

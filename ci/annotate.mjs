@@ -75,7 +75,12 @@ function annotationsFor(report, options = {}) {
     }
     const hasMust = findings.some((finding) => finding.severity === 'MUST');
     if (outcome === 'failed' && !hasMust) {
-      annotations.push({ level: 'error', title: `yume-conformance ${label}`, message: `run ${run.status}`, file: target.file });
+      annotations.push({
+        level: 'error',
+        title: `yume-conformance ${label}`,
+        message: `run ${run.status}`,
+        file: target.file,
+      });
     }
     if (outcome === 'not-verified' || outcome === 'partial') {
       const what = outcome === 'partial' ? 'passed only with a declared limitation' : 'was not checked';
@@ -108,7 +113,8 @@ function renderSummary(report, { os, reportFile }) {
     const findings = Array.isArray(run.findings) ? run.findings : [];
     const count = (severity) => findings.filter((finding) => finding.severity === severity).length;
     const outcome = classifyStatus(run.status);
-    const status = outcome === 'not-verified' && run.status !== 'not-verified' ? `${run.status} (not verified)` : run.status;
+    const status =
+      outcome === 'not-verified' && run.status !== 'not-verified' ? `${run.status} (not verified)` : run.status;
     lines.push(
       `| ${markdownCell(run.scenario)} | ${markdownCell(run.provider)} | ${markdownCell(status)} | ${count('MUST')} | ${count('SHOULD')} | ${count('INFO')} |`,
     );
@@ -117,7 +123,13 @@ function renderSummary(report, { os, reportFile }) {
     (Array.isArray(run.findings) ? run.findings : []).map((finding) => ({ run, finding })),
   );
   if (findingRows.length > 0) {
-    lines.push('', '### Findings', '', '| scenario | provider | rule | severity | stdout line | message |', '|---|---|---|---|---|---|');
+    lines.push(
+      '',
+      '### Findings',
+      '',
+      '| scenario | provider | rule | severity | stdout line | message |',
+      '|---|---|---|---|---|---|',
+    );
     for (const { run, finding } of findingRows.slice(0, MAX_FINDING_ROWS)) {
       lines.push(
         `| ${markdownCell(run.scenario)} | ${markdownCell(run.provider)} | \`${markdownCell(finding.rule)}\` | ${markdownCell(finding.severity)} | ${finding.line ?? ''} | ${markdownCell(finding.message)} |`,
@@ -164,8 +176,12 @@ function main() {
     report = readReport(values.report);
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
-    process.stdout.write(workflowCommand('error', error.message, { title: `yume-conformance on ${os}: not verified` }) + '\n');
-    writeSummary(`## yume-conformance on ${markdownCell(os)}\n\n**Verdict on ${markdownCell(os)}: not verified** — ${markdownCell(error.message)}\n`);
+    process.stdout.write(
+      workflowCommand('error', error.message, { title: `yume-conformance on ${os}: not verified` }) + '\n',
+    );
+    writeSummary(
+      `## yume-conformance on ${markdownCell(os)}\n\n**Verdict on ${markdownCell(os)}: not verified** — ${markdownCell(error.message)}\n`,
+    );
     return 2;
   }
 

@@ -24,7 +24,10 @@ function listInput(value) {
 
 /** One argument per line; nothing is shell-split, so an argument may contain spaces. */
 function linesInput(value) {
-  return (value ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
 
 /** `latest`, a version or a dist-tag become `yume-conformance@X`; a tarball, folder or URL is used as given. */
@@ -73,7 +76,10 @@ function suiteArgs(env, reportDir) {
 /** Files named by inputs must exist; say which input and what to do instead of a runner stack trace. */
 function missingInputFiles(env, cwd) {
   const problems = [];
-  for (const [input, variable] of [['capabilities', 'YUME_CI_CAPABILITIES'], ['expected-failures', 'YUME_CI_EXPECTED_FAILURES']]) {
+  for (const [input, variable] of [
+    ['capabilities', 'YUME_CI_CAPABILITIES'],
+    ['expected-failures', 'YUME_CI_EXPECTED_FAILURES'],
+  ]) {
     const value = env[variable]?.trim();
     if (value && !existsSync(path.resolve(cwd, value))) {
       problems.push(`input "${input}" names ${value}, which does not exist in ${cwd}; commit the file or fix the path`);
@@ -89,7 +95,12 @@ function describeOs(env) {
 
 function writeOutputs(env, outputs) {
   if (!env.GITHUB_OUTPUT) return;
-  appendFileSync(env.GITHUB_OUTPUT, Object.entries(outputs).map(([key, value]) => `${key}=${value}\n`).join(''));
+  appendFileSync(
+    env.GITHUB_OUTPUT,
+    Object.entries(outputs)
+      .map(([key, value]) => `${key}=${value}\n`)
+      .join(''),
+  );
 }
 
 async function main() {
@@ -103,7 +114,8 @@ async function main() {
 
   // Stale reports from an earlier step must not pass for this run's results.
   mkdirSync(absoluteReportDir, { recursive: true });
-  for (const file of [...Object.values(REPORT_FILES), 'run-info.json']) rmSync(path.join(absoluteReportDir, file), { force: true });
+  for (const file of [...Object.values(REPORT_FILES), 'run-info.json'])
+    rmSync(path.join(absoluteReportDir, file), { force: true });
 
   const info = {
     os: describeOs(env),
@@ -120,7 +132,8 @@ async function main() {
 
   const problems = missingInputFiles(env, cwd);
   const npxCli = locateNpxCli(env);
-  if (!npxCli) problems.push(`npm's npx-cli.js was not found next to ${process.execPath}; install Node with actions/setup-node`);
+  if (!npxCli)
+    problems.push(`npm's npx-cli.js was not found next to ${process.execPath}; install Node with actions/setup-node`);
   if (!Number.isFinite(timeoutMinutes) || timeoutMinutes <= 0) {
     problems.push(`input "timeout-minutes" is ${JSON.stringify(env.YUME_CI_TIMEOUT_MINUTES)}; give a positive number`);
   }
@@ -133,7 +146,13 @@ async function main() {
     process.stderr.write(`[yume-conformance] running: npx ${args.map((arg) => JSON.stringify(arg)).join(' ')}\n`);
     const result = await runWithTimeout(process.execPath, [npxCli, ...args], {
       cwd,
-      env: { ...env, npm_config_yes: 'true', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+      env: {
+        ...env,
+        npm_config_yes: 'true',
+        npm_config_update_notifier: 'false',
+        npm_config_fund: 'false',
+        npm_config_audit: 'false',
+      },
       timeoutMs: timeoutMinutes * 60_000,
     });
     info.timedOut = result.timedOut;

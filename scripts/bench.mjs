@@ -36,18 +36,23 @@ async function main() {
   }
   const dir = path.resolve(root, parsed.values.dir ?? 'bench');
   const timeoutMs = Number(parsed.values['timeout-ms'] ?? DEFAULT_TIMEOUT_MS);
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return usage(`--timeout-ms must be a positive number of milliseconds`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    return usage(`--timeout-ms must be a positive number of milliseconds`);
 
   let files;
   try {
-    files = readdirSync(dir).filter((name) => name.endsWith('.bench.mjs')).sort();
+    files = readdirSync(dir)
+      .filter((name) => name.endsWith('.bench.mjs'))
+      .sort();
   } catch {
     return usage(`no bench folder at ${dir}; benchmarks are files named bench/<what>.bench.mjs`);
   }
   const filters = parsed.positionals;
   if (filters.length > 0) files = files.filter((name) => filters.some((filter) => name.includes(filter)));
   if (files.length === 0) {
-    return usage(filters.length ? `no bench file in ${dir} matches ${filters.join(', ')}` : `no *.bench.mjs file in ${dir}`);
+    return usage(
+      filters.length ? `no bench file in ${dir} matches ${filters.join(', ')}` : `no *.bench.mjs file in ${dir}`,
+    );
   }
 
   const results = [];

@@ -15,7 +15,14 @@ const banner = { js: '#!/usr/bin/env node' };
 const entries = [
   { in: 'reference-shim/main.ts', out: 'yume-shim-bundle', bundleDeps: true, bin: false, cjs: true },
   // Built after the bundle: it carries the bundle's hash, which keys the compile cache.
-  { in: 'reference-shim/launcher/main.ts', out: 'yume-shim', bundleDeps: true, bin: true, cjs: true, carriesBundleId: true },
+  {
+    in: 'reference-shim/launcher/main.ts',
+    out: 'yume-shim',
+    bundleDeps: true,
+    bin: true,
+    cjs: true,
+    carriesBundleId: true,
+  },
   { in: 'harness/cli/main.ts', out: 'cli', bundleDeps: false, bin: true, split: true },
   { in: 'harness/fake-cli/main.ts', out: 'fake-cli', bundleDeps: true, bin: true },
   { in: 'harness/index.ts', out: 'index', bundleDeps: false, bin: false },
@@ -35,7 +42,12 @@ for (const entry of entries) {
   const outfile = path.join(root, 'dist', `${entry.out}.${entry.cjs ? 'cjs' : 'js'}`);
   // Split entries load their commands on demand (dynamic import() becomes a separate chunk).
   const output = entry.split
-    ? { entryPoints: [{ in: input, out: entry.out }], outdir: path.join(root, 'dist'), splitting: true, chunkNames: 'chunks/[name]-[hash]' }
+    ? {
+        entryPoints: [{ in: input, out: entry.out }],
+        outdir: path.join(root, 'dist'),
+        splitting: true,
+        chunkNames: 'chunks/[name]-[hash]',
+      }
     : { entryPoints: [input], outfile };
   await build({
     ...output,

@@ -25,7 +25,8 @@ function schemaFileNames() {
 
 function generateSchemasModule() {
   const entries = schemaFileNames().map(
-    (name) => `  ${JSON.stringify(name)}: ${JSON.stringify(JSON.parse(readFileSync(path.join(schemasDir, name), 'utf8')))},`,
+    (name) =>
+      `  ${JSON.stringify(name)}: ${JSON.stringify(JSON.parse(readFileSync(path.join(schemasDir, name), 'utf8')))},`,
   );
   return `${banner}\n/** Every schemas/*.schema.json, keyed by file name (= the last segment of its $id). */\nexport const SCHEMAS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {\n${entries.join('\n')}\n};\n`;
 }

@@ -38,7 +38,8 @@ export function readReport(file) {
 function checkShape(report, file) {
   const problem = (what) =>
     new ReportError(`[yume-conformance] ${file} is not a yume-conformance JSON report: ${what}.`);
-  if (typeof report !== 'object' || report === null || Array.isArray(report)) throw problem('the top level is not an object');
+  if (typeof report !== 'object' || report === null || Array.isArray(report))
+    throw problem('the top level is not an object');
   if (typeof report.summary !== 'object' || report.summary === null) throw problem('"summary" is missing');
   if (!Array.isArray(report.runs)) throw problem('"runs" is missing or not a list');
   for (const key of ['passed', 'failed', 'warnings', 'notVerified']) {
@@ -47,7 +48,8 @@ function checkShape(report, file) {
   report.runs.forEach((run, index) => {
     if (typeof run !== 'object' || run === null) throw problem(`runs[${index}] is not an object`);
     if (typeof run.status !== 'string') throw problem(`runs[${index}].status is not a string`);
-    if (run.findings !== undefined && !Array.isArray(run.findings)) throw problem(`runs[${index}].findings is not a list`);
+    if (run.findings !== undefined && !Array.isArray(run.findings))
+      throw problem(`runs[${index}].findings is not a list`);
   });
   return report;
 }
@@ -74,7 +76,8 @@ export function reportVerdict(report) {
   const outcomes = report.runs.map((run) => classifyStatus(run.status));
   if (report.summary.failed > 0 || outcomes.includes('failed')) return 'failed';
   if (report.runs.length === 0) return 'not verified';
-  if (report.summary.notVerified > 0 || outcomes.includes('not-verified') || outcomes.includes('partial')) return 'partial';
+  if (report.summary.notVerified > 0 || outcomes.includes('not-verified') || outcomes.includes('partial'))
+    return 'partial';
   return 'passed';
 }
 

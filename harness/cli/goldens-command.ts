@@ -15,11 +15,19 @@ interface GoldensFlags {
   jobs?: string;
 }
 
-const collectList = (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((item) => item.trim()).filter(Boolean)];
+const collectList = (value: string, previous: string[] | undefined) => [
+  ...(previous ?? []),
+  ...value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+];
 
 async function goldensAction(flags: GoldensFlags): Promise<void> {
   if (flags.update && !flags.reason?.trim()) {
-    process.stderr.write('yume-conformance goldens: --update needs --reason "why the goldens change" (it is recorded in transcripts/GOLDENS.md)\n');
+    process.stderr.write(
+      'yume-conformance goldens: --update needs --reason "why the goldens change" (it is recorded in transcripts/GOLDENS.md)\n',
+    );
     process.exitCode = EXIT_USAGE;
     return;
   }
@@ -45,7 +53,9 @@ async function goldensAction(flags: GoldensFlags): Promise<void> {
   for (const update of updates) {
     if (update.problems.length > 0) {
       broken += 1;
-      process.stdout.write(`✘ ${update.scenario} (${update.provider}): the reference shim does not pass it, golden not written:\n    ${update.problems.join('\n    ')}\n`);
+      process.stdout.write(
+        `✘ ${update.scenario} (${update.provider}): the reference shim does not pass it, golden not written:\n    ${update.problems.join('\n    ')}\n`,
+      );
       continue;
     }
     if (!changes(update)) {
@@ -55,16 +65,27 @@ async function goldensAction(flags: GoldensFlags): Promise<void> {
     stale += 1;
     process.stdout.write(`${flags.update ? '✎' : '≠'} ${update.scenario} (${update.provider}):\n`);
     for (const [name, diff] of update.diffs) {
-      if (diff) process.stdout.write(`  ${name}\n${diff.split('\n').map((line) => `    ${line}`).join('\n')}\n`);
+      if (diff)
+        process.stdout.write(
+          `  ${name}\n${diff
+            .split('\n')
+            .map((line) => `    ${line}`)
+            .join('\n')}\n`,
+        );
     }
-    for (const name of update.removed) process.stdout.write(`  ${name}: no longer produced${flags.update ? ', removed' : ''}\n`);
+    for (const name of update.removed)
+      process.stdout.write(`  ${name}: no longer produced${flags.update ? ', removed' : ''}\n`);
   }
   if (flags.update) {
     const written = writeGoldens(updates, flags.reason!);
-    process.stdout.write(`${written.length} scenario(s) updated${written.length ? ', reason logged in transcripts/GOLDENS.md' : ''}; ${broken} not written (reference shim fails)\n`);
+    process.stdout.write(
+      `${written.length} scenario(s) updated${written.length ? ', reason logged in transcripts/GOLDENS.md' : ''}; ${broken} not written (reference shim fails)\n`,
+    );
     process.exitCode = broken > 0 ? EXIT_FAILED : EXIT_OK;
   } else {
-    process.stdout.write(`${stale} scenario(s) out of date, ${broken} failing with the reference shim${stale ? ' — run `yume-conformance goldens --update --reason "..."`' : ''}\n`);
+    process.stdout.write(
+      `${stale} scenario(s) out of date, ${broken} failing with the reference shim${stale ? ' — run `yume-conformance goldens --update --reason "..."`' : ''}\n`,
+    );
     process.exitCode = stale > 0 || broken > 0 ? EXIT_FAILED : EXIT_OK;
   }
 }

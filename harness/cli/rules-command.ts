@@ -13,7 +13,9 @@ export interface RulesCommandOptions {
 }
 
 export function selectRules(options: RulesCommandOptions): RuleDefinition[] {
-  return allRules().filter((r) => (!options.profile || r.profiles.includes(options.profile)) && (!options.level || r.level === options.level));
+  return allRules().filter(
+    (r) => (!options.profile || r.profiles.includes(options.profile)) && (!options.level || r.level === options.level),
+  );
 }
 
 /** Aligned plain-text listing: id, severity, profiles, source, title (and the fix with --fix). */
@@ -22,7 +24,9 @@ export function renderRulesText(rules: readonly RuleDefinition[], withFix = fals
   const lines = [`${'RULE'.padEnd(idWidth)}  SEVERITY  LEVEL   PROFILES       SOURCE / TITLE`];
   for (const r of rules) {
     const profiles = r.profiles.length === 2 ? 'all' : r.profiles.join(',');
-    lines.push(`${r.id.padEnd(idWidth)}  ${r.severity.padEnd(8)}  ${r.level.padEnd(6)}  ${profiles.padEnd(13)}  [${r.source}] ${r.title}`);
+    lines.push(
+      `${r.id.padEnd(idWidth)}  ${r.severity.padEnd(8)}  ${r.level.padEnd(6)}  ${profiles.padEnd(13)}  [${r.source}] ${r.title}`,
+    );
     if (withFix) lines.push(`${''.padEnd(idWidth)}  fix: ${r.fix}`);
   }
   lines.push('', `${rules.length} rules`);
@@ -34,10 +38,12 @@ export function registerRulesCommand(program: Command): void {
     .command('rules')
     .description('list the rule catalog')
     .option('--json', 'print the catalog as JSON')
-    .option('--markdown', 'print the catalog as the README\'s Markdown table')
+    .option('--markdown', "print the catalog as the README's Markdown table")
     .option('--fix', 'also print how to fix each rule (text output)')
     .addOption(new Option('--profile <profile>', 'only rules of this profile').choices(['spec', 'yume-app']))
-    .addOption(new Option('--level <level>', 'only stream rules (validate) or run rules (run)').choices(['stream', 'run']))
+    .addOption(
+      new Option('--level <level>', 'only stream rules (validate) or run rules (run)').choices(['stream', 'run']),
+    )
     .action((options: RulesCommandOptions) => {
       const rules = selectRules(options);
       if (options.json) process.stdout.write(`${JSON.stringify(rules, null, 2)}\n`);

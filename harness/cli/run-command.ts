@@ -11,7 +11,13 @@ import { ConfigFileError } from '../runner/config-file.js';
 import { parseEnvAssignments } from '../runner/environment.js';
 import { invocationName } from '../runner/invocation.js';
 import { preflight } from '../runner/run-scenario.js';
-import { resolveSuite, runConformance, UsageError, DEFAULT_TIMEOUT_MS, type RunOptions } from '../runner/run-conformance.js';
+import {
+  resolveSuite,
+  runConformance,
+  UsageError,
+  DEFAULT_TIMEOUT_MS,
+  type RunOptions,
+} from '../runner/run-conformance.js';
 import type { RunResult } from '../runner/run-types.js';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { EXIT_USAGE } from './exit-codes.js';
@@ -36,25 +42,38 @@ interface RunFlags {
 }
 
 /** Repeatable option values; commas split too (`--provider gemini,anthropic`). */
-const collectList = (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',').map((item) => item.trim()).filter(Boolean)];
+const collectList = (value: string, previous: string[] | undefined) => [
+  ...(previous ?? []),
+  ...value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+];
 /** Repeatable option values kept whole (an --env value or a shim argument may contain commas). */
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new UsageError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new UsageError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
   return number;
 }
 
 function nonNegativeInteger(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 0) throw new UsageError(`${name} must be a whole number >= 0, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(number) || number < 0)
+    throw new UsageError(`${name} must be a whole number >= 0, got ${JSON.stringify(value)}`);
   return number;
 }
 
-const STATUS_MARK: Record<RunResult['status'], string> = { passed: '✔ passed ', failed: '✘ failed ', 'not-verified': '○ not verified', partial: '◐ partial' };
+const STATUS_MARK: Record<RunResult['status'], string> = {
+  passed: '✔ passed ',
+  failed: '✘ failed ',
+  'not-verified': '○ not verified',
+  partial: '◐ partial',
+};
 
 /** One progress line for a finished run. */
 export function progressLine(result: RunResult, done: number, total: number): string {
@@ -63,7 +82,12 @@ export function progressLine(result: RunResult, done: number, total: number): st
   const combination = [result.invocation, result.profile, result.dialect].join('/');
   const seed = result.seed === undefined ? '' : ` · seed ${result.seed}`;
   const musts = result.findings.filter((finding) => finding.severity === 'MUST').length;
-  const tail = result.status === 'not-verified' || result.status === 'partial' ? ` (${result.notVerified ?? ''})` : musts ? ` (${musts} MUST finding${musts > 1 ? 's' : ''})` : '';
+  const tail =
+    result.status === 'not-verified' || result.status === 'partial'
+      ? ` (${result.notVerified ?? ''})`
+      : musts
+        ? ` (${musts} MUST finding${musts > 1 ? 's' : ''})`
+        : '';
   return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(14)} ${result.scenario} · ${result.provider} · ${combination}${seed} · ${(result.durationMs / 1000).toFixed(1)} s${tail}\n`;
 }
 
@@ -106,15 +130,22 @@ function listRuns(options: RunOptions): string {
   for (const spec of suite.specs) {
     const check = preflight(spec, settings);
     const seed = spec.seed === undefined ? '' : ` seed ${spec.seed}`;
-    const note = check.notVerified ? `  — not verified: ${check.notVerified}` : check.persistent && spec.scenario.mode !== 'persistent' ? '  (through persistent mode)' : '';
-    lines.push(`${spec.scenario.required ? '*' : ' '} ${spec.scenario.id.padEnd(24)} ${spec.provider.padEnd(16)} ${invocationName(spec.invocation)}/${spec.profile}/${spec.dialect}${seed}${note}`);
+    const note = check.notVerified
+      ? `  — not verified: ${check.notVerified}`
+      : check.persistent && spec.scenario.mode !== 'persistent'
+        ? '  (through persistent mode)'
+        : '';
+    lines.push(
+      `${spec.scenario.required ? '*' : ' '} ${spec.scenario.id.padEnd(24)} ${spec.provider.padEnd(16)} ${invocationName(spec.invocation)}/${spec.profile}/${spec.dialect}${seed}${note}`,
+    );
   }
   lines.push('* required scenario');
   return `${lines.join('\n')}\n`;
 }
 
 function usageMessage(error: unknown): string | undefined {
-  if (error instanceof UsageError || error instanceof ConfigFileError || error instanceof ScenarioLoadError) return error.message;
+  if (error instanceof UsageError || error instanceof ConfigFileError || error instanceof ScenarioLoadError)
+    return error.message;
   if (error instanceof Error && /^(--env|unknown reporter|reporter ")/.test(error.message)) return error.message;
   return undefined;
 }
@@ -140,7 +171,10 @@ async function runAction(shim: string | undefined, flags: RunFlags): Promise<voi
   }
   let report;
   try {
-    report = await runConformance({ ...options, onProgress: (result, done, total) => process.stderr.write(progressLine(result, done, total)) });
+    report = await runConformance({
+      ...options,
+      onProgress: (result, done, total) => process.stderr.write(progressLine(result, done, total)),
+    });
   } catch (error) {
     const message = usageMessage(error);
     if (message === undefined) throw error;
@@ -163,7 +197,9 @@ async function runAction(shim: string | undefined, flags: RunFlags): Promise<voi
   if (summary.expectedFailures) parts.push(`${summary.expectedFailures} expected failure(s)`);
   if (summary.partial) parts.push(`${summary.partial} partial`);
   parts.push(`${summary.notVerified} not verified`, `${summary.warnings} warning(s)`);
-  process.stderr.write(`yume-conformance: ${report.verdict.toUpperCase()} — ${parts.join(', ')} (exit ${report.exitCode})\n`);
+  process.stderr.write(
+    `yume-conformance: ${report.verdict.toUpperCase()} — ${parts.join(', ')} (exit ${report.exitCode})\n`,
+  );
   process.exitCode = report.exitCode;
 }
 
@@ -172,22 +208,40 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run', { isDefault: true })
     .description('run the conformance suite against a shim (default: the bundled reference shim)')
-    .argument('[shim]', 'the shim to test: a path (.js/.mjs/.cjs run with this Node; .cmd/.bat/.exe on Windows) or a command on PATH')
-    .option('--provider <id>', 'provider id (openai-chat, openai-responses, gemini, anthropic, gemini-cli, codex-cli, claude-cli) or all; repeatable', collectList)
+    .argument(
+      '[shim]',
+      'the shim to test: a path (.js/.mjs/.cjs run with this Node; .cmd/.bat/.exe on Windows) or a command on PATH',
+    )
+    .option(
+      '--provider <id>',
+      'provider id (openai-chat, openai-responses, gemini, anthropic, gemini-cli, codex-cli, claude-cli) or all; repeatable',
+      collectList,
+    )
     .option('--scenario <id>', 'scenario id; repeatable (default: all)', collectList)
     .option('--list', 'list the runs the options select, then exit')
     .addOption(new Option('--profile <profile>', 'rule profile').choices(['spec', 'yume-app']))
     .option('--invocation <how>', 'spec (default), yume-app, or a template file (schemas/invocation.schema.json)')
-    .option('--reporter <name[:file]>', 'human, json, junit or html, to stdout or a file; repeatable (default: human)', collect)
+    .option(
+      '--reporter <name[:file]>',
+      'human, json, junit or html, to stdout or a file; repeatable (default: human)',
+      collect,
+    )
     .option('--out <file>', 'also write the JSON report to this file')
     .option('--jobs <n>', 'runs at a time (default 1)')
     .option('--timeout <ms>', `per shim process, after which its whole tree is killed (default ${DEFAULT_TIMEOUT_MS})`)
     .option('--seed <n>', 'base seed of the re-chunked provider streams (reported per run; default 1)')
     .option('--capabilities <file>', 'what the shim supports (schemas/capabilities.schema.json)')
-    .option('--expected-failures <file>', 'known failing checks (schemas/expected-failures.schema.json); a listed check that passes fails as stale')
+    .option(
+      '--expected-failures <file>',
+      'known failing checks (schemas/expected-failures.schema.json); a listed check that passes fails as stale',
+    )
     .option('--env <K=V>', 'extra environment variable for the shim; repeatable', collect)
-    .option('--shim-arg <arg>', 'extra argument appended to the shim\'s argv (use --shim-arg=-x for a value starting with -); repeatable', collect)
+    .option(
+      '--shim-arg <arg>',
+      "extra argument appended to the shim's argv (use --shim-arg=-x for a value starting with -); repeatable",
+      collect,
+    )
     .option('--full', 'the full matrix: every invocation × profile × dialect × re-chunk seed (R12)')
-    .option('--keep', 'keep each run\'s temporary directories (for debugging)')
+    .option('--keep', "keep each run's temporary directories (for debugging)")
     .action(runAction);
 }

@@ -3,8 +3,15 @@
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import {
-  defaultTranscriptsDir, formatProblem, loadScenario, MOCK_PROVIDER_IDS, providerEnvironment, ScenarioLoadError, startMockServer,
-  type MockProviderId, type RecordedRequest,
+  defaultTranscriptsDir,
+  formatProblem,
+  loadScenario,
+  MOCK_PROVIDER_IDS,
+  providerEnvironment,
+  ScenarioLoadError,
+  startMockServer,
+  type MockProviderId,
+  type RecordedRequest,
 } from '../mock/index.js';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 
@@ -26,12 +33,14 @@ const ENDPOINTS: Record<MockProviderId, (url: string) => string> = {
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('expected a port number 0-65535 (0 = any free port)');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new InvalidArgumentError('expected a port number 0-65535 (0 = any free port)');
   return port;
 }
 
 function parseProvider(value: string): MockProviderId {
-  if (!(MOCK_PROVIDER_IDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${MOCK_PROVIDER_IDS.join(', ')}`);
+  if (!(MOCK_PROVIDER_IDS as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`expected one of ${MOCK_PROVIDER_IDS.join(', ')}`);
   return value as MockProviderId;
 }
 
@@ -49,7 +58,7 @@ export function registerServeCommand(program: Command): void {
     .option('--port <n>', 'port to listen on (0 = any free port)', parsePort, 0)
     .option('--provider <id>', `only print this provider's settings (${MOCK_PROVIDER_IDS.join(', ')})`, parseProvider)
     .option('--seed <n>', 're-chunk every stream at offsets drawn from this seed', parseSeed)
-    .option('--transcripts <dir>', 'folder holding the scenarios (default: the package\'s transcripts/)')
+    .option('--transcripts <dir>', "folder holding the scenarios (default: the package's transcripts/)")
     .option('--gate', 'withhold each stream after its first text chunk until Enter is pressed')
     .action(async (options: ServeOptions) => {
       process.exitCode = await serve(options);
@@ -63,15 +72,25 @@ async function serve(options: ServeOptions): Promise<number> {
     scenario = loadScenario(path.join(root, options.scenario));
   } catch (error) {
     if (!(error instanceof ScenarioLoadError)) throw error;
-    process.stderr.write(`yume-conformance serve: cannot load scenario "${options.scenario}":\n${error.problems.map(formatProblem).join('\n')}\n`);
+    process.stderr.write(
+      `yume-conformance serve: cannot load scenario "${options.scenario}":\n${error.problems.map(formatProblem).join('\n')}\n`,
+    );
     return EXIT_USAGE;
   }
   let server;
   try {
-    server = await startMockServer({ scenario, provider: options.provider, seed: options.seed, port: options.port, autoAdvance: true, gate: options.gate });
+    server = await startMockServer({
+      scenario,
+      provider: options.provider,
+      seed: options.seed,
+      port: options.port,
+      autoAdvance: true,
+      gate: options.gate,
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EADDRINUSE' ? `port ${options.port} is already in use (use --port 0 for any free port)` : String(error);
+    const reason =
+      code === 'EADDRINUSE' ? `port ${options.port} is already in use (use --port 0 for any free port)` : String(error);
     process.stderr.write(`yume-conformance serve: ${reason}\n`);
     return EXIT_USAGE;
   }
@@ -91,9 +110,11 @@ async function serve(options: ServeOptions): Promise<number> {
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 
-  const log = (line: string): void => void process.stderr.write(`[${new Date().toISOString().slice(11, 23)}] ${line}\n`);
+  const log = (line: string): void =>
+    void process.stderr.write(`[${new Date().toISOString().slice(11, 23)}] ${line}\n`);
   const describe = (request: RecordedRequest): string => {
-    const answer = request.responseIndex !== undefined ? ` (turn ${request.turn + 1}, response ${request.responseIndex + 1})` : '';
+    const answer =
+      request.responseIndex !== undefined ? ` (turn ${request.turn + 1}, response ${request.responseIndex + 1})` : '';
     const missing = request.missingTools ? ` missing tools: ${request.missingTools.join(', ')}` : '';
     return `#${request.index + 1} ${request.method} ${request.path}${request.query} ${request.provider ?? '-'} -> ${request.status} ${request.outcome}${answer}${missing}`;
   };
@@ -101,7 +122,9 @@ async function serve(options: ServeOptions): Promise<number> {
   server.events.on('first-text-sent', ({ index }: { index: number }) => {
     if (options.gate) log(`#${index + 1} first text sent; press Enter to open the gate`);
   });
-  server.events.on('client-closed', (request: RecordedRequest) => log(`#${request.index + 1} client closed the connection early`));
+  server.events.on('client-closed', (request: RecordedRequest) =>
+    log(`#${request.index + 1} client closed the connection early`),
+  );
   const openOnEnter = (): void => server.openGate();
   if (options.gate) process.stdin.on('data', openOnEnter);
 

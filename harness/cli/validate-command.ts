@@ -27,11 +27,17 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 function readFailure(file: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const reason =
-    code === 'ENOENT' ? 'no such file'
-      : code === 'EISDIR' ? 'it is a directory'
-        : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-          : code === 'ERR_FS_FILE_TOO_LARGE' ? 'file is too large to read at once (over 2 GB)'
-            : error instanceof Error ? error.message : String(error);
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'it is a directory'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'ERR_FS_FILE_TOO_LARGE'
+            ? 'file is too large to read at once (over 2 GB)'
+            : error instanceof Error
+              ? error.message
+              : String(error);
   return `cannot read ${file}: ${reason}`;
 }
 
@@ -63,7 +69,12 @@ export async function runValidate(files: string[], options: ValidateCommandOptio
       io.stderr.write(`yume-conformance validate: ${readFailure(file === '-' ? 'stdin' : file, error)}\n`);
       return EXIT_USAGE;
     }
-    const result = validateStream(bytes, { profile: options.profile, source: file, mode: options.mode, keepEvents: false });
+    const result = validateStream(bytes, {
+      profile: options.profile,
+      source: file,
+      mode: options.mode,
+      keepEvents: false,
+    });
     runs.push(runFromValidation(result, file));
   }
   const report = buildReport(runs);
@@ -81,12 +92,26 @@ export function registerValidateCommand(program: Command): void {
   program
     .command('validate')
     .description('check captured shim stdout (one JSON message per line) against the protocol rules')
-    .argument('<files...>', 'capture file(s) of a shim\'s stdout, or - to read stdin')
+    .argument('<files...>', "capture file(s) of a shim's stdout, or - to read stdin")
     .addOption(new Option('--profile <profile>', 'rule profile').choices(['spec', 'yume-app']).default('spec'))
-    .option('--reporter <name[:file]>', `report format, repeatable: ${reporterNames().join(', ')}; NAME:FILE writes to a file (default: human)`, collect, [])
-    .addOption(new Option('--mode <mode>', 'spawn-per-turn also requires one turn per stream').choices(['spawn-per-turn', 'persistent']))
+    .option(
+      '--reporter <name[:file]>',
+      `report format, repeatable: ${reporterNames().join(', ')}; NAME:FILE writes to a file (default: human)`,
+      collect,
+      [],
+    )
+    .addOption(
+      new Option('--mode <mode>', 'spawn-per-turn also requires one turn per stream').choices([
+        'spawn-per-turn',
+        'persistent',
+      ]),
+    )
     .addHelpText('after', '\nExit codes: 0 conforms, 1 a MUST rule failed, 2 usage error or unreadable input.')
     .action(async (files: string[], options: ValidateCommandOptions) => {
-      process.exitCode = await runValidate(files, options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      process.exitCode = await runValidate(files, options, {
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
     });
 }

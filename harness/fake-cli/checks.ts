@@ -23,7 +23,7 @@ export const FAKE_CLI_RULES = defineRules('run', [
     severity: 'MUST',
     source: 'issue 6, peer-yume-cli bug 1',
     title: 'The CLI is not started again after it ran a tool',
-    fix: 'A tool call is part of the CLI\'s own loop: read its events until it exits; never re-run the CLI with the same prompt because it used a tool.',
+    fix: "A tool call is part of the CLI's own loop: read its events until it exits; never re-run the CLI with the same prompt because it used a tool.",
   },
   {
     id: 'cli.prompt-not-option',
@@ -36,22 +36,22 @@ export const FAKE_CLI_RULES = defineRules('run', [
     id: 'cli.stdin-closed',
     severity: 'MUST',
     source: 'issue 6, captures README (codex reads stdin when it is not a terminal)',
-    title: 'The CLI\'s stdin is closed',
+    title: "The CLI's stdin is closed",
     fix: 'Spawn the CLI with stdin ignored (/dev/null), or end it right after writing the prompt; codex waits for stdin EOF before it starts.',
   },
   {
     id: 'cli.resume-continues-session',
     severity: 'MUST',
     source: 'R8, peer-yume-cli bug 10',
-    title: 'A resumed turn continues the CLI\'s own session',
-    fix: 'Keep the CLI\'s session/thread id in the shim\'s session and pass it back on --resume (claude --resume ID, codex exec resume ID, gemini --resume ID).',
+    title: "A resumed turn continues the CLI's own session",
+    fix: "Keep the CLI's session/thread id in the shim's session and pass it back on --resume (claude --resume ID, codex exec resume ID, gemini --resume ID).",
   },
   {
     id: 'tool.not-run-twice',
     severity: 'MUST',
     source: 'issue 6, peer-yume-cli bugs 1 and 2',
     title: 'A tool the CLI ran is not run again (its side effects happen once)',
-    fix: 'Report the CLI\'s own tool events; never execute a CLI\'s tool call locally, even when the CLI printed no output for it.',
+    fix: "Report the CLI's own tool events; never execute a CLI's tool call locally, even when the CLI printed no output for it.",
   },
   {
     id: 'cli.tool-outcome-matches',
@@ -64,7 +64,7 @@ export const FAKE_CLI_RULES = defineRules('run', [
     id: 'cli.interrupt-reaches-cli',
     severity: 'MUST',
     source: 'R6, captures README (gemini ignores signals to its own pid)',
-    title: 'An interrupt reaches the CLI\'s worker process (its whole process group)',
+    title: "An interrupt reaches the CLI's worker process (its whole process group)",
     fix: 'Spawn the CLI in its own process group and signal the group (process.kill(-pid, "SIGINT")); gemini\'s launcher ignores signals sent to its pid.',
   },
 ]);
@@ -103,8 +103,12 @@ function finding(rule: FakeCliRuleId, message: string): Finding {
   return { rule, severity: definition.severity, message, fix: definition.fix };
 }
 
-const ofTurn = <T extends FakeCliLogEntry>(entries: readonly FakeCliLogEntry[], kind: T['event'], cli: FakeCliName, turn: number) =>
-  entries.filter((entry): entry is T => entry.event === kind && entry.cli === cli && entry.turnIndex === turn);
+const ofTurn = <T extends FakeCliLogEntry>(
+  entries: readonly FakeCliLogEntry[],
+  kind: T['event'],
+  cli: FakeCliName,
+  turn: number,
+) => entries.filter((entry): entry is T => entry.event === kind && entry.cli === cli && entry.turnIndex === turn);
 
 const argvText = (argv: readonly string[]) => argv.map((argument) => JSON.stringify(argument)).join(' ');
 
@@ -119,10 +123,15 @@ export function checkStarts(input: FakeCliRunInput): Finding[] {
     }
     if (starts.length > 1) {
       findings.push(
-        finding('cli.one-start-per-turn', `turn ${turn + 1}: ${input.cli} was started ${starts.length} times (argv of the second start: ${argvText(starts[1]!.argv)})`),
+        finding(
+          'cli.one-start-per-turn',
+          `turn ${turn + 1}: ${input.cli} was started ${starts.length} times (argv of the second start: ${argvText(starts[1]!.argv)})`,
+        ),
       );
     }
-    const firstTool = input.log.find((entry) => entry.event === 'tool' && entry.cli === input.cli && entry.turnIndex === turn);
+    const firstTool = input.log.find(
+      (entry) => entry.event === 'tool' && entry.cli === input.cli && entry.turnIndex === turn,
+    );
     if (firstTool) {
       const later = starts.filter((start) => start.time >= firstTool.time && start.pid !== firstTool.pid);
       if (later.length > 0) {
@@ -148,21 +157,35 @@ export function checkPrompt(input: FakeCliRunInput): Finding[] {
       if (start.argError !== undefined) {
         const hint = expected.startsWith('-') ? ' (the prompt starts with "-" and was read as options)' : '';
         findings.push(
-          finding('cli.prompt-not-option', `turn ${turn + 1}: ${input.cli} refused its arguments${hint}: ${start.argError.split('\n').filter(Boolean).at(-1)}; argv: ${argvText(start.argv)}`),
+          finding(
+            'cli.prompt-not-option',
+            `turn ${turn + 1}: ${input.cli} refused its arguments${hint}: ${start.argError.split('\n').filter(Boolean).at(-1)}; argv: ${argvText(start.argv)}`,
+          ),
         );
         continue;
       }
-      const prompts = input.log.filter((entry): entry is PromptEntry => entry.event === 'prompt' && entry.cli === input.cli && entry.turnIndex === turn);
+      const prompts = input.log.filter(
+        (entry): entry is PromptEntry =>
+          entry.event === 'prompt' && entry.cli === input.cli && entry.turnIndex === turn,
+      );
       // The worker process of gemini logs the prompt; match it to the start by time order.
       const received = prompts.find((entry) => entry.time >= start.time)?.prompt ?? start.prompt;
       if (received === undefined) {
-        findings.push(finding('cli.prompt-not-option', `turn ${turn + 1}: ${input.cli} never received a prompt; argv: ${argvText(start.argv)}`));
+        findings.push(
+          finding(
+            'cli.prompt-not-option',
+            `turn ${turn + 1}: ${input.cli} never received a prompt; argv: ${argvText(start.argv)}`,
+          ),
+        );
         continue;
       }
       // The shim may add context (earlier turns) around the prompt; the prompt itself must arrive whole.
       if (!received.includes(expected.trim())) {
         findings.push(
-          finding('cli.prompt-not-option', `turn ${turn + 1}: ${input.cli} received the prompt ${JSON.stringify(received)} instead of ${JSON.stringify(expected)}; argv: ${argvText(start.argv)}`),
+          finding(
+            'cli.prompt-not-option',
+            `turn ${turn + 1}: ${input.cli} received the prompt ${JSON.stringify(received)} instead of ${JSON.stringify(expected)}; argv: ${argvText(start.argv)}`,
+          ),
         );
       }
     }
@@ -173,9 +196,14 @@ export function checkPrompt(input: FakeCliRunInput): Finding[] {
 /** cli.stdin-closed. */
 export function checkStdin(input: FakeCliRunInput): Finding[] {
   return input.log
-    .filter((entry) => entry.event === 'stdin-open' && entry.cli === input.cli && turnsOf(input).includes(entry.turnIndex))
+    .filter(
+      (entry) => entry.event === 'stdin-open' && entry.cli === input.cli && turnsOf(input).includes(entry.turnIndex),
+    )
     .map((entry) =>
-      finding('cli.stdin-closed', `turn ${entry.turnIndex + 1}: ${input.cli} waited ${(entry as { waitedMs: number }).waitedMs} ms for stdin EOF; the shim left its stdin open`),
+      finding(
+        'cli.stdin-closed',
+        `turn ${entry.turnIndex + 1}: ${input.cli} waited ${(entry as { waitedMs: number }).waitedMs} ms for stdin EOF; the shim left its stdin open`,
+      ),
     );
 }
 
@@ -188,10 +216,18 @@ export function checkResume(input: FakeCliRunInput): Finding[] {
     const current = ofTurn<StartEntry>(input.log, 'start', input.cli, turn)[0];
     if (!previous || !current) continue;
     if (current.resume === undefined) {
-      findings.push(finding('cli.resume-continues-session', `turn ${turn + 1}: ${input.cli} was started without a resume id, so it forgot turn ${turn}; argv: ${argvText(current.argv)}`));
+      findings.push(
+        finding(
+          'cli.resume-continues-session',
+          `turn ${turn + 1}: ${input.cli} was started without a resume id, so it forgot turn ${turn}; argv: ${argvText(current.argv)}`,
+        ),
+      );
     } else if (current.sessionId !== previous.sessionId) {
       findings.push(
-        finding('cli.resume-continues-session', `turn ${turn + 1}: ${input.cli} was asked to resume ${JSON.stringify(current.resume)}, but turn ${turn} ran in CLI session ${previous.sessionId}`),
+        finding(
+          'cli.resume-continues-session',
+          `turn ${turn + 1}: ${input.cli} was asked to resume ${JSON.stringify(current.resume)}, but turn ${turn} ran in CLI session ${previous.sessionId}`,
+        ),
       );
     }
   }
@@ -203,21 +239,30 @@ export function checkToolsRunOnce(input: FakeCliRunInput): Finding[] {
   const findings: Finding[] = [];
   for (const turn of turnsOf(input)) {
     const counts = new Map<string, number>();
-    for (const entry of ofTurn<ToolEntry>(input.log, 'tool', input.cli, turn)) counts.set(entry.callId, (counts.get(entry.callId) ?? 0) + 1);
+    for (const entry of ofTurn<ToolEntry>(input.log, 'tool', input.cli, turn))
+      counts.set(entry.callId, (counts.get(entry.callId) ?? 0) + 1);
     for (const [callId, count] of counts) {
-      if (count > 1) findings.push(finding('tool.not-run-twice', `turn ${turn + 1}: the scripted call ${callId} was executed ${count} times`));
+      if (count > 1)
+        findings.push(
+          finding('tool.not-run-twice', `turn ${turn + 1}: the scripted call ${callId} was executed ${count} times`),
+        );
     }
   }
   if (input.workspace) {
     const last = new Map<string, string | null>();
-    for (const entry of input.log) if (entry.event === 'tool' && entry.cli === input.cli) for (const [file, hash] of Object.entries(entry.effects)) last.set(file, hash);
+    for (const entry of input.log)
+      if (entry.event === 'tool' && entry.cli === input.cli)
+        for (const [file, hash] of Object.entries(entry.effects)) last.set(file, hash);
     if (last.size > 0) {
       const now = snapshotWorkspace(input.workspace);
       for (const [file, hash] of last) {
         const current = now.get(file) ?? null;
         if (current !== hash) {
           findings.push(
-            finding('tool.not-run-twice', `${path.join(input.workspace, file)} changed after ${input.cli} left it (${describe(hash)} → ${describe(current)}): the shim ran the tool again or wrote the file itself`),
+            finding(
+              'tool.not-run-twice',
+              `${path.join(input.workspace, file)} changed after ${input.cli} left it (${describe(hash)} → ${describe(current)}): the shim ran the tool again or wrote the file itself`,
+            ),
           );
         }
       }
@@ -226,7 +271,8 @@ export function checkToolsRunOnce(input: FakeCliRunInput): Finding[] {
   return findings;
 }
 
-const describe = (hash: string | null) => (hash === null ? 'absent' : hash === 'dir' ? 'a directory' : `content ${hash.slice(0, 8)}`);
+const describe = (hash: string | null) =>
+  hash === null ? 'absent' : hash === 'dir' ? 'a directory' : `content ${hash.slice(0, 8)}`;
 
 /** cli.tool-outcome-matches: one tool_result per CLI tool, in order, with the CLI's reported is_error. */
 export function checkToolOutcomes(input: FakeCliRunInput): Finding[] {
@@ -241,11 +287,23 @@ export function checkToolOutcomes(input: FakeCliRunInput): Finding[] {
     const done = ofTurn<ToolEntry>(input.log, 'tool', input.cli, turn);
     const expected = started.map((entry) => {
       const finished = done.find((candidate) => candidate.cliToolId === entry.cliToolId && candidate.pid === entry.pid);
-      return { name: entry.name, cliToolId: entry.cliToolId, isError: finished ? finished.reportedIsError : true, interrupted: !finished };
+      return {
+        name: entry.name,
+        cliToolId: entry.cliToolId,
+        isError: finished ? finished.reportedIsError : true,
+        interrupted: !finished,
+      };
     });
-    const results = events.filter((event): event is Extract<CanonicalEvent, { kind: 'tool_result' }> => event.kind === 'tool_result');
+    const results = events.filter(
+      (event): event is Extract<CanonicalEvent, { kind: 'tool_result' }> => event.kind === 'tool_result',
+    );
     if (results.length < expected.length) {
-      findings.push(finding('cli.tool-outcome-matches', `turn ${turn + 1}: ${input.cli} ran ${expected.length} tool(s) but the shim printed ${results.length} tool_result(s)`));
+      findings.push(
+        finding(
+          'cli.tool-outcome-matches',
+          `turn ${turn + 1}: ${input.cli} ran ${expected.length} tool(s) but the shim printed ${results.length} tool_result(s)`,
+        ),
+      );
     }
     expected.forEach((tool, index) => {
       const result = results[index];
@@ -267,13 +325,18 @@ export function checkInterrupt(input: FakeCliRunInput): Finding[] {
   const findings: Finding[] = [];
   for (const turn of turnsOf(input)) {
     if (!input.scenario.turns[turn]?.interrupt) continue;
-    const signals = input.log.filter((entry) => entry.event === 'signal' && entry.cli === input.cli && entry.turnIndex === turn) as Array<Extract<FakeCliLogEntry, { event: 'signal' }>>;
+    const signals = input.log.filter(
+      (entry) => entry.event === 'signal' && entry.cli === input.cli && entry.turnIndex === turn,
+    ) as Array<Extract<FakeCliLogEntry, { event: 'signal' }>>;
     const ignored = signals.filter((entry) => entry.handled === 'ignored');
     // A worker that got the signal while it was already ending ('exiting') was reached all the same.
     const reachedWorker = signals.some((entry) => entry.handled !== 'ignored');
     if (ignored.length > 0 && !reachedWorker) {
       findings.push(
-        finding('cli.interrupt-reaches-cli', `turn ${turn + 1}: ${input.cli}'s launcher (pid ${ignored[0]!.pid}) got ${ignored[0]!.signal} and ignored it; its worker was never signalled`),
+        finding(
+          'cli.interrupt-reaches-cli',
+          `turn ${turn + 1}: ${input.cli}'s launcher (pid ${ignored[0]!.pid}) got ${ignored[0]!.signal} and ignored it; its worker was never signalled`,
+        ),
       );
     }
   }
@@ -286,7 +349,8 @@ function turnsOf(input: FakeCliRunInput): number[] {
 
 /** Every fake-CLI check of one run. */
 export function checkFakeCliRun(input: FakeCliRunInput): Finding[] {
-  if (input.usage === 'if-used' && !input.log.some((entry) => entry.event === 'start' && entry.cli === input.cli)) return [];
+  if (input.usage === 'if-used' && !input.log.some((entry) => entry.event === 'start' && entry.cli === input.cli))
+    return [];
   return [
     ...checkStarts(input),
     ...checkPrompt(input),

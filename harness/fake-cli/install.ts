@@ -9,7 +9,6 @@ import { LOG_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
 import { FAKE_CLI_NAMES, type FakeCliName, type ScriptScenario } from './script-types.js';
 import { LOG_ENV, readLog, readState, STATE_ENV, writeState, type FakeCliLogEntry } from './state.js';
 
-
 export interface InstallFakeClisOptions {
   /** The scenario (any object with the Scenario fields the fakes read). */
   scenario: ScriptScenario;
@@ -43,7 +42,9 @@ export function fakeCliScriptPath(): string {
     const file = fileURLToPath(candidate);
     if (existsSync(file)) return file;
   }
-  throw new Error('dist/fake-cli.js is missing: run `npm run build` (scripts/build.mjs bundles harness/fake-cli/main.ts)');
+  throw new Error(
+    'dist/fake-cli.js is missing: run `npm run build` (scripts/build.mjs bundles harness/fake-cli/main.ts)',
+  );
 }
 
 export async function installFakeClis(binDir: string, options: InstallFakeClisOptions): Promise<InstalledFakeClis> {

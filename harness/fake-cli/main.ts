@@ -41,14 +41,17 @@ function newSessionId(cli: FakeCliName): string {
 function findSession(cli: FakeCliName, requested: string, logFile: string | undefined): string | undefined {
   if (!logFile) return undefined;
   const sessions = readLog(logFile)
-    .filter((entry): entry is StartEntry => entry.event === 'start' && entry.cli === cli && entry.argError === undefined)
+    .filter(
+      (entry): entry is StartEntry => entry.event === 'start' && entry.cli === cli && entry.argError === undefined,
+    )
     .map((entry) => entry.sessionId);
   if (requested === 'last' || requested === 'latest') return sessions.at(-1);
   return sessions.includes(requested) ? requested : undefined;
 }
 
 function unknownSessionMessage(cli: FakeCliName, requested: string): string {
-  if (cli === 'gemini') return `Error resuming session: Invalid session identifier "${requested}". Use --list-sessions to see available sessions.\n`;
+  if (cli === 'gemini')
+    return `Error resuming session: Invalid session identifier "${requested}". Use --list-sessions to see available sessions.\n`;
   if (cli === 'codex') return `Error: no rollout found for thread id ${requested}\n`;
   return `No conversation found with session ID: ${requested}\n`;
 }
@@ -62,19 +65,35 @@ function relaunchGemini(state: FakeCliState, logFile: string | undefined, args: 
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
-      appendLog(logFile, { event: 'signal', signal, handled: 'ignored', cli: 'gemini', pid: process.pid, turnIndex: state.turnIndex, time: new Date().toISOString() });
+      appendLog(logFile, {
+        event: 'signal',
+        signal,
+        handled: 'ignored',
+        cli: 'gemini',
+        pid: process.pid,
+        turnIndex: state.turnIndex,
+        time: new Date().toISOString(),
+      });
     });
   }
   worker.on('exit', (code, signal) => {
     const exitCode = code ?? (signal === 'SIGKILL' ? 137 : 1);
-    appendLog(logFile, { event: 'exit', code: exitCode, cli: 'gemini', pid: process.pid, turnIndex: state.turnIndex, time: new Date().toISOString() });
+    appendLog(logFile, {
+      event: 'exit',
+      code: exitCode,
+      cli: 'gemini',
+      pid: process.pid,
+      turnIndex: state.turnIndex,
+      time: new Date().toISOString(),
+    });
     process.exit(exitCode);
   });
 }
 
 async function main(): Promise<void> {
   const [name, ...rest] = process.argv.slice(2);
-  if (!FAKE_CLI_NAMES.includes(name as FakeCliName)) fatal(`usage: fake-cli.js <${FAKE_CLI_NAMES.join('|')}> [the CLI's arguments]`);
+  if (!FAKE_CLI_NAMES.includes(name as FakeCliName))
+    fatal(`usage: fake-cli.js <${FAKE_CLI_NAMES.join('|')}> [the CLI's arguments]`);
   const cli = name as FakeCliName;
   // The launcher's own leading arguments name the D4 files; the environment is the fallback.
   let stateFile = process.env[STATE_ENV];
@@ -152,4 +171,6 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => fatal(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`, 70));
+main().catch((error: unknown) =>
+  fatal(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, 70),
+);

@@ -20,9 +20,27 @@ export interface CliOmissions {
 }
 
 export const CLI_OMISSIONS: Readonly<Record<FakeCliName, CliOmissions>> = {
-  gemini: { partialText: false, toolOutputs: ['Read'], shellFailureAsSuccess: true, ownToolCalls: false, retriesOnStderrOnly: true },
-  codex: { partialText: true, toolOutputs: [], shellFailureAsSuccess: false, ownToolCalls: true, retriesOnStderrOnly: false },
-  claude: { partialText: true, toolOutputs: [], shellFailureAsSuccess: false, ownToolCalls: false, retriesOnStderrOnly: false },
+  gemini: {
+    partialText: false,
+    toolOutputs: ['Read'],
+    shellFailureAsSuccess: true,
+    ownToolCalls: false,
+    retriesOnStderrOnly: true,
+  },
+  codex: {
+    partialText: true,
+    toolOutputs: [],
+    shellFailureAsSuccess: false,
+    ownToolCalls: true,
+    retriesOnStderrOnly: false,
+  },
+  claude: {
+    partialText: true,
+    toolOutputs: [],
+    shellFailureAsSuccess: false,
+    ownToolCalls: false,
+    retriesOnStderrOnly: false,
+  },
 };
 
 /**

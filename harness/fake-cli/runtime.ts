@@ -3,7 +3,14 @@
 import type { FakeCliLogEntry, FakeCliState } from './state.js';
 import { appendLog } from './state.js';
 import type { FakeCliName, ScriptToolCall, ScriptTurn } from './script-types.js';
-import { CHANGING_TOOLS, diffSnapshots, runAppTool, snapshotWorkspace, stopRunningCommand, type ToolOutcome } from './workspace-tools.js';
+import {
+  CHANGING_TOOLS,
+  diffSnapshots,
+  runAppTool,
+  snapshotWorkspace,
+  stopRunningCommand,
+  type ToolOutcome,
+} from './workspace-tools.js';
 
 export const DEFAULT_STALL_TIMEOUT_MS = 30_000;
 export const DEFAULT_STDIN_WAIT_MS = 5_000;
@@ -161,7 +168,10 @@ export class CliRuntime {
   private async settleInterruptedCommand(outcome: ToolOutcome): Promise<void> {
     if (outcome.signal && INTERRUPT_SIGNALS.has(outcome.signal) && this.interruptHandler && !this.exiting) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.signalled, new Promise<void>((resolve) => (timer = setTimeout(resolve, GROUP_SIGNAL_WAIT_MS)))]);
+      await Promise.race([
+        this.signalled,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, GROUP_SIGNAL_WAIT_MS))),
+      ]);
       clearTimeout(timer);
     }
     await this.haltIfExiting();

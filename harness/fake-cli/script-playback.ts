@@ -25,7 +25,9 @@ export class ScriptCursor {
   requests = 0;
 
   constructor(responses: readonly ScriptResponse[]) {
-    this.queue = responses.flatMap((response) => Array.from({ length: Math.max(1, response.repeat ?? 1) }, () => response));
+    this.queue = responses.flatMap((response) =>
+      Array.from({ length: Math.max(1, response.repeat ?? 1) }, () => response),
+    );
   }
 
   private next(): ScriptResponse {

@@ -2,7 +2,15 @@
 // come from the scenario types generated from schemas/scenario.schema.json (via harness/mock/scenario-types.ts);
 // only the set of fields is narrower, so any full `Scenario` fits: the fakes depend only on the fields they render,
 // and an older or newer scenario file with extra fields still plays.
-import type { ModelResponse, Scenario, ScriptToolCall, ScriptUsage, Turn, TurnExpectation, Fault } from '../mock/scenario-types.js';
+import type {
+  ModelResponse,
+  Scenario,
+  ScriptToolCall,
+  ScriptUsage,
+  Turn,
+  TurnExpectation,
+  Fault,
+} from '../mock/scenario-types.js';
 
 export type { ScriptToolCall, ScriptUsage };
 

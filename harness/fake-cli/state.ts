@@ -97,7 +97,15 @@ export interface ExitEntry extends LogBase {
   code: number;
 }
 
-export type FakeCliLogEntry = StartEntry | PromptEntry | ToolStartEntry | ToolEntry | StallEntry | SignalEntry | StdinOpenEntry | ExitEntry;
+export type FakeCliLogEntry =
+  | StartEntry
+  | PromptEntry
+  | ToolStartEntry
+  | ToolEntry
+  | StallEntry
+  | SignalEntry
+  | StdinOpenEntry
+  | ExitEntry;
 
 export function readState(file: string): FakeCliState {
   let text: string;

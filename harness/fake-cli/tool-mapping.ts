@@ -6,13 +6,30 @@ import path from 'node:path';
 import type { FakeCliName, ScriptToolCall } from './script-types.js';
 
 /** gemini's tool name and parameters for an app tool call. */
-export function geminiToolCall(name: string, input: Record<string, unknown>): { name: string; parameters: Record<string, unknown> } {
-  const pick = (entries: Array<[string, unknown]>) => Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+export function geminiToolCall(
+  name: string,
+  input: Record<string, unknown>,
+): { name: string; parameters: Record<string, unknown> } {
+  const pick = (entries: Array<[string, unknown]>) =>
+    Object.fromEntries(entries.filter(([, value]) => value !== undefined));
   switch (name) {
     case 'Read':
-      return { name: 'read_file', parameters: pick([['file_path', input.file_path], ['start_line', input.offset], ['end_line', endLine(input)]]) };
+      return {
+        name: 'read_file',
+        parameters: pick([
+          ['file_path', input.file_path],
+          ['start_line', input.offset],
+          ['end_line', endLine(input)],
+        ]),
+      };
     case 'Write':
-      return { name: 'write_file', parameters: pick([['file_path', input.file_path], ['content', input.content]]) };
+      return {
+        name: 'write_file',
+        parameters: pick([
+          ['file_path', input.file_path],
+          ['content', input.content],
+        ]),
+      };
     case 'Edit':
       return {
         name: 'replace',
@@ -24,11 +41,30 @@ export function geminiToolCall(name: string, input: Record<string, unknown>): { 
         ]),
       };
     case 'Bash':
-      return { name: 'run_shell_command', parameters: pick([['command', input.command], ['description', input.description]]) };
+      return {
+        name: 'run_shell_command',
+        parameters: pick([
+          ['command', input.command],
+          ['description', input.description],
+        ]),
+      };
     case 'Glob':
-      return { name: 'glob', parameters: pick([['pattern', input.pattern], ['dir_path', input.path]]) };
+      return {
+        name: 'glob',
+        parameters: pick([
+          ['pattern', input.pattern],
+          ['dir_path', input.path],
+        ]),
+      };
     case 'Grep':
-      return { name: 'grep_search', parameters: pick([['pattern', input.pattern], ['dir_path', input.path], ['include_pattern', input.glob]]) };
+      return {
+        name: 'grep_search',
+        parameters: pick([
+          ['pattern', input.pattern],
+          ['dir_path', input.path],
+          ['include_pattern', input.glob],
+        ]),
+      };
     case 'LS':
       return { name: 'list_directory', parameters: pick([['dir_path', input.path ?? '.']]) };
     default:
@@ -49,7 +85,8 @@ export function shellQuote(text: string): string {
 
 /** The command codex runs for an app tool that it executes through its shell (everything but file edits). */
 export function codexShellCommand(name: string, input: Record<string, unknown>): string | undefined {
-  const argument = (value: unknown, fallback = '.') => shellQuote(typeof value === 'string' && value !== '' ? value : fallback);
+  const argument = (value: unknown, fallback = '.') =>
+    shellQuote(typeof value === 'string' && value !== '' ? value : fallback);
   switch (name) {
     case 'Bash':
       return typeof input.command === 'string' ? input.command : '';
@@ -72,8 +109,16 @@ export function codexDisplayedCommand(command: string): string {
 }
 
 /** claude's model sends absolute file paths (as the capture shows); everything else is the app's input. */
-export function claudeToolInput(name: string, input: Record<string, unknown>, workspace: string): Record<string, unknown> {
-  if (typeof input.file_path === 'string' && ['Read', 'Write', 'Edit'].includes(name) && !path.isAbsolute(input.file_path)) {
+export function claudeToolInput(
+  name: string,
+  input: Record<string, unknown>,
+  workspace: string,
+): Record<string, unknown> {
+  if (
+    typeof input.file_path === 'string' &&
+    ['Read', 'Write', 'Edit'].includes(name) &&
+    !path.isAbsolute(input.file_path)
+  ) {
     return { ...input, file_path: path.join(workspace, input.file_path) };
   }
   return input;

@@ -16,7 +16,15 @@ export interface ToolOutcome {
   /** Read/Edit/Write: the absolute path it resolved to. */
   absolutePath?: string;
   /** Why it failed, in a word the renderers map to each CLI's wording. */
-  failure?: 'not-found' | 'outside-workspace' | 'no-match' | 'exit-code' | 'bad-input' | 'denied' | 'interrupted' | 'not-a-file';
+  failure?:
+    | 'not-found'
+    | 'outside-workspace'
+    | 'no-match'
+    | 'exit-code'
+    | 'bad-input'
+    | 'denied'
+    | 'interrupted'
+    | 'not-a-file';
   /** Write: whether the file existed before. */
   created?: boolean;
 }
@@ -41,7 +49,14 @@ function resolveInside(workspace: string, file: unknown): { absolute?: string; e
   const absolute = path.resolve(workspace, file);
   const relative = path.relative(workspace, absolute);
   if (relative.startsWith('..') || path.isAbsolute(relative)) {
-    return { error: { isError: true, output: `path is outside the workspace: ${absolute}`, failure: 'outside-workspace', absolutePath: absolute } };
+    return {
+      error: {
+        isError: true,
+        output: `path is outside the workspace: ${absolute}`,
+        failure: 'outside-workspace',
+        absolutePath: absolute,
+      },
+    };
   }
   return { absolute };
 }
@@ -49,15 +64,23 @@ function resolveInside(workspace: string, file: unknown): { absolute?: string; e
 function readTool(workspace: string, input: Record<string, unknown>): ToolOutcome {
   const { absolute, error } = resolveInside(workspace, input.file_path);
   if (error) return error;
-  if (!existsSync(absolute!)) return { isError: true, output: `File not found: ${absolute}`, failure: 'not-found', absolutePath: absolute };
-  if (!statSync(absolute!).isFile()) return { isError: true, output: `Not a file: ${absolute}`, failure: 'not-a-file', absolutePath: absolute };
+  if (!existsSync(absolute!))
+    return { isError: true, output: `File not found: ${absolute}`, failure: 'not-found', absolutePath: absolute };
+  if (!statSync(absolute!).isFile())
+    return { isError: true, output: `Not a file: ${absolute}`, failure: 'not-a-file', absolutePath: absolute };
   return { isError: false, output: readFileSync(absolute!, 'utf8'), absolutePath: absolute };
 }
 
 function writeTool(workspace: string, input: Record<string, unknown>): ToolOutcome {
   const { absolute, error } = resolveInside(workspace, input.file_path);
   if (error) return error;
-  if (typeof input.content !== 'string') return { isError: true, output: 'missing required parameter: content', failure: 'bad-input', absolutePath: absolute };
+  if (typeof input.content !== 'string')
+    return {
+      isError: true,
+      output: 'missing required parameter: content',
+      failure: 'bad-input',
+      absolutePath: absolute,
+    };
   const created = !existsSync(absolute!);
   mkdirSync(path.dirname(absolute!), { recursive: true });
   writeFileSync(absolute!, input.content);
@@ -68,16 +91,33 @@ function editTool(workspace: string, input: Record<string, unknown>): ToolOutcom
   const { absolute, error } = resolveInside(workspace, input.file_path);
   if (error) return error;
   if (typeof input.old_string !== 'string' || typeof input.new_string !== 'string') {
-    return { isError: true, output: 'missing required parameters: old_string, new_string', failure: 'bad-input', absolutePath: absolute };
+    return {
+      isError: true,
+      output: 'missing required parameters: old_string, new_string',
+      failure: 'bad-input',
+      absolutePath: absolute,
+    };
   }
-  if (!existsSync(absolute!)) return { isError: true, output: `File not found: ${absolute}`, failure: 'not-found', absolutePath: absolute };
+  if (!existsSync(absolute!))
+    return { isError: true, output: `File not found: ${absolute}`, failure: 'not-found', absolutePath: absolute };
   const before = readFileSync(absolute!, 'utf8');
   const count = before.split(input.old_string).length - 1;
   if (count === 0 || (count > 1 && input.replace_all !== true)) {
-    const why = count === 0 ? 'String to replace not found in file.' : `Found ${count} matches of the string to replace, but replace_all is false.`;
-    return { isError: true, output: `${why}\nString: ${input.old_string}`, failure: 'no-match', absolutePath: absolute };
+    const why =
+      count === 0
+        ? 'String to replace not found in file.'
+        : `Found ${count} matches of the string to replace, but replace_all is false.`;
+    return {
+      isError: true,
+      output: `${why}\nString: ${input.old_string}`,
+      failure: 'no-match',
+      absolutePath: absolute,
+    };
   }
-  const after = input.replace_all === true ? before.split(input.old_string).join(input.new_string) : before.replace(input.old_string, () => input.new_string as string);
+  const after =
+    input.replace_all === true
+      ? before.split(input.old_string).join(input.new_string)
+      : before.replace(input.old_string, () => input.new_string as string);
   writeFileSync(absolute!, after);
   return { isError: false, output: '', absolutePath: absolute };
 }
@@ -85,8 +125,11 @@ function editTool(workspace: string, input: Record<string, unknown>): ToolOutcom
 function listTool(workspace: string, input: Record<string, unknown>): ToolOutcome {
   const { absolute, error } = resolveInside(workspace, input.path ?? '.');
   if (error) return error;
-  if (!existsSync(absolute!)) return { isError: true, output: `Directory not found: ${absolute}`, failure: 'not-found', absolutePath: absolute };
-  const names = readdirSync(absolute!, { withFileTypes: true }).map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
+  if (!existsSync(absolute!))
+    return { isError: true, output: `Directory not found: ${absolute}`, failure: 'not-found', absolutePath: absolute };
+  const names = readdirSync(absolute!, { withFileTypes: true }).map((entry) =>
+    entry.isDirectory() ? `${entry.name}/` : entry.name,
+  );
   return { isError: false, output: names.sort().join('\n'), absolutePath: absolute };
 }
 
@@ -120,7 +163,8 @@ function walkFiles(root: string): string[] {
 }
 
 function globTool(workspace: string, input: Record<string, unknown>): ToolOutcome {
-  if (typeof input.pattern !== 'string') return { isError: true, output: 'missing required parameter: pattern', failure: 'bad-input' };
+  if (typeof input.pattern !== 'string')
+    return { isError: true, output: 'missing required parameter: pattern', failure: 'bad-input' };
   const { absolute, error } = resolveInside(workspace, input.path ?? '.');
   if (error) return error;
   const matcher = globToRegExp(input.pattern);
@@ -131,7 +175,8 @@ function globTool(workspace: string, input: Record<string, unknown>): ToolOutcom
 }
 
 function grepTool(workspace: string, input: Record<string, unknown>): ToolOutcome {
-  if (typeof input.pattern !== 'string') return { isError: true, output: 'missing required parameter: pattern', failure: 'bad-input' };
+  if (typeof input.pattern !== 'string')
+    return { isError: true, output: 'missing required parameter: pattern', failure: 'bad-input' };
   const { absolute, error } = resolveInside(workspace, input.path ?? '.');
   if (error) return error;
   let expression: RegExp;
@@ -185,7 +230,11 @@ export function bashTool(workspace: string, input: Record<string, unknown>): Pro
 }
 
 /** Runs one app tool. Unknown tools fail the way a CLI answers a model calling a tool it lacks. */
-export async function runAppTool(workspace: string, name: string, input: Record<string, unknown>): Promise<ToolOutcome> {
+export async function runAppTool(
+  workspace: string,
+  name: string,
+  input: Record<string, unknown>,
+): Promise<ToolOutcome> {
   switch (name) {
     case 'Read':
       return readTool(workspace, input);

@@ -1,16 +1,43 @@
 // Public surface of the mocked providers (issue #3). Other areas import from here only.
 export type {
-  Scenario, Turn, TurnExpectation, ExpectedToolResult, ModelResponse, ScriptToolCall, ScriptUsage, Fault,
-  HttpFaultStatus, MockProviderId, ScenarioProviderId, LoadedScenario,
+  Scenario,
+  Turn,
+  TurnExpectation,
+  ExpectedToolResult,
+  ModelResponse,
+  ScriptToolCall,
+  ScriptUsage,
+  Fault,
+  HttpFaultStatus,
+  MockProviderId,
+  ScenarioProviderId,
+  LoadedScenario,
 } from './scenario-types.js';
 export { MOCK_PROVIDER_IDS } from './scenario-types.js';
-export { loadScenario, loadAllScenarios, validateScenario, ScenarioLoadError, formatProblem, type ScenarioProblem } from './scenario-loader.js';
-export { startMockServer, type MockServer, type MockServerOptions, type RecordedRequest, type RequestOutcome } from './mock-server.js';
+export {
+  loadScenario,
+  loadAllScenarios,
+  validateScenario,
+  ScenarioLoadError,
+  formatProblem,
+  type ScenarioProblem,
+} from './scenario-loader.js';
+export {
+  startMockServer,
+  type MockServer,
+  type MockServerOptions,
+  type RecordedRequest,
+  type RequestOutcome,
+} from './mock-server.js';
 export { checkProviderRequests, type Finding, type CheckedRequest } from './request-checks.js';
 export { REQUEST_RULES, requestRule, type RequestRule, type Severity } from './request-rules.js';
 export { requestView, type RequestView, type HistoryItem } from './request-views.js';
 export {
-  toolCallIdMap, providerToolCallId, responsesItemId, geminiThoughtSignature, type ToolCallIdEntry,
+  toolCallIdMap,
+  providerToolCallId,
+  responsesItemId,
+  geminiThoughtSignature,
+  type ToolCallIdEntry,
 } from './tool-call-ids.js';
 export { providerErrorReply, authErrorReply, type HttpErrorReply } from './error-bodies.js';
 export { DUMMY_CREDENTIALS, defaultAcceptedCredentials, type AcceptedCredentials } from './credentials.js';

@@ -31,7 +31,10 @@ export function jsonPointerLines(text: string): Map<string, number> {
     if (ch === '{') {
       pos += 1;
       skipWhitespace();
-      if (text[pos] === '}') { pos += 1; return; }
+      if (text[pos] === '}') {
+        pos += 1;
+        return;
+      }
       for (;;) {
         skipWhitespace();
         const keyLine = line;
@@ -43,7 +46,10 @@ export function jsonPointerLines(text: string): Map<string, number> {
         // A missing-property error points at the object; an extra-property error at the key's own line.
         if (!lines.has(`${child}#key`)) lines.set(`${child}#key`, keyLine);
         skipWhitespace();
-        if (text[pos] === ',') { pos += 1; continue; }
+        if (text[pos] === ',') {
+          pos += 1;
+          continue;
+        }
         pos += 1; // closing brace
         return;
       }
@@ -51,16 +57,25 @@ export function jsonPointerLines(text: string): Map<string, number> {
     if (ch === '[') {
       pos += 1;
       skipWhitespace();
-      if (text[pos] === ']') { pos += 1; return; }
+      if (text[pos] === ']') {
+        pos += 1;
+        return;
+      }
       for (let index = 0; ; index += 1) {
         readValue(`${pointer}/${index}`);
         skipWhitespace();
-        if (text[pos] === ',') { pos += 1; continue; }
+        if (text[pos] === ',') {
+          pos += 1;
+          continue;
+        }
         pos += 1; // closing bracket
         return;
       }
     }
-    if (ch === '"') { readString(); return; }
+    if (ch === '"') {
+      readString();
+      return;
+    }
     while (pos < text.length && !/[,\]}\s]/.test(text[pos] ?? '')) pos += 1; // number, true, false, null
   };
 

@@ -6,7 +6,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import { getResponse, http, HttpResponse, type RequestHandler } from 'msw';
 import { type AcceptedCredentials, defaultAcceptedCredentials } from './credentials.js';
 import {
-  authErrorReply, geminiInvalidTokenReply, type HttpErrorReply, providerErrorReply, toolsNotDeclaredReply, unscriptedReply,
+  authErrorReply,
+  geminiInvalidTokenReply,
+  type HttpErrorReply,
+  providerErrorReply,
+  toolsNotDeclaredReply,
+  unscriptedReply,
 } from './error-bodies.js';
 import { type ChunkMode, responseSeed, seededRandom, splitAtRandomOffsets } from './rechunk.js';
 import type { RenderContext } from './render-context.js';
@@ -39,14 +44,14 @@ export interface MockServerOptions {
 }
 
 export type RequestOutcome =
-  | 'stream'            // a scripted streaming answer
-  | 'json'              // a scripted non-streaming answer
-  | 'http-fault'        // a scripted HTTP error
-  | 'auth-rejected'     // credentials missing or wrong
-  | 'tools-not-declared'// D1: a tool the script calls is not declared
-  | 'unscripted'        // more requests than the script answers
-  | 'no-route'          // not an endpoint of any mocked API
-  | 'bad-body';         // body is not JSON
+  | 'stream' // a scripted streaming answer
+  | 'json' // a scripted non-streaming answer
+  | 'http-fault' // a scripted HTTP error
+  | 'auth-rejected' // credentials missing or wrong
+  | 'tools-not-declared' // D1: a tool the script calls is not declared
+  | 'unscripted' // more requests than the script answers
+  | 'no-route' // not an endpoint of any mocked API
+  | 'bad-body'; // body is not JSON
 
 export interface RecordedRequest {
   /** 0-based arrival order within this server. */
@@ -94,16 +99,20 @@ export interface MockServer {
 const INDEX_HEADER = 'x-yume-mock-request-index';
 const HOST = '127.0.0.1';
 
-interface TurnCursor { response: number; served: number }
+interface TurnCursor {
+  response: number;
+  served: number;
+}
 
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
   const { scenario } = options;
   const credentials: AcceptedCredentials = { ...defaultAcceptedCredentials(), ...options.acceptedCredentials };
-  const chunkMode: ChunkMode = options.chunking === 'every-offset'
-    ? { kind: 'every-offset' }
-    : options.chunking === 'frames' || options.seed === undefined
-      ? { kind: 'frames' }
-      : { kind: 'seeded', seed: options.seed };
+  const chunkMode: ChunkMode =
+    options.chunking === 'every-offset'
+      ? { kind: 'every-offset' }
+      : options.chunking === 'frames' || options.seed === undefined
+        ? { kind: 'frames' }
+        : { kind: 'seeded', seed: options.seed };
   const stallTimeoutMs = options.stallTimeoutMs ?? 120_000;
   const events = new EventEmitter();
   events.setMaxListeners(100);
@@ -141,72 +150,103 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     }
   };
 
-
-  const handlerFor = (provider: MockProviderId) => async ({ request }: { request: Request }): Promise<Response> => {
-    const entry = recorded[Number(request.headers.get(INDEX_HEADER))]!;
-    entry.provider = provider;
-    const reject = (outcome: RequestOutcome, reply: HttpErrorReply): Response => {
-      entry.outcome = outcome;
-      entry.status = reply.status;
-      return HttpResponse.json(reply.body as Record<string, unknown>, { status: reply.status, headers: reply.headers });
-    };
-    const authFailure = checkAuth(provider, entry, credentials);
-    if (authFailure) return reject('auth-rejected', authFailure);
-    if (entry.body === undefined) {
-      return reject('bad-body', providerErrorReply(provider, 400, { message: 'We could not parse the JSON body of your request.' }));
-    }
-    const view = requestView(provider, entry.body, entry.path);
-    const model = view.model ?? 'unknown-model';
-    const next = peekResponse();
-    entry.turn = turn;
-    if (!next) return reject('unscripted', unscriptedReply(provider, turn, scenario.turns[turn]?.responses.length ?? 0));
-    const called = [...new Set((next.response.toolCalls ?? []).map((call) => call.name))];
-    const missing = called.filter((name) => !view.declaredTools.includes(name));
-    if (missing.length > 0) {
-      entry.missingTools = missing;
-      return reject('tools-not-declared', toolsNotDeclaredReply(provider, missing, view.declaredTools));
-    }
-    consumeResponse();
-    entry.responseIndex = next.index;
-    entry.attempt = next.attempt;
-    const fault = next.response.fault;
-    if (fault?.kind === 'http') {
-      return reject('http-fault', providerErrorReply(provider, fault.status, { model, message: fault.message, retryAfter: fault.retryAfter }));
-    }
-    const ctx: RenderContext = {
-      scenarioId: scenario.id, model, turn, responseIndex: next.index, attempt: next.attempt, includeUsage: view.includeUsage,
-    };
-    if (!view.stream) {
-      entry.outcome = 'json';
+  const handlerFor =
+    (provider: MockProviderId) =>
+    async ({ request }: { request: Request }): Promise<Response> => {
+      const entry = recorded[Number(request.headers.get(INDEX_HEADER))]!;
+      entry.provider = provider;
+      const reject = (outcome: RequestOutcome, reply: HttpErrorReply): Response => {
+        entry.outcome = outcome;
+        entry.status = reply.status;
+        return HttpResponse.json(reply.body as Record<string, unknown>, {
+          status: reply.status,
+          headers: reply.headers,
+        });
+      };
+      const authFailure = checkAuth(provider, entry, credentials);
+      if (authFailure) return reject('auth-rejected', authFailure);
+      if (entry.body === undefined) {
+        return reject(
+          'bad-body',
+          providerErrorReply(provider, 400, { message: 'We could not parse the JSON body of your request.' }),
+        );
+      }
+      const view = requestView(provider, entry.body, entry.path);
+      const model = view.model ?? 'unknown-model';
+      const next = peekResponse();
+      entry.turn = turn;
+      if (!next)
+        return reject('unscripted', unscriptedReply(provider, turn, scenario.turns[turn]?.responses.length ?? 0));
+      const called = [...new Set((next.response.toolCalls ?? []).map((call) => call.name))];
+      const missing = called.filter((name) => !view.declaredTools.includes(name));
+      if (missing.length > 0) {
+        entry.missingTools = missing;
+        return reject('tools-not-declared', toolsNotDeclaredReply(provider, missing, view.declaredTools));
+      }
+      consumeResponse();
+      entry.responseIndex = next.index;
+      entry.attempt = next.attempt;
+      const fault = next.response.fault;
+      if (fault?.kind === 'http') {
+        return reject(
+          'http-fault',
+          providerErrorReply(provider, fault.status, { model, message: fault.message, retryAfter: fault.retryAfter }),
+        );
+      }
+      const ctx: RenderContext = {
+        scenarioId: scenario.id,
+        model,
+        turn,
+        responseIndex: next.index,
+        attempt: next.attempt,
+        includeUsage: view.includeUsage,
+      };
+      if (!view.stream) {
+        entry.outcome = 'json';
+        entry.status = 200;
+        // A non-streamed answer is one body; in-stream faults become a cut/stall of that body.
+        const json = JSON.stringify(renderJson(provider, next.response, ctx));
+        return streamResponse(entry, [{ bytes: json }], next.response, provider, 'application/json');
+      }
+      entry.outcome = 'stream';
       entry.status = 200;
-      // A non-streamed answer is one body; in-stream faults become a cut/stall of that body.
-      const json = JSON.stringify(renderJson(provider, next.response, ctx));
-      return streamResponse(entry, [{ bytes: json }], next.response, provider, 'application/json');
-    }
-    entry.outcome = 'stream';
-    entry.status = 200;
-    const sse = !(provider === 'gemini' && new URLSearchParams(entry.query).get('alt') !== 'sse');
-    const frames = renderStream(provider, next.response, ctx, sse);
-    return streamResponse(entry, frames, next.response, provider, sse ? 'text/event-stream' : 'application/json');
-  };
+      const sse = !(provider === 'gemini' && new URLSearchParams(entry.query).get('alt') !== 'sse');
+      const frames = renderStream(provider, next.response, ctx, sse);
+      return streamResponse(entry, frames, next.response, provider, sse ? 'text/event-stream' : 'application/json');
+    };
 
-  const streamResponse = (entry: RecordedRequest, frames: WireFrame[], response: ModelResponse, provider: MockProviderId, contentType: string): Response => {
+  const streamResponse = (
+    entry: RecordedRequest,
+    frames: WireFrame[],
+    response: ModelResponse,
+    provider: MockProviderId,
+    contentType: string,
+  ): Response => {
     const plan = buildStreamPlan(provider, frames, response);
     const encoder = new TextEncoder();
     const abort = new AbortController();
     const key = `${entry.turn}.${entry.responseIndex}.${entry.attempt}`;
     const random = chunkMode.kind === 'seeded' ? seededRandom(responseSeed(chunkMode.seed, key)) : undefined;
-    const wait = (ms: number): Promise<void> => new Promise((resolve) => {
-      if (abort.signal.aborted) return resolve();
-      const timer = setTimeout(done, ms);
-      function done(): void { clearTimeout(timer); abort.signal.removeEventListener('abort', done); resolve(); }
-      abort.signal.addEventListener('abort', done, { once: true });
-    });
-    const untilStopped = (timeoutMs: number): Promise<void> => new Promise((resolve) => {
-      const finish = (): void => { stopWaiters.delete(finish); resolve(); };
-      stopWaiters.add(finish);
-      void wait(timeoutMs).then(finish);
-    });
+    const wait = (ms: number): Promise<void> =>
+      new Promise((resolve) => {
+        if (abort.signal.aborted) return resolve();
+        const timer = setTimeout(done, ms);
+        function done(): void {
+          clearTimeout(timer);
+          abort.signal.removeEventListener('abort', done);
+          resolve();
+        }
+        abort.signal.addEventListener('abort', done, { once: true });
+      });
+    const untilStopped = (timeoutMs: number): Promise<void> =>
+      new Promise((resolve) => {
+        const finish = (): void => {
+          stopWaiters.delete(finish);
+          resolve();
+        };
+        stopWaiters.add(finish);
+        void wait(timeoutMs).then(finish);
+      });
     const body = new ReadableStream<Uint8Array>({
       start: async (controller) => {
         let first = true;
@@ -224,9 +264,10 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
             for (const piece of pending) await write(encoder.encode(piece));
           } else {
             const bytes = encoder.encode(pending.join(''));
-            const chunks = chunkMode.kind === 'every-offset'
-              ? Array.from({ length: bytes.length }, (_, i) => bytes.subarray(i, i + 1))
-              : splitAtRandomOffsets(bytes, random!);
+            const chunks =
+              chunkMode.kind === 'every-offset'
+                ? Array.from({ length: bytes.length }, (_, i) => bytes.subarray(i, i + 1))
+                : splitAtRandomOffsets(bytes, random!);
             for (const chunk of chunks) await write(chunk);
           }
           pending.length = 0;
@@ -235,7 +276,10 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
           const pending: string[] = [];
           for (const step of plan.steps as PlanStep[]) {
             if (abort.signal.aborted) return;
-            if (step.kind === 'bytes' && !step.atomic) { pending.push(step.bytes); continue; }
+            if (step.kind === 'bytes' && !step.atomic) {
+              pending.push(step.bytes);
+              continue;
+            }
             await flush(pending);
             if (step.kind === 'bytes') {
               await wait(15); // an atomic chunk must not merge with the previous one
@@ -314,9 +358,21 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
     const entry: RecordedRequest = {
-      index: recorded.length, provider: undefined, method: req.method ?? 'GET', path: url.pathname, query: url.search, headers, body, rawBody,
-      turn, time: arrived, elapsedMs: Math.round(performance.now() - startedAt), outcome: 'no-route', status: 404,
-      closedByClient: false, completed: false,
+      index: recorded.length,
+      provider: undefined,
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.search,
+      headers,
+      body,
+      rawBody,
+      turn,
+      time: arrived,
+      elapsedMs: Math.round(performance.now() - startedAt),
+      outcome: 'no-route',
+      status: 404,
+      closedByClient: false,
+      completed: false,
     };
     recorded.push(entry);
 
@@ -336,19 +392,31 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       for (const [name, value] of Object.entries(headers)) requestHeaders.set(name, value);
       requestHeaders.set(INDEX_HEADER, String(entry.index));
       const request = new Request(new URL(`${url.pathname}${url.search}`, `http://${HOST}`), {
-        method: entry.method, headers: requestHeaders, body: entry.method === 'GET' || entry.method === 'HEAD' ? undefined : rawBody, signal: abort.signal,
+        method: entry.method,
+        headers: requestHeaders,
+        body: entry.method === 'GET' || entry.method === 'HEAD' ? undefined : rawBody,
+        signal: abort.signal,
       });
       const response = await getResponse(handlers, request);
       events.emit('request', entry);
       if (!response) {
-        const text = JSON.stringify({ error: { message: `yume-conformance mock: no mocked API at ${entry.method} ${url.pathname}. Served: POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, POST /v1beta/models/{model}:streamGenerateContent.` } });
+        const text = JSON.stringify({
+          error: {
+            message: `yume-conformance mock: no mocked API at ${entry.method} ${url.pathname}. Served: POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, POST /v1beta/models/{model}:streamGenerateContent.`,
+          },
+        });
         res.writeHead(404, { 'content-type': 'application/json' }).end(text);
         return;
       }
       const responseHeaders: Record<string, string> = {};
-      response.headers.forEach((value, name) => { responseHeaders[name] = value; });
+      response.headers.forEach((value, name) => {
+        responseHeaders[name] = value;
+      });
       res.writeHead(response.status, responseHeaders);
-      if (!response.body) { res.end(); return; }
+      if (!response.body) {
+        res.end();
+        return;
+      }
       res.flushHeaders();
       const reader = response.body.getReader();
       abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
@@ -403,26 +471,43 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   };
 }
 
-function renderStream(provider: MockProviderId, response: ModelResponse, ctx: RenderContext, sse: boolean): WireFrame[] {
+function renderStream(
+  provider: MockProviderId,
+  response: ModelResponse,
+  ctx: RenderContext,
+  sse: boolean,
+): WireFrame[] {
   switch (provider) {
-    case 'openai-chat': return renderOpenAIChatStream(response, ctx);
-    case 'openai-responses': return renderOpenAIResponsesStream(response, ctx);
-    case 'gemini': return sse ? renderGeminiSse(response, ctx) : renderGeminiJsonArray(response, ctx);
-    case 'anthropic': return renderAnthropicStream(response, ctx);
+    case 'openai-chat':
+      return renderOpenAIChatStream(response, ctx);
+    case 'openai-responses':
+      return renderOpenAIResponsesStream(response, ctx);
+    case 'gemini':
+      return sse ? renderGeminiSse(response, ctx) : renderGeminiJsonArray(response, ctx);
+    case 'anthropic':
+      return renderAnthropicStream(response, ctx);
   }
 }
 
 function renderJson(provider: MockProviderId, response: ModelResponse, ctx: RenderContext): unknown {
   switch (provider) {
-    case 'openai-chat': return renderOpenAIChatJson(response, ctx);
-    case 'openai-responses': return renderOpenAIResponsesJson(response, ctx);
-    case 'gemini': return renderGeminiJson(response, ctx);
-    case 'anthropic': return renderAnthropicJson(response, ctx);
+    case 'openai-chat':
+      return renderOpenAIChatJson(response, ctx);
+    case 'openai-responses':
+      return renderOpenAIResponsesJson(response, ctx);
+    case 'gemini':
+      return renderGeminiJson(response, ctx);
+    case 'anthropic':
+      return renderAnthropicJson(response, ctx);
   }
 }
 
 /** Auth as the real APIs check it; returns the error reply, or undefined when the credentials are accepted. */
-function checkAuth(provider: MockProviderId, entry: RecordedRequest, accepted: AcceptedCredentials): HttpErrorReply | undefined {
+function checkAuth(
+  provider: MockProviderId,
+  entry: RecordedRequest,
+  accepted: AcceptedCredentials,
+): HttpErrorReply | undefined {
   const bearer = /^Bearer\s+(.+)$/i.exec(entry.headers.authorization ?? '')?.[1]?.trim();
   switch (provider) {
     case 'openai-chat':

@@ -4,7 +4,10 @@ import { DUMMY_CREDENTIALS } from './credentials.js';
 export type ProviderEnvironment = Record<string, string>;
 
 /** `unset` removes variables (the gcloud-auth scenario drops GEMINI_API_KEY and GOOGLE_API_KEY). */
-export function providerEnvironment(baseUrls: { openai: string; anthropic: string; gemini: string }, unset: readonly string[] = []): ProviderEnvironment {
+export function providerEnvironment(
+  baseUrls: { openai: string; anthropic: string; gemini: string },
+  unset: readonly string[] = [],
+): ProviderEnvironment {
   const env: ProviderEnvironment = {
     OPENAI_BASE_URL: baseUrls.openai,
     ANTHROPIC_BASE_URL: baseUrls.anthropic,

@@ -2,9 +2,9 @@
 // whatever the split (mid-line, mid-UTF-8 character, several events in one chunk).
 
 export type ChunkMode =
-  | { kind: 'frames' }                  // one write per provider event (the natural split)
-  | { kind: 'seeded'; seed: number }    // random offsets drawn from the seed (deterministic)
-  | { kind: 'every-offset' };           // one byte per write: every offset is a boundary (opt-in, slow)
+  | { kind: 'frames' } // one write per provider event (the natural split)
+  | { kind: 'seeded'; seed: number } // random offsets drawn from the seed (deterministic)
+  | { kind: 'every-offset' }; // one byte per write: every offset is a boundary (opt-in, slow)
 
 /** Small deterministic PRNG (mulberry32); returns floats in [0, 1). */
 export function seededRandom(seed: number): () => number {

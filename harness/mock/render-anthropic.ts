@@ -46,7 +46,8 @@ export function renderAnthropicStream(response: ModelResponse, ctx: RenderContex
   if (response.thinking?.length) {
     emit('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
     ping();
-    for (const thinking of response.thinking) emit('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } });
+    for (const thinking of response.thinking)
+      emit('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } });
     emit('content_block_delta', { index, delta: { type: 'signature_delta', signature: thinkingSignature(ctx) } });
     emit('content_block_stop', { index });
     index += 1;
@@ -54,14 +55,21 @@ export function renderAnthropicStream(response: ModelResponse, ctx: RenderContex
   if (response.text?.length) {
     emit('content_block_start', { index, content_block: { type: 'text', text: '' } });
     ping();
-    response.text.forEach((text, i) => emit('content_block_delta', { index, delta: { type: 'text_delta', text } }, i === 0 || undefined));
+    response.text.forEach((text, i) =>
+      emit('content_block_delta', { index, delta: { type: 'text_delta', text } }, i === 0 || undefined),
+    );
     emit('content_block_stop', { index });
     index += 1;
   }
   for (const call of response.toolCalls ?? []) {
     emit('content_block_start', {
       index,
-      content_block: { type: 'tool_use', id: providerToolCallId('anthropic', ctx.scenarioId, call.id), name: call.name, input: {} },
+      content_block: {
+        type: 'tool_use',
+        id: providerToolCallId('anthropic', ctx.scenarioId, call.id),
+        name: call.name,
+        input: {},
+      },
     });
     ping();
     for (const partial_json of ['', ...splitIntoPieces(argumentsText(call), 2)]) {
@@ -70,7 +78,10 @@ export function renderAnthropicStream(response: ModelResponse, ctx: RenderContex
     emit('content_block_stop', { index });
     index += 1;
   }
-  emit('message_delta', { delta: { stop_reason: resolveStop(response), stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  emit('message_delta', {
+    delta: { stop_reason: resolveStop(response), stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
   emit('message_stop', {});
   return frames;
 }
@@ -86,7 +97,8 @@ export function anthropicStreamError(): WireFrame {
 export function renderAnthropicJson(response: ModelResponse, ctx: RenderContext): unknown {
   const usage = resolveUsage(response);
   const content: unknown[] = [];
-  if (response.thinking?.length) content.push({ type: 'thinking', thinking: response.thinking.join(''), signature: thinkingSignature(ctx) });
+  if (response.thinking?.length)
+    content.push({ type: 'thinking', thinking: response.thinking.join(''), signature: thinkingSignature(ctx) });
   if (response.text?.length) content.push({ type: 'text', text: response.text.join('') });
   for (const call of response.toolCalls ?? []) {
     let input: unknown = {};
@@ -95,7 +107,12 @@ export function renderAnthropicJson(response: ModelResponse, ctx: RenderContext)
     } catch {
       input = {}; // a non-streamed Message cannot carry invalid JSON; the empty input is the closest outcome
     }
-    content.push({ type: 'tool_use', id: providerToolCallId('anthropic', ctx.scenarioId, call.id), name: call.name, input });
+    content.push({
+      type: 'tool_use',
+      id: providerToolCallId('anthropic', ctx.scenarioId, call.id),
+      name: call.name,
+      input,
+    });
   }
   return {
     id: messageId(ctx),

@@ -25,7 +25,11 @@ export function responseKey(ctx: RenderContext): string {
  */
 export function resolveUsage(response: ModelResponse): Required<ScriptUsage> {
   if (response.usage) return { cache_read_input_tokens: 0, ...response.usage };
-  const produced = [...(response.thinking ?? []), ...(response.text ?? []), ...(response.toolCalls ?? []).map(argumentsText)].join('');
+  const produced = [
+    ...(response.thinking ?? []),
+    ...(response.text ?? []),
+    ...(response.toolCalls ?? []).map(argumentsText),
+  ].join('');
   return { input_tokens: 100, output_tokens: Math.max(1, Math.ceil(produced.length / 4)), cache_read_input_tokens: 0 };
 }
 

@@ -19,7 +19,10 @@ export function geminiUsage(response: ModelResponse): Record<string, unknown> {
 }
 
 /** The GenerateContentResponse objects of one streamed answer, in order. */
-export function geminiChunks(response: ModelResponse, ctx: RenderContext): { chunk: Record<string, unknown>; firstText?: boolean }[] {
+export function geminiChunks(
+  response: ModelResponse,
+  ctx: RenderContext,
+): { chunk: Record<string, unknown>; firstText?: boolean }[] {
   const responseId = stableToken(22, 'gemini', ctx.scenarioId, responseKey(ctx));
   const finishReason = resolveStop(response) === 'max_tokens' ? 'MAX_TOKENS' : 'STOP';
   const wrap = (parts: unknown[], last: boolean): Record<string, unknown> => ({
@@ -42,7 +45,10 @@ export function geminiChunks(response: ModelResponse, ctx: RenderContext): { chu
     });
   }
   if (partsList.length === 0) partsList.push({ parts: [{ text: '' }] });
-  return partsList.map((entry, i) => ({ chunk: wrap(entry.parts, i === partsList.length - 1), firstText: entry.firstText }));
+  return partsList.map((entry, i) => ({
+    chunk: wrap(entry.parts, i === partsList.length - 1),
+    firstText: entry.firstText,
+  }));
 }
 
 export function renderGeminiSse(response: ModelResponse, ctx: RenderContext): WireFrame[] {
@@ -53,14 +59,20 @@ export function renderGeminiSse(response: ModelResponse, ctx: RenderContext): Wi
 export function renderGeminiJsonArray(response: ModelResponse, ctx: RenderContext): WireFrame[] {
   const chunks = geminiChunks(response, ctx);
   return [
-    ...chunks.map(({ chunk, firstText }, i) => ({ bytes: `${i === 0 ? '[' : '\n,\r\n'}${JSON.stringify(chunk, null, 2)}`, firstText })),
+    ...chunks.map(({ chunk, firstText }, i) => ({
+      bytes: `${i === 0 ? '[' : '\n,\r\n'}${JSON.stringify(chunk, null, 2)}`,
+      firstText,
+    })),
     { bytes: '\n]' },
   ];
 }
 
 /** In-stream failure: a bare google.rpc error object written as its own chunk (the JS SDK checks each chunk). */
 export function geminiStreamError(): WireFrame {
-  return { bytes: JSON.stringify({ error: { code: 500, message: 'An internal error has occurred.', status: 'INTERNAL' } }), atomic: true };
+  return {
+    bytes: JSON.stringify({ error: { code: 500, message: 'An internal error has occurred.', status: 'INTERNAL' } }),
+    atomic: true,
+  };
 }
 
 /** :generateContent answer: the chunks merged into one response. */
@@ -73,10 +85,15 @@ export function renderGeminiJson(response: ModelResponse, ctx: RenderContext): u
   const text = (response.text ?? []).join('');
   if (text) parts.push({ text });
   const calls = response.toolCalls ?? [];
-  calls.forEach((call, i) => parts.push({
-    functionCall: { name: call.name, args: call.input ?? {} },
-    ...(i === 0 ? { thoughtSignature: geminiThoughtSignature(ctx.scenarioId, call.id) } : {}),
-  }));
+  calls.forEach((call, i) =>
+    parts.push({
+      functionCall: { name: call.name, args: call.input ?? {} },
+      ...(i === 0 ? { thoughtSignature: geminiThoughtSignature(ctx.scenarioId, call.id) } : {}),
+    }),
+  );
   const candidate = (last.candidates as Record<string, unknown>[])[0] as Record<string, unknown>;
-  return { ...last, candidates: [{ ...candidate, content: { role: 'model', parts: parts.length ? parts : [{ text: '' }] } }] };
+  return {
+    ...last,
+    candidates: [{ ...candidate, content: { role: 'model', parts: parts.length ? parts : [{ text: '' }] } }],
+  };
 }

@@ -19,7 +19,12 @@ export function chatUsage(response: ModelResponse): Record<string, unknown> {
     completion_tokens: usage.output_tokens,
     total_tokens: prompt + usage.output_tokens,
     prompt_tokens_details: { cached_tokens: usage.cache_read_input_tokens, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
@@ -49,7 +54,14 @@ export function renderOpenAIChatStream(response: ModelResponse, ctx: RenderConte
     // id, type and name only on the first fragment of each call; arguments follow in pieces.
     frames.push({
       bytes: chunk({
-        tool_calls: [{ index, id: providerToolCallId('openai-chat', ctx.scenarioId, call.id), type: 'function', function: { name: call.name, arguments: '' } }],
+        tool_calls: [
+          {
+            index,
+            id: providerToolCallId('openai-chat', ctx.scenarioId, call.id),
+            type: 'function',
+            function: { name: call.name, arguments: '' },
+          },
+        ],
       }),
     });
     for (const piece of splitIntoPieces(argumentsText(call), 3)) {
@@ -65,7 +77,14 @@ export function renderOpenAIChatStream(response: ModelResponse, ctx: RenderConte
 /** The in-stream error frame: a data line whose JSON has an `error` member, then the server closes. */
 export function openAIChatStreamError(): WireFrame {
   return {
-    bytes: dataEvent({ error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } }),
+    bytes: dataEvent({
+      error: {
+        message: 'The server had an error while processing your request. Sorry about that!',
+        type: 'server_error',
+        param: null,
+        code: null,
+      },
+    }),
   };
 }
 

@@ -27,7 +27,12 @@ export function responsesUsage(response: ModelResponse): Record<string, unknown>
   };
 }
 
-function responseObject(ctx: RenderContext, status: string, output: unknown[], extra: Record<string, unknown>): Record<string, unknown> {
+function responseObject(
+  ctx: RenderContext,
+  status: string,
+  output: unknown[],
+  extra: Record<string, unknown>,
+): Record<string, unknown> {
   return {
     id: ids(ctx).response,
     object: 'response',
@@ -61,7 +66,11 @@ function finalItems(response: ModelResponse, ctx: RenderContext): Record<string,
   const id = ids(ctx);
   const items: Record<string, unknown>[] = [];
   if (response.thinking?.length) {
-    items.push({ id: id.reasoning, type: 'reasoning', summary: [{ type: 'summary_text', text: response.thinking.join('') }] });
+    items.push({
+      id: id.reasoning,
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text: response.thinking.join('') }],
+    });
   }
   if (response.text?.length) {
     items.push({
@@ -100,26 +109,62 @@ export function renderOpenAIResponsesStream(response: ModelResponse, ctx: Render
   if (response.thinking?.length) {
     const item_id = id.reasoning;
     const full = response.thinking.join('');
-    emit('response.output_item.added', { output_index: outputIndex, item: { id: item_id, type: 'reasoning', summary: [] } });
-    emit('response.reasoning_summary_part.added', { item_id, output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } });
+    emit('response.output_item.added', {
+      output_index: outputIndex,
+      item: { id: item_id, type: 'reasoning', summary: [] },
+    });
+    emit('response.reasoning_summary_part.added', {
+      item_id,
+      output_index: outputIndex,
+      summary_index: 0,
+      part: { type: 'summary_text', text: '' },
+    });
     for (const delta of response.thinking) {
       emit('response.reasoning_summary_text.delta', { item_id, output_index: outputIndex, summary_index: 0, delta });
     }
     emit('response.reasoning_summary_text.done', { item_id, output_index: outputIndex, summary_index: 0, text: full });
-    emit('response.reasoning_summary_part.done', { item_id, output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text: full } });
+    emit('response.reasoning_summary_part.done', {
+      item_id,
+      output_index: outputIndex,
+      summary_index: 0,
+      part: { type: 'summary_text', text: full },
+    });
     emit('response.output_item.done', { output_index: outputIndex, item: items[outputIndex] });
     outputIndex += 1;
   }
   if (response.text?.length) {
     const item_id = id.message;
     const full = response.text.join('');
-    emit('response.output_item.added', { output_index: outputIndex, item: { id: item_id, type: 'message', status: 'in_progress', role: 'assistant', content: [] } });
-    emit('response.content_part.added', { item_id, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
-    response.text.forEach((delta, i) => {
-      emit('response.output_text.delta', { item_id, output_index: outputIndex, content_index: 0, delta, logprobs: [] }, i === 0 || undefined);
+    emit('response.output_item.added', {
+      output_index: outputIndex,
+      item: { id: item_id, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
     });
-    emit('response.output_text.done', { item_id, output_index: outputIndex, content_index: 0, text: full, logprobs: [] });
-    emit('response.content_part.done', { item_id, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: full, annotations: [], logprobs: [] } });
+    emit('response.content_part.added', {
+      item_id,
+      output_index: outputIndex,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+    });
+    response.text.forEach((delta, i) => {
+      emit(
+        'response.output_text.delta',
+        { item_id, output_index: outputIndex, content_index: 0, delta, logprobs: [] },
+        i === 0 || undefined,
+      );
+    });
+    emit('response.output_text.done', {
+      item_id,
+      output_index: outputIndex,
+      content_index: 0,
+      text: full,
+      logprobs: [],
+    });
+    emit('response.content_part.done', {
+      item_id,
+      output_index: outputIndex,
+      content_index: 0,
+      part: { type: 'output_text', text: full, annotations: [], logprobs: [] },
+    });
     emit('response.output_item.done', { output_index: outputIndex, item: items[outputIndex] });
     outputIndex += 1;
   }
@@ -127,20 +172,33 @@ export function renderOpenAIResponsesStream(response: ModelResponse, ctx: Render
     const item = items[outputIndex] as Record<string, unknown>;
     const item_id = item.id;
     const args = argumentsText(call);
-    emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', arguments: '' } });
+    emit('response.output_item.added', {
+      output_index: outputIndex,
+      item: { ...item, status: 'in_progress', arguments: '' },
+    });
     for (const delta of splitIntoPieces(args, 3)) {
       emit('response.function_call_arguments.delta', { item_id, output_index: outputIndex, delta });
     }
-    emit('response.function_call_arguments.done', { item_id, output_index: outputIndex, name: call.name, arguments: args });
+    emit('response.function_call_arguments.done', {
+      item_id,
+      output_index: outputIndex,
+      name: call.name,
+      arguments: args,
+    });
     emit('response.output_item.done', { output_index: outputIndex, item });
     outputIndex += 1;
   }
   if (resolveStop(response) === 'max_tokens') {
     emit('response.incomplete', {
-      response: responseObject(ctx, 'incomplete', items, { incomplete_details: { reason: 'max_output_tokens' }, usage: responsesUsage(response) }),
+      response: responseObject(ctx, 'incomplete', items, {
+        incomplete_details: { reason: 'max_output_tokens' },
+        usage: responsesUsage(response),
+      }),
     });
   } else {
-    emit('response.completed', { response: responseObject(ctx, 'completed', items, { usage: responsesUsage(response) }) });
+    emit('response.completed', {
+      response: responseObject(ctx, 'completed', items, { usage: responsesUsage(response) }),
+    });
   }
   return frames;
 }

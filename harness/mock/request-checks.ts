@@ -9,12 +9,28 @@ import type { RecordedRequest } from './mock-server.js';
 export type { Finding };
 
 /** The recorded fields the checks read (a RecordedRequest satisfies it). */
-export type CheckedRequest = Pick<RecordedRequest, 'index' | 'provider' | 'path' | 'query' | 'body' | 'turn' | 'responseIndex' | 'outcome' | 'elapsedMs' | 'closedByClient'> &
+export type CheckedRequest = Pick<
+  RecordedRequest,
+  | 'index'
+  | 'provider'
+  | 'path'
+  | 'query'
+  | 'body'
+  | 'turn'
+  | 'responseIndex'
+  | 'outcome'
+  | 'elapsedMs'
+  | 'closedByClient'
+> &
   Partial<Pick<RecordedRequest, 'missingTools' | 'status' | 'method'>>;
 
 const FATAL_STATUSES = new Set([400, 401, 403, 404]);
 
-export function checkProviderRequests(scenario: Scenario, provider: MockProviderId, requests: readonly CheckedRequest[]): Finding[] {
+export function checkProviderRequests(
+  scenario: Scenario,
+  provider: MockProviderId,
+  requests: readonly CheckedRequest[],
+): Finding[] {
   const findings: Finding[] = [];
   const seen = new Set<string>();
   const report = (rule: string, message: string, dedupeKey = message): void => {
@@ -32,10 +48,14 @@ export function checkProviderRequests(scenario: Scenario, provider: MockProvider
     const where = `request #${request.index + 1} (${request.method ?? 'POST'} ${request.path})`;
     if (request.outcome === 'no-route') report('requests.endpoint', `${where} is not an endpoint of any mocked API`);
     if (request.provider !== provider) continue;
-    if (request.outcome === 'auth-rejected') report('requests.auth', `${where} was rejected for its credentials (HTTP ${request.status ?? '4xx'})`);
+    if (request.outcome === 'auth-rejected')
+      report('requests.auth', `${where} was rejected for its credentials (HTTP ${request.status ?? '4xx'})`);
     if (request.outcome === 'bad-body') report('requests.body-json', `${where} has a body that is not JSON`);
     if (request.outcome === 'tools-not-declared') {
-      report('requests.tools-declared', `${where} does not declare ${(request.missingTools ?? []).join(', ')}, which turn ${request.turn + 1} calls`);
+      report(
+        'requests.tools-declared',
+        `${where} does not declare ${(request.missingTools ?? []).join(', ')}, which turn ${request.turn + 1} calls`,
+      );
     }
   }
 
@@ -51,15 +71,24 @@ export function checkProviderRequests(scenario: Scenario, provider: MockProvider
       const fault = response?.fault?.kind === 'http' ? response.fault : undefined;
       if (fault && FATAL_STATUSES.has(fault.status) && next) {
         afterFatal = true;
-        report('requests.no-retry-after-fatal', `turn ${t + 1}: the shim sent another request (#${next.index + 1}) after HTTP ${fault.status}`);
+        report(
+          'requests.no-retry-after-fatal',
+          `turn ${t + 1}: the shim sent another request (#${next.index + 1}) after HTTP ${fault.status}`,
+        );
       } else if (request.outcome === 'unscripted' && !afterFatal) {
-        report('requests.unscripted', `turn ${t + 1}: request #${request.index + 1} came after all ${turn.responses.length} scripted response(s) were used`);
+        report(
+          'requests.unscripted',
+          `turn ${t + 1}: request #${request.index + 1} came after all ${turn.responses.length} scripted response(s) were used`,
+        );
       }
       if (fault?.retryAfter && fault.retryAfter > 0 && next) {
         const gap = next.elapsedMs - request.elapsedMs;
         // 10% slack for timer granularity; a shim that ignores the header retries within a few ms.
         if (gap < fault.retryAfter * 1000 * 0.9) {
-          report('requests.retry-after-honoured', `turn ${t + 1}: retried after ${gap} ms, but retry-after was ${fault.retryAfter} s`);
+          report(
+            'requests.retry-after-honoured',
+            `turn ${t + 1}: retried after ${gap} ms, but retry-after was ${fault.retryAfter} s`,
+          );
         }
       }
     });
@@ -67,19 +96,29 @@ export function checkProviderRequests(scenario: Scenario, provider: MockProvider
     if (provider === 'openai-chat') {
       for (const request of served) {
         if (!requestView(provider, request.body, request.path).includeUsage) {
-          report('requests.usage-requested', `turn ${t + 1}: request #${request.index + 1} streams without stream_options.include_usage`, 'usage');
+          report(
+            'requests.usage-requested',
+            `turn ${t + 1}: request #${request.index + 1} streams without stream_options.include_usage`,
+            'usage',
+          );
         }
       }
     }
     for (const request of served) {
       if (!requestView(provider, request.body, request.path).stream) {
-        report('requests.streaming', `turn ${t + 1}: request #${request.index + 1} asks for a non-streamed answer`, 'streaming');
+        report(
+          'requests.streaming',
+          `turn ${t + 1}: request #${request.index + 1} asks for a non-streamed answer`,
+          'streaming',
+        );
       }
     }
 
     // Tool results: every request after a response with tool calls carries their results.
     for (const request of served) {
-      const earlier = turn.responses.slice(0, request.responseIndex).filter((response) => !response.fault || response.fault.kind === 'drip');
+      const earlier = turn.responses
+        .slice(0, request.responseIndex)
+        .filter((response) => !response.fault || response.fault.kind === 'drip');
       const calls = earlier.flatMap((response) => response.toolCalls ?? []);
       if (calls.length === 0) continue;
       const history = thisTurnsHistory(requestView(provider, request.body, request.path).history, turn.prompt);
@@ -95,7 +134,10 @@ export function checkProviderRequests(scenario: Scenario, provider: MockProvider
     if (turn.interrupt === 'after-first-text') {
       for (const request of served) {
         if (turn.responses[request.responseIndex!]?.stall && !request.closedByClient) {
-          report('requests.connection-closed-on-interrupt', `turn ${t + 1}: the stalled stream of request #${request.index + 1} was still open when the run ended`);
+          report(
+            'requests.connection-closed-on-interrupt',
+            `turn ${t + 1}: the stalled stream of request #${request.index + 1} was still open when the run ended`,
+          );
         }
       }
     }
@@ -111,14 +153,22 @@ type Report = (rule: string, message: string, dedupeKey?: string) => void;
  * earlier turns' calls of the same names.
  */
 function thisTurnsHistory(history: HistoryItem[], prompt: string): HistoryItem[] {
-  const start = history.findLastIndex((item) => item.role === 'user' && item.texts.some((text) => text.includes(prompt)));
+  const start = history.findLastIndex(
+    (item) => item.role === 'user' && item.texts.some((text) => text.includes(prompt)),
+  );
   return start < 0 ? history : history.slice(start);
 }
 
 function checkToolResults(
-  provider: MockProviderId, t: number, request: CheckedRequest, calls: ScriptToolCall[], responses: ModelResponse[],
-  history: HistoryItem[], expected: { id: string; isError: boolean; contains?: string[] }[],
-  ids: ReturnType<typeof toolCallIdMap>, report: Report,
+  provider: MockProviderId,
+  t: number,
+  request: CheckedRequest,
+  calls: ScriptToolCall[],
+  responses: ModelResponse[],
+  history: HistoryItem[],
+  expected: { id: string; isError: boolean; contains?: string[] }[],
+  ids: ReturnType<typeof toolCallIdMap>,
+  report: Report,
 ): void {
   const results = history.flatMap((item) => item.toolResults);
   const where = `turn ${t + 1}, request #${request.index + 1}`;
@@ -131,25 +181,41 @@ function checkToolResults(
       result = results.find((candidate) => candidate.name === call.name && !geminiUsed.has(candidate));
       if (result) geminiUsed.add(result);
       if (!result) {
-        report('requests.tool-result-id', `${where}: no functionResponse named "${call.name}" answers the mock's call "${call.id}"`, `${call.id}`);
+        report(
+          'requests.tool-result-id',
+          `${where}: no functionResponse named "${call.name}" answers the mock's call "${call.id}"`,
+          `${call.id}`,
+        );
         continue;
       }
     } else {
       result = results.find((candidate) => candidate.id === issued?.providerId);
       if (!result) {
         const sent = results.map((candidate) => candidate.id ?? '(none)').join(', ') || 'none';
-        report('requests.tool-result-id', `${where}: no tool result with id ${issued?.providerId} for the ${call.name} call "${call.id}" (ids sent: ${sent})`, `${call.id}`);
+        report(
+          'requests.tool-result-id',
+          `${where}: no tool result with id ${issued?.providerId} for the ${call.name} call "${call.id}" (ids sent: ${sent})`,
+          `${call.id}`,
+        );
         continue;
       }
     }
     const expectation = expected.find((candidate) => candidate.id === call.id);
     for (const needle of expectation?.contains ?? []) {
       if (!result.content.includes(needle)) {
-        report('requests.tool-result-content', `${where}: the result of ${call.name} "${call.id}" does not contain ${JSON.stringify(needle)} (got ${JSON.stringify(result.content.slice(0, 160))})`, `${call.id}:${needle}`);
+        report(
+          'requests.tool-result-content',
+          `${where}: the result of ${call.name} "${call.id}" does not contain ${JSON.stringify(needle)} (got ${JSON.stringify(result.content.slice(0, 160))})`,
+          `${call.id}:${needle}`,
+        );
       }
     }
     if (provider === 'anthropic' && expectation?.isError && result.isError !== true) {
-      report('requests.tool-result-error-flag', `${where}: the failing ${call.name} call "${call.id}" was sent back without is_error: true`, call.id);
+      report(
+        'requests.tool-result-error-flag',
+        `${where}: the failing ${call.name} call "${call.id}" was sent back without is_error: true`,
+        call.id,
+      );
     }
   }
   if (provider === 'gemini') {
@@ -163,39 +229,71 @@ function checkToolResults(
       const expectedSignature = ids.get(first.id)?.thoughtSignature;
       const sameName = replayed.filter((candidate) => candidate.name === first.name);
       if (sameName.length === 0) {
-        report('requests.thought-signature-echoed', `${where}: the model's ${first.name} functionCall part is missing from the history`, first.id);
+        report(
+          'requests.thought-signature-echoed',
+          `${where}: the model's ${first.name} functionCall part is missing from the history`,
+          first.id,
+        );
       } else if (!sameName.some((candidate) => candidate.thoughtSignature === expectedSignature)) {
         const sent = sameName.map((candidate) => JSON.stringify(candidate.thoughtSignature ?? null)).join(', ');
-        report('requests.thought-signature-echoed', `${where}: no ${first.name} functionCall part came back with the thoughtSignature the mock sent (sent: ${sent})`, first.id);
+        report(
+          'requests.thought-signature-echoed',
+          `${where}: no ${first.name} functionCall part came back with the thoughtSignature the mock sent (sent: ${sent})`,
+          first.id,
+        );
       }
     }
   }
 }
 
-function checkHistory(scenario: Scenario, provider: MockProviderId, t: number, request: CheckedRequest, report: Report): void {
+function checkHistory(
+  scenario: Scenario,
+  provider: MockProviderId,
+  t: number,
+  request: CheckedRequest,
+  report: Report,
+): void {
   const history = requestView(provider, request.body, request.path).history;
-  const userText = history.filter((item) => item.role === 'user').flatMap((item) => item.texts).join('\n');
-  const assistantText = history.filter((item) => item.role === 'assistant').flatMap((item) => item.texts).join('');
+  const userText = history
+    .filter((item) => item.role === 'user')
+    .flatMap((item) => item.texts)
+    .join('\n');
+  const assistantText = history
+    .filter((item) => item.role === 'assistant')
+    .flatMap((item) => item.texts)
+    .join('');
   const sentCallIds = new Set(history.flatMap((item) => item.toolCalls.map((call) => call.id)));
   const ids = toolCallIdMap(scenario, provider);
   const where = `turn ${t + 1}, request #${request.index + 1}`;
   for (let earlier = 0; earlier < t; earlier += 1) {
     const previous = scenario.turns[earlier]!;
     if (!userText.includes(previous.prompt)) {
-      report('requests.history-on-resume', `${where}: the prompt of turn ${earlier + 1} (${JSON.stringify(previous.prompt.slice(0, 60))}) is not in the history`, `prompt${earlier}`);
+      report(
+        'requests.history-on-resume',
+        `${where}: the prompt of turn ${earlier + 1} (${JSON.stringify(previous.prompt.slice(0, 60))}) is not in the history`,
+        `prompt${earlier}`,
+      );
     }
     if (previous.interrupt || previous.expect.isError) continue; // a partial or failed turn has no settled answer
     const answer = [...previous.responses].reverse().find((response) => response.text?.length && !response.fault);
     const text = answer?.text?.join('') ?? '';
     // Shims may trim whitespace; compare the trimmed text without its spacing.
     if (text && !squash(assistantText).includes(squash(text))) {
-      report('requests.history-on-resume', `${where}: the answer of turn ${earlier + 1} (${JSON.stringify(text.slice(0, 60))}) is not in the history`, `answer${earlier}`);
+      report(
+        'requests.history-on-resume',
+        `${where}: the answer of turn ${earlier + 1} (${JSON.stringify(text.slice(0, 60))}) is not in the history`,
+        `answer${earlier}`,
+      );
     }
     if (provider !== 'gemini') {
       for (const call of previous.responses.flatMap((response) => response.toolCalls ?? [])) {
         const id = ids.get(call.id)?.providerId;
         if (id && !sentCallIds.has(id)) {
-          report('requests.history-on-resume', `${where}: the ${call.name} call of turn ${earlier + 1} (id ${id}) is not in the history`, `call${call.id}`);
+          report(
+            'requests.history-on-resume',
+            `${where}: the ${call.name} call of turn ${earlier + 1} (id ${id}) is not in the history`,
+            `call${call.id}`,
+          );
         }
       }
     }

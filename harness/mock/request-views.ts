@@ -34,7 +34,8 @@ export interface RequestView {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** All string leaves of a value (except `type` tags), so that the substance of any content shape is searchable. */
@@ -62,7 +63,9 @@ export function requestView(provider: MockProviderId, body: unknown, path = ''):
         model: typeof b.model === 'string' ? b.model : undefined,
         stream: b.stream === true,
         includeUsage: isObject(b.stream_options) && b.stream_options.include_usage === true,
-        declaredTools: asArray(b.tools).map((tool) => (isObject(tool) ? (isObject(tool.function) ? tool.function.name : tool.name) : undefined)).filter((n): n is string => typeof n === 'string'),
+        declaredTools: asArray(b.tools)
+          .map((tool) => (isObject(tool) ? (isObject(tool.function) ? tool.function.name : tool.name) : undefined))
+          .filter((n): n is string => typeof n === 'string'),
         history: asArray(b.messages).map(chatMessage),
       };
     case 'openai-responses':
@@ -70,7 +73,9 @@ export function requestView(provider: MockProviderId, body: unknown, path = ''):
         model: typeof b.model === 'string' ? b.model : undefined,
         stream: b.stream === true,
         includeUsage: true, // the Responses API always reports usage in response.completed
-        declaredTools: asArray(b.tools).map((tool) => (isObject(tool) ? tool.name : undefined)).filter((n): n is string => typeof n === 'string'),
+        declaredTools: asArray(b.tools)
+          .map((tool) => (isObject(tool) ? tool.name : undefined))
+          .filter((n): n is string => typeof n === 'string'),
         history: responsesInput(b.input, b.instructions),
       };
     case 'gemini': {
@@ -79,10 +84,14 @@ export function requestView(provider: MockProviderId, body: unknown, path = ''):
         model: match?.[1],
         stream: match?.[2] === 'streamGenerateContent',
         includeUsage: true,
-        declaredTools: asArray(b.tools).flatMap((tool) => (isObject(tool) ? asArray(tool.functionDeclarations ?? tool.function_declarations) : []))
-          .map((decl) => (isObject(decl) ? decl.name : undefined)).filter((n): n is string => typeof n === 'string'),
+        declaredTools: asArray(b.tools)
+          .flatMap((tool) => (isObject(tool) ? asArray(tool.functionDeclarations ?? tool.function_declarations) : []))
+          .map((decl) => (isObject(decl) ? decl.name : undefined))
+          .filter((n): n is string => typeof n === 'string'),
         history: [
-          ...(isObject(b.systemInstruction) ? [{ ...emptyItem('system'), texts: [stringLeaves(b.systemInstruction)] }] : []),
+          ...(isObject(b.systemInstruction)
+            ? [{ ...emptyItem('system'), texts: [stringLeaves(b.systemInstruction)] }]
+            : []),
           ...asArray(b.contents).map(geminiContent),
         ],
       };
@@ -92,7 +101,9 @@ export function requestView(provider: MockProviderId, body: unknown, path = ''):
         model: typeof b.model === 'string' ? b.model : undefined,
         stream: b.stream === true,
         includeUsage: true,
-        declaredTools: asArray(b.tools).map((tool) => (isObject(tool) ? tool.name : undefined)).filter((n): n is string => typeof n === 'string'),
+        declaredTools: asArray(b.tools)
+          .map((tool) => (isObject(tool) ? tool.name : undefined))
+          .filter((n): n is string => typeof n === 'string'),
         history: [
           ...(b.system !== undefined ? [{ ...emptyItem('system'), texts: [stringLeaves(b.system)] }] : []),
           ...asArray(b.messages).map(anthropicMessage),
@@ -103,18 +114,34 @@ export function requestView(provider: MockProviderId, body: unknown, path = ''):
 
 function chatMessage(message: unknown): HistoryItem {
   const m = isObject(message) ? message : {};
-  const role = m.role === 'assistant' ? 'assistant' : m.role === 'tool' ? 'tool' : m.role === 'system' || m.role === 'developer' ? 'system' : 'user';
+  const role =
+    m.role === 'assistant'
+      ? 'assistant'
+      : m.role === 'tool'
+        ? 'tool'
+        : m.role === 'system' || m.role === 'developer'
+          ? 'system'
+          : 'user';
   const item = emptyItem(role);
   if (role === 'tool') {
-    item.toolResults.push({ id: typeof m.tool_call_id === 'string' ? m.tool_call_id : undefined, content: stringLeaves(m.content) });
+    item.toolResults.push({
+      id: typeof m.tool_call_id === 'string' ? m.tool_call_id : undefined,
+      content: stringLeaves(m.content),
+    });
     return item;
   }
   if (typeof m.content === 'string') item.texts.push(m.content);
-  else for (const part of asArray(m.content)) if (isObject(part) && typeof part.text === 'string') item.texts.push(part.text);
+  else
+    for (const part of asArray(m.content))
+      if (isObject(part) && typeof part.text === 'string') item.texts.push(part.text);
   for (const call of asArray(m.tool_calls)) {
     if (!isObject(call)) continue;
     const fn = isObject(call.function) ? call.function : {};
-    item.toolCalls.push({ id: typeof call.id === 'string' ? call.id : undefined, name: String(fn.name ?? ''), arguments: typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {}) });
+    item.toolCalls.push({
+      id: typeof call.id === 'string' ? call.id : undefined,
+      name: String(fn.name ?? ''),
+      arguments: typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {}),
+    });
   }
   return item;
 }
@@ -129,14 +156,36 @@ function responsesInput(input: unknown, instructions: unknown): HistoryItem[] {
   for (const entry of asArray(input)) {
     if (!isObject(entry)) continue;
     if (entry.type === 'function_call') {
-      items.push({ ...emptyItem('assistant'), toolCalls: [{ id: typeof entry.call_id === 'string' ? entry.call_id : undefined, name: String(entry.name ?? ''), arguments: typeof entry.arguments === 'string' ? entry.arguments : '' }] });
+      items.push({
+        ...emptyItem('assistant'),
+        toolCalls: [
+          {
+            id: typeof entry.call_id === 'string' ? entry.call_id : undefined,
+            name: String(entry.name ?? ''),
+            arguments: typeof entry.arguments === 'string' ? entry.arguments : '',
+          },
+        ],
+      });
     } else if (entry.type === 'function_call_output' || entry.type === 'custom_tool_call_output') {
-      items.push({ ...emptyItem('tool'), toolResults: [{ id: typeof entry.call_id === 'string' ? entry.call_id : undefined, content: stringLeaves(entry.output) }] });
+      items.push({
+        ...emptyItem('tool'),
+        toolResults: [
+          { id: typeof entry.call_id === 'string' ? entry.call_id : undefined, content: stringLeaves(entry.output) },
+        ],
+      });
     } else if (entry.type === 'message' || entry.role !== undefined) {
-      const role = entry.role === 'assistant' ? 'assistant' : entry.role === 'system' || entry.role === 'developer' ? 'system' : 'user';
-      const texts = typeof entry.content === 'string'
-        ? [entry.content]
-        : asArray(entry.content).map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : undefined)).filter((t): t is string => t !== undefined);
+      const role =
+        entry.role === 'assistant'
+          ? 'assistant'
+          : entry.role === 'system' || entry.role === 'developer'
+            ? 'system'
+            : 'user';
+      const texts =
+        typeof entry.content === 'string'
+          ? [entry.content]
+          : asArray(entry.content)
+              .map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : undefined))
+              .filter((t): t is string => t !== undefined);
       items.push({ ...emptyItem(role), texts });
     }
   }
@@ -149,15 +198,33 @@ function geminiContent(content: unknown): HistoryItem {
   for (const part of asArray(c.parts)) {
     if (!isObject(part)) continue;
     if (typeof part.text === 'string' && part.thought !== true) item.texts.push(part.text);
-    const call = isObject(part.functionCall) ? part.functionCall : isObject(part.function_call) ? part.function_call : undefined;
+    const call = isObject(part.functionCall)
+      ? part.functionCall
+      : isObject(part.function_call)
+        ? part.function_call
+        : undefined;
     if (call) {
       const signature = part.thoughtSignature ?? part.thought_signature;
-      item.toolCalls.push({ id: typeof call.id === 'string' ? call.id : undefined, name: String(call.name ?? ''), arguments: JSON.stringify(call.args ?? {}), thoughtSignature: typeof signature === 'string' ? signature : undefined });
+      item.toolCalls.push({
+        id: typeof call.id === 'string' ? call.id : undefined,
+        name: String(call.name ?? ''),
+        arguments: JSON.stringify(call.args ?? {}),
+        thoughtSignature: typeof signature === 'string' ? signature : undefined,
+      });
     }
-    const response = isObject(part.functionResponse) ? part.functionResponse : isObject(part.function_response) ? part.function_response : undefined;
+    const response = isObject(part.functionResponse)
+      ? part.functionResponse
+      : isObject(part.function_response)
+        ? part.function_response
+        : undefined;
     if (response) {
       const payload = isObject(response.response) ? response.response : {};
-      item.toolResults.push({ id: typeof response.id === 'string' ? response.id : undefined, name: typeof response.name === 'string' ? response.name : undefined, content: stringLeaves(response.response), isError: 'error' in payload ? true : undefined });
+      item.toolResults.push({
+        id: typeof response.id === 'string' ? response.id : undefined,
+        name: typeof response.name === 'string' ? response.name : undefined,
+        content: stringLeaves(response.response),
+        isError: 'error' in payload ? true : undefined,
+      });
     }
   }
   return item;
@@ -173,9 +240,18 @@ function anthropicMessage(message: unknown): HistoryItem {
   for (const block of asArray(m.content)) {
     if (!isObject(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') item.texts.push(block.text);
-    else if (block.type === 'tool_use') item.toolCalls.push({ id: typeof block.id === 'string' ? block.id : undefined, name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) });
+    else if (block.type === 'tool_use')
+      item.toolCalls.push({
+        id: typeof block.id === 'string' ? block.id : undefined,
+        name: String(block.name ?? ''),
+        arguments: JSON.stringify(block.input ?? {}),
+      });
     else if (block.type === 'tool_result') {
-      item.toolResults.push({ id: typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined, content: stringLeaves(block.content), isError: block.is_error === true ? true : block.is_error === false ? false : undefined });
+      item.toolResults.push({
+        id: typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined,
+        content: stringLeaves(block.content),
+        isError: block.is_error === true ? true : block.is_error === false ? false : undefined,
+      });
     }
   }
   return item;

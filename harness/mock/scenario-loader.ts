@@ -98,7 +98,12 @@ function readScenarioFile(file: string, folderName: string, problems: ScenarioPr
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    problems.push({ file, pointer: '', message: 'cannot read scenario.json', fix: 'create scenario.json in the scenario folder' });
+    problems.push({
+      file,
+      pointer: '',
+      message: 'cannot read scenario.json',
+      fix: 'create scenario.json in the scenario folder',
+    });
     return undefined;
   }
   let value: unknown;
@@ -108,14 +113,26 @@ function readScenarioFile(file: string, folderName: string, problems: ScenarioPr
     const message = error instanceof Error ? error.message : String(error);
     const offset = /position (\d+)/.exec(message);
     const line = offset ? offsetToLineColumn(text, Number(offset[1])).line : undefined;
-    problems.push({ file, pointer: '', line, message: `not valid JSON (${message})`, fix: 'fix the JSON syntax at that line' });
+    problems.push({
+      file,
+      pointer: '',
+      line,
+      message: `not valid JSON (${message})`,
+      fix: 'fix the JSON syntax at that line',
+    });
     return undefined;
   }
   checkScenario(value, text, file, folderName, problems);
   return value as Scenario;
 }
 
-function checkScenario(value: unknown, text: string, file: string, folderName: string | undefined, problems: ScenarioProblem[]): void {
+function checkScenario(
+  value: unknown,
+  text: string,
+  file: string,
+  folderName: string | undefined,
+  problems: ScenarioProblem[],
+): void {
   const lines = jsonPointerLines(text);
   const validate = scenarioValidator();
   if (!validate(value)) {
@@ -187,21 +204,33 @@ type Report = (pointer: string, message: string, fix: string) => void;
 /** Cross-field rules the schema cannot express. */
 function checkSemantics(scenario: Scenario, folderName: string | undefined, at: Report): void {
   if (folderName !== undefined && scenario.id !== folderName) {
-    at('/id', `id "${scenario.id}" differs from the folder name "${folderName}"`, `set "id" to "${folderName}" or rename the folder`);
+    at(
+      '/id',
+      `id "${scenario.id}" differs from the folder name "${folderName}"`,
+      `set "id" to "${folderName}" or rename the folder`,
+    );
   }
   const seenIds = new Set<string>();
   scenario.turns.forEach((turn, t) => {
     const turnPointer = `/turns/${t}`;
-    if (turn.resume && t === 0) at(`${turnPointer}/resume`, 'the first turn cannot resume', 'remove "resume" from turn 1');
+    if (turn.resume && t === 0)
+      at(`${turnPointer}/resume`, 'the first turn cannot resume', 'remove "resume" from turn 1');
     if (turn.stdin && scenario.mode !== 'persistent') {
-      at(`${turnPointer}/stdin`, '"stdin" lines only exist in persistent mode', 'set "mode": "persistent" or remove "stdin"');
+      at(
+        `${turnPointer}/stdin`,
+        '"stdin" lines only exist in persistent mode',
+        'set "mode": "persistent" or remove "stdin"',
+      );
     }
     const turnCallIds = new Set<string>();
     turn.responses.forEach((response, r) => {
       const pointer = `${turnPointer}/responses/${r}`;
       if (response.fault?.kind === 'http' && (response.text || response.toolCalls || response.thinking)) {
-        at(pointer, 'an HTTP fault answers before any streaming, so its text/toolCalls/thinking would never be sent',
-          'move them to the next response (the retry)');
+        at(
+          pointer,
+          'an HTTP fault answers before any streaming, so its text/toolCalls/thinking would never be sent',
+          'move them to the next response (the retry)',
+        );
       }
       if (response.stall && response.fault && response.fault.kind !== 'drip') {
         at(`${pointer}/stall`, `"stall" cannot be combined with a ${response.fault.kind} fault`, 'keep one of them');
@@ -211,7 +240,11 @@ function checkSemantics(scenario: Scenario, folderName: string | undefined, at: 
       }
       (response.toolCalls ?? []).forEach((call, c) => {
         if (seenIds.has(call.id)) {
-          at(`${pointer}/toolCalls/${c}/id`, `tool call id "${call.id}" is used twice in the scenario`, 'give every tool call its own id');
+          at(
+            `${pointer}/toolCalls/${c}/id`,
+            `tool call id "${call.id}" is used twice in the scenario`,
+            'give every tool call its own id',
+          );
         }
         seenIds.add(call.id);
         turnCallIds.add(call.id);
@@ -219,13 +252,19 @@ function checkSemantics(scenario: Scenario, folderName: string | undefined, at: 
     });
     (turn.expect.toolResults ?? []).forEach((expected, e) => {
       if (!turnCallIds.has(expected.id)) {
-        at(`${turnPointer}/expect/toolResults/${e}/id`, `no tool call with id "${expected.id}" in this turn`,
-          `use one of ${[...turnCallIds].map((id) => `"${id}"`).join(', ') || '(this turn has no tool calls)'}`);
+        at(
+          `${turnPointer}/expect/toolResults/${e}/id`,
+          `no tool call with id "${expected.id}" in this turn`,
+          `use one of ${[...turnCallIds].map((id) => `"${id}"`).join(', ') || '(this turn has no tool calls)'}`,
+        );
       }
     });
     if (turn.interrupt === 'after-first-text' && !turn.responses.some((response) => response.stall)) {
-      at(`${turnPointer}/interrupt`, 'an interrupt after the first text needs a response that stalls',
-        'add "stall": "after-first-text" to the response being interrupted');
+      at(
+        `${turnPointer}/interrupt`,
+        'an interrupt after the first text needs a response that stalls',
+        'add "stall": "after-first-text" to the response being interrupted',
+      );
     }
   });
 }

@@ -20,7 +20,11 @@ export type ScriptUsage = NonNullable<GeneratedModelResponse['usage']>;
  * same but that message is lost). The signature is stripped here so each variant keeps only its declared fields and a
  * misspelt field in a fault literal stays a compile error.
  */
-export type Fault = GeneratedFault extends infer Variant ? (Variant extends unknown ? DeclaredFields<Variant> : never) : never;
+export type Fault = GeneratedFault extends infer Variant
+  ? Variant extends unknown
+    ? DeclaredFields<Variant>
+    : never
+  : never;
 type DeclaredFields<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 export type HttpFaultStatus = Extract<Fault, { kind: 'http' }>['status'];
 

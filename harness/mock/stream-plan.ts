@@ -36,7 +36,9 @@ export function malformFrame(frame: WireFrame): WireFrame {
   }
   const json = match[1] ?? '';
   const broken = json.slice(0, Math.max(1, Math.floor(json.length / 2)));
-  return { bytes: frame.bytes.slice(0, match.index) + `data: ${broken}` + frame.bytes.slice(match.index + match[0].length) };
+  return {
+    bytes: frame.bytes.slice(0, match.index) + `data: ${broken}` + frame.bytes.slice(match.index + match[0].length),
+  };
 }
 
 function streamError(provider: MockProviderId, frames: WireFrame[], upTo: number): WireFrame {

@@ -9,7 +9,9 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export function stableToken(length: number, ...parts: string[]): string {
   let out = '';
   for (let round = 0; out.length < length; round += 1) {
-    const digest = createHash('sha256').update(`${round}\u0000${parts.join('\u0000')}`).digest();
+    const digest = createHash('sha256')
+      .update(`${round}\u0000${parts.join('\u0000')}`)
+      .digest();
     for (const byte of digest) {
       if (out.length >= length) break;
       out += BASE62[byte % 62];

@@ -29,7 +29,8 @@ export interface WrittenCommandShim {
 
 /** Writes `<dir>/<name>` (mode 755) and `<dir>/<name>.cmd`. */
 export async function writeCommandShim(dir: string, name: string, spec: CommandShimSpec): Promise<WrittenCommandShim> {
-  if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new Error(`command shim name ${JSON.stringify(name)} must be a plain file name`);
+  if (!/^[A-Za-z0-9._-]+$/.test(name))
+    throw new Error(`command shim name ${JSON.stringify(name)} must be a plain file name`);
   await mkdir(dir, { recursive: true });
   const posix = path.join(dir, name);
   const windows = path.join(dir, `${name}.cmd`);
@@ -54,7 +55,10 @@ export function posixShimContent(spec: CommandShimSpec): string {
   const text = spec.stdout.endsWith('\n') ? spec.stdout : `${spec.stdout}\n`;
   const print = `printf '%s' ${shQuote(text)}\n`;
   if (!spec.whenArgs) return `#!/bin/sh\n${print}exit 0\n`;
-  const tests = [`[ "$#" -eq ${spec.whenArgs.length} ]`, ...spec.whenArgs.map((arg, i) => `[ "$${i + 1}" = ${shQuote(arg)} ]`)];
+  const tests = [
+    `[ "$#" -eq ${spec.whenArgs.length} ]`,
+    ...spec.whenArgs.map((arg, i) => `[ "$${i + 1}" = ${shQuote(arg)} ]`),
+  ];
   const usage = spec.usage ?? `unsupported arguments; expected: ${spec.whenArgs.join(' ')}`;
   return `#!/bin/sh\nif ${tests.join(' && ')}; then\n  ${print}  exit 0\nfi\nprintf '%s\\n' ${shQuote(usage)} >&2\nexit 2\n`;
 }
@@ -94,7 +98,8 @@ export function cmdShimContent(spec: CommandShimSpec): string {
     // %~N strips the quotes cmd keeps around an argument; an extra argument makes the match fail.
     // Inside quotes cmd keeps carets literally, so the expected words are only %-doubled (quotes are refused).
     spec.whenArgs.forEach((arg, i) => {
-      if (arg.includes('"')) throw new Error(`command shim argument ${JSON.stringify(arg)} cannot contain a double quote`);
+      if (arg.includes('"'))
+        throw new Error(`command shim argument ${JSON.stringify(arg)} cannot contain a double quote`);
       lines.push(`if not "%~${i + 1}"=="${arg.replace(/%/g, '%%')}" goto usage`);
     });
     lines.push(`if not "%~${spec.whenArgs.length + 1}"=="" goto usage`);

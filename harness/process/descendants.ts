@@ -129,7 +129,12 @@ export class DescendantTracker {
     if (root && identity(root) === this.rootIdentity) parents.add(rootPid);
     // Windows never reparents: a child still names the shim's pid as its parent after the shim exited.
     // The pid may be reused by then, so only processes created after the shim count.
-    const orphanOfRoot = (info: ProcessInfo) => !processGroup && !root && this.rootStart !== undefined && info.ppid === rootPid && startedAfter(info.start, this.rootStart);
+    const orphanOfRoot = (info: ProcessInfo) =>
+      !processGroup &&
+      !root &&
+      this.rootStart !== undefined &&
+      info.ppid === rootPid &&
+      startedAfter(info.start, this.rootStart);
     for (const info of processes) if (this.known.has(identity(info))) parents.add(info.pid);
     let added = true;
     while (added) {

@@ -10,7 +10,10 @@ export type InterruptMethod = 'sigint-group' | 'interrupt-frame';
 export const INTERRUPT_FRAME = '{"type":"interrupt"}\n';
 
 /** How to interrupt a shim in `mode` on `platform`; undefined when it cannot be done. */
-export function interruptMethodFor(platform: PlatformName, mode: 'spawn-per-turn' | 'persistent'): InterruptMethod | undefined {
+export function interruptMethodFor(
+  platform: PlatformName,
+  mode: 'spawn-per-turn' | 'persistent',
+): InterruptMethod | undefined {
   if (mode === 'persistent') return 'interrupt-frame';
   return platform === 'win32' ? undefined : 'sigint-group';
 }

@@ -40,7 +40,10 @@ export function parseProcStat(text: string): ProcessInfo | undefined {
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) return undefined;
   const pid = Number(text.slice(0, open).trim());
-  const fields = text.slice(close + 2).trim().split(/\s+/);
+  const fields = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   // fields[0] is field 3 of proc(5): state; then ppid, pgrp, session, ...; starttime is field 22.
   const state = fields[0];
   const ppid = Number(fields[1]);
@@ -81,7 +84,9 @@ export class LinuxProcessTable implements ProcessTable {
     // A child belongs to the thread that forked it: read every thread's list.
     for (const task of tasks) {
       try {
-        for (const child of readFileSync(`${this.procRoot}/${pid}/task/${task}/children`, 'latin1').trim().split(/\s+/)) {
+        for (const child of readFileSync(`${this.procRoot}/${pid}/task/${task}/children`, 'latin1')
+          .trim()
+          .split(/\s+/)) {
           if (child) children.push(Number(child));
         }
       } catch {
@@ -165,11 +170,15 @@ export const WINDOWS_PROCESS_QUERY =
 
 export class WindowsProcessTable implements ProcessTable {
   async snapshot(): Promise<ProcessInfo[]> {
-    const { stdout } = await execa('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_PROCESS_QUERY], {
-      reject: false,
-      timeout: 20_000,
-      windowsHide: true,
-    });
+    const { stdout } = await execa(
+      'powershell.exe',
+      ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_PROCESS_QUERY],
+      {
+        reject: false,
+        timeout: 20_000,
+        windowsHide: true,
+      },
+    );
     return parseWindowsProcessList(String(stdout));
   }
 }

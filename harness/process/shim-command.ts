@@ -25,7 +25,11 @@ const NODE_SCRIPT = new Set(['.js', '.mjs', '.cjs']);
 const BATCH_FILE = new Set(['.cmd', '.bat']);
 
 /** The command that starts `shim` with `shimArgs` on `platform`. */
-export function shimSpawnCommand(shim: string, shimArgs: readonly string[], options: SpawnCommandOptions): SpawnCommand {
+export function shimSpawnCommand(
+  shim: string,
+  shimArgs: readonly string[],
+  options: SpawnCommandOptions,
+): SpawnCommand {
   const extension = pathFor(options.platform).extname(shim).toLowerCase();
   if (NODE_SCRIPT.has(extension)) {
     // A script runs with the current Node: no shebang, execute bit or file association needed.

@@ -173,7 +173,13 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
   const tracker =
     pid === undefined
       ? undefined
-      : new DescendantTracker({ rootPid: pid, table, intervalMs: pollIntervalFor(platform), processGroup, environmentMarker });
+      : new DescendantTracker({
+          rootPid: pid,
+          table,
+          intervalMs: pollIntervalFor(platform),
+          processGroup,
+          environmentMarker,
+        });
   tracker?.start();
 
   let wakeUp: () => void = () => undefined;
@@ -247,7 +253,11 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
 
     // Stdout still open after the exit means a descendant holds it: wait a little, then end them.
     let stdioHeldOpen = false;
-    const closedInTime = await withTimeout(stdioClosed.then(() => true), stdioGraceMs, false);
+    const closedInTime = await withTimeout(
+      stdioClosed.then(() => true),
+      stdioGraceMs,
+      false,
+    );
     if (!closedInTime) stdioHeldOpen = true;
 
     // Descendants still running after the shim is gone: give them a moment to finish on their own.
@@ -260,7 +270,11 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     if (left.length > 0 || stdioHeldOpen || killRequested) await killEverything();
     tracker?.stop();
     if (!closedInTime) {
-      const closedAfterKill = await withTimeout(stdioClosed.then(() => true), 2000, false);
+      const closedAfterKill = await withTimeout(
+        stdioClosed.then(() => true),
+        2000,
+        false,
+      );
       if (!closedAfterKill) {
         subprocess.stdout?.destroy();
         subprocess.stderr?.destroy();

@@ -34,7 +34,10 @@ export class TimerScope {
 export async function withTimeout<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -12,14 +12,31 @@ export interface CanonicalUsage {
 }
 
 export type CanonicalEvent =
-  | { kind: 'init'; line: number; sessionId?: string; tools?: string[]; model?: string; cwd?: string; permissionMode?: string }
+  | {
+      kind: 'init';
+      line: number;
+      sessionId?: string;
+      tools?: string[];
+      model?: string;
+      cwd?: string;
+      permissionMode?: string;
+    }
   | { kind: 'system'; line: number; subtype: string; message?: string; sessionId?: string }
   | { kind: 'text'; line: number; text: string }
   | { kind: 'thinking'; line: number; text: string }
   | { kind: 'tool_use'; line: number; id: string; name: string; input: unknown; messageId?: string }
   | { kind: 'tool_result'; line: number; toolUseId: string; content: unknown; isError: boolean }
   | { kind: 'usage'; line: number; inputTokens?: number; outputTokens?: number }
-  | { kind: 'result'; line: number; isError: boolean; subtype?: string; usage?: CanonicalUsage; errors?: unknown; sessionId?: string; text?: string | null }
+  | {
+      kind: 'result';
+      line: number;
+      isError: boolean;
+      subtype?: string;
+      usage?: CanonicalUsage;
+      errors?: unknown;
+      sessionId?: string;
+      text?: string | null;
+    }
   | { kind: 'message_stop'; line: number }
   | { kind: 'error'; line: number; message: string }
   | { kind: 'interrupt'; line: number }
@@ -65,7 +82,13 @@ function assistantEvents(message: Json, line: number, push: (event: CanonicalEve
     if (block.type === 'text') push({ kind: 'text', line, text: asString(block.text) ?? '' });
     else if (block.type === 'thinking') push({ kind: 'thinking', line, text: asString(block.thinking) ?? '' });
     else if (block.type === 'tool_use') {
-      const event: CanonicalEvent = { kind: 'tool_use', line, id: asString(block.id) ?? '', name: asString(block.name) ?? '', input: block.input };
+      const event: CanonicalEvent = {
+        kind: 'tool_use',
+        line,
+        id: asString(block.id) ?? '',
+        name: asString(block.name) ?? '',
+        input: block.input,
+      };
       if (messageId !== undefined) event.messageId = messageId;
       push(event);
     } else push({ kind: 'other', line, type: `assistant.${String(block.type)}` });
@@ -79,7 +102,13 @@ function userEvents(message: Json, line: number, push: (event: CanonicalEvent) =
   if (Array.isArray(content)) {
     for (const block of content) {
       if (isObject(block) && block.type === 'tool_result') {
-        push({ kind: 'tool_result', line, toolUseId: asString(block.tool_use_id) ?? '', content: block.content, isError: block.is_error === true });
+        push({
+          kind: 'tool_result',
+          line,
+          toolUseId: asString(block.tool_use_id) ?? '',
+          content: block.content,
+          isError: block.is_error === true,
+        });
       } else echoed = true;
     }
   } else echoed = true;
@@ -128,11 +157,23 @@ export function messageToCanonicalEvents(message: unknown, line: number, push: (
       return;
     case 'tool_use':
       if (message.name === undefined && message.tool_name !== undefined) break; // Gemini CLI native
-      push({ kind: 'tool_use', line, id: asString(message.id) ?? '', name: asString(message.name) ?? '', input: message.input });
+      push({
+        kind: 'tool_use',
+        line,
+        id: asString(message.id) ?? '',
+        name: asString(message.name) ?? '',
+        input: message.input,
+      });
       return;
     case 'tool_result':
       if (message.tool_use_id === undefined && message.tool_id !== undefined) break; // Gemini CLI native
-      push({ kind: 'tool_result', line, toolUseId: asString(message.tool_use_id) ?? '', content: message.content, isError: message.is_error === true });
+      push({
+        kind: 'tool_result',
+        line,
+        toolUseId: asString(message.tool_use_id) ?? '',
+        content: message.content,
+        isError: message.is_error === true,
+      });
       return;
     case 'usage': {
       const usage = isObject(message.usage) ? canonicalUsage(message.usage) : canonicalUsage(message);

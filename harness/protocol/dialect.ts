@@ -29,12 +29,18 @@ export function lineDialect(message: Record<string, unknown>): LineDialect {
   if (typeof type !== 'string') return 'unknown';
   if (FLAT_ONLY.has(type)) {
     // Gemini CLI prints tool_use/tool_result too, keyed by tool_name/tool_id instead of name/id/tool_use_id.
-    if (type === 'tool_use' && message.name === undefined && message.tool_name !== undefined) return 'gemini-cli-native';
-    if (type === 'tool_result' && message.tool_use_id === undefined && message.tool_id !== undefined) return 'gemini-cli-native';
+    if (type === 'tool_use' && message.name === undefined && message.tool_name !== undefined)
+      return 'gemini-cli-native';
+    if (type === 'tool_result' && message.tool_use_id === undefined && message.tool_id !== undefined)
+      return 'gemini-cli-native';
     return 'flat';
   }
   if (ENVELOPE.has(type)) return 'envelope';
-  if (type === 'result' && message.is_error === undefined && (message.stats !== undefined || message.status !== undefined)) {
+  if (
+    type === 'result' &&
+    message.is_error === undefined &&
+    (message.stats !== undefined || message.status !== undefined)
+  ) {
     return 'gemini-cli-native';
   }
   if (SHARED.has(type)) return 'shared';

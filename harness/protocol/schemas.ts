@@ -65,7 +65,8 @@ export function describeSchemaError(errors: ErrorObject[] | null | undefined): s
   const first = errors?.[0];
   if (!first) return 'does not match its schema';
   const where = first.instancePath === '' ? '(message)' : first.instancePath;
-  if (first.keyword === 'required') return `${where} is missing required field "${String(first.params.missingProperty)}"`;
+  if (first.keyword === 'required')
+    return `${where} is missing required field "${String(first.params.missingProperty)}"`;
   if (first.keyword === 'const') return `${where} must be ${JSON.stringify(first.params.allowedValue)}`;
   if (first.keyword === 'enum') return `${where} must be one of ${JSON.stringify(first.params.allowedValues)}`;
   return `${where} ${first.message ?? 'is invalid'}`;

@@ -8,12 +8,18 @@ import { registerReporter } from './reporters.js';
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+  return text.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
+  );
 }
 
 /** Control characters shown visibly, so a capture cannot hide content or break the page. */
 function visible(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029\ufeff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029\ufeff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 const MAX_LINES = 400;
@@ -23,7 +29,9 @@ function transcriptLines(text: string | undefined): string[] {
   if (text === undefined) return [];
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  return lines.map((line) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… (${line.length} characters)` : line));
+  return lines.map((line) =>
+    line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… (${line.length} characters)` : line,
+  );
 }
 
 function sideBySide(process: ProcessRecord): string {
@@ -40,13 +48,18 @@ function sideBySide(process: ProcessRecord): string {
         `<td class="n">${right === undefined ? '' : index + 1}</td><td class="l">${right === undefined ? '' : escapeHtml(visible(right))}</td></tr>`,
     );
   }
-  const more = Math.max(expected.length, observed.length) > MAX_LINES ? `<p class="muted">… ${Math.max(expected.length, observed.length) - MAX_LINES} more lines not shown</p>` : '';
+  const more =
+    Math.max(expected.length, observed.length) > MAX_LINES
+      ? `<p class="muted">… ${Math.max(expected.length, observed.length) - MAX_LINES} more lines not shown</p>`
+      : '';
   const goldenLabel = process.goldenText === undefined ? 'expected (no golden)' : 'expected (golden)';
   return (
     `<h4>${escapeHtml(process.label)} — exit ${escapeHtml(process.signal ?? String(process.exitCode))}</h4>` +
     `<p class="argv"><code>${escapeHtml(process.argv.join(' '))}</code></p>` +
     `<table class="t"><thead><tr><th></th><th>${goldenLabel}</th><th></th><th>observed stdout</th></tr></thead><tbody>${rows.join('')}</tbody></table>${more}` +
-    (process.stderr.trim() ? `<details><summary>stderr (${process.stderr.length} characters)</summary><pre>${escapeHtml(visible(process.stderr.slice(0, 20_000)))}</pre></details>` : '')
+    (process.stderr.trim()
+      ? `<details><summary>stderr (${process.stderr.length} characters)</summary><pre>${escapeHtml(visible(process.stderr.slice(0, 20_000)))}</pre></details>`
+      : '')
   );
 }
 
@@ -93,7 +106,9 @@ function runSection(run: ReportRun, result: RunResult | undefined, index: number
   const seed = run.seed === undefined ? '' : ` · seed ${String(run.seed)}`;
   const title = `${escapeHtml(run.scenario)} · ${escapeHtml(run.provider)} · ${escapeHtml(String(run.invocation ?? 'spec'))}/${escapeHtml(String(run.profile ?? ''))}/${escapeHtml(String(run.dialect ?? ''))}${seed}`;
   const open = run.status === 'failed' && !run.expectedFailure ? ' open' : '';
-  const parts = [`<details class="run ${escapeHtml(run.status)}" id="run-${index}"${open}><summary><span class="badge">${escapeHtml(status)}</span> ${title}</summary>`];
+  const parts = [
+    `<details class="run ${escapeHtml(run.status)}" id="run-${index}"${open}><summary><span class="badge">${escapeHtml(status)}</span> ${title}</summary>`,
+  ];
   if (run.notVerified) parts.push(`<p class="nv">Not verified: ${escapeHtml(String(run.notVerified))}</p>`);
   if (run.limitation) parts.push(`<p class="nv">Declared limitation: ${escapeHtml(String(run.limitation))}</p>`);
   if (run.expectedFailure) parts.push(`<p class="nv">Expected failure: ${escapeHtml(String(run.expectedFailure))}</p>`);
@@ -142,7 +157,13 @@ export function renderHtml(report: ConformanceReport): string {
     `<p class="muted">shim ${escapeHtml(String(report.shim ?? ''))} · capabilities ${escapeHtml(String(report.capabilities ?? ''))} · protocol ${escapeHtml(String(report.protocolVersion ?? ''))} · seed ${escapeHtml(String(report.seed ?? ''))} · ${escapeHtml(String(report.platform ?? ''))} · ${escapeHtml(String(report.generatedAt ?? ''))}</p>`,
   ];
   // Failures first, then the rest in run order.
-  const order = report.runs.map((run, index) => ({ run, index })).sort((a, b) => Number(b.run.status === 'failed' && !b.run.expectedFailure) - Number(a.run.status === 'failed' && !a.run.expectedFailure) || a.index - b.index);
+  const order = report.runs
+    .map((run, index) => ({ run, index }))
+    .sort(
+      (a, b) =>
+        Number(b.run.status === 'failed' && !b.run.expectedFailure) -
+          Number(a.run.status === 'failed' && !a.run.expectedFailure) || a.index - b.index,
+    );
   const sections = order.map(({ run, index }) => runSection(run, results?.[index], index));
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>yume-conformance report</title><style>${STYLE}</style></head><body>\n${header.join('\n')}\n${sections.join('\n')}\n</body></html>\n`;
 }

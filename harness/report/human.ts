@@ -17,7 +17,10 @@ export function colorWanted(stream: { isTTY?: boolean } | undefined, env: NodeJS
 
 /** Escapes control characters so text from a capture (ESC sequences, CR) cannot drive the terminal. */
 function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 const SEVERITY_ORDER = { MUST: 0, SHOULD: 1, INFO: 2 } as const;
@@ -43,7 +46,13 @@ function verdict(c: ChalkInstance, run: ReportRun): string {
 
 function runBlock(c: ChalkInstance, run: ReportRun): string[] {
   const label = printable(run.provider && run.provider !== 'n/a' ? `${run.scenario} [${run.provider}]` : run.scenario);
-  const details = [run.profile && `profile ${run.profile}`, run.dialect && `dialect ${run.dialect}`, run.lines !== undefined && `${run.lines} lines`].filter(Boolean).join(', ');
+  const details = [
+    run.profile && `profile ${run.profile}`,
+    run.dialect && `dialect ${run.dialect}`,
+    run.lines !== undefined && `${run.lines} lines`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const out = [`${verdict(c, run)}  ${c.bold(label)}${details ? c.gray(`  (${details})`) : ''}`];
   const findings = [...run.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   for (const f of findings) {
@@ -61,7 +70,12 @@ export function renderHuman(report: ConformanceReport, options: HumanOptions): s
   const lines: string[] = [];
   for (const run of report.runs) lines.push(...runBlock(c, run), '');
   const { passed, failed, warnings, notVerified, partial } = report.summary;
-  const parts = [c.green(`${passed} passed`), failed > 0 ? c.red(`${failed} failed`) : `${failed} failed`, `${warnings} warnings`, `${notVerified} not verified`];
+  const parts = [
+    c.green(`${passed} passed`),
+    failed > 0 ? c.red(`${failed} failed`) : `${failed} failed`,
+    `${warnings} warnings`,
+    `${notVerified} not verified`,
+  ];
   if (partial) parts.push(`${partial} partial`);
   lines.push(parts.join(', '));
   return `${lines.join('\n')}\n`;

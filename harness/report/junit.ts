@@ -5,7 +5,10 @@ import type { ConformanceReport, ReportFinding, ReportRun } from './model.js';
 /** Escapes text for XML and drops characters XML 1.0 cannot carry at all (control bytes, lone surrogates). */
 export function xmlEscape(text: string): string {
   return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replace(
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      '\ufffd',
+    )
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -30,7 +33,9 @@ function testcase(run: ReportRun): string {
   if (run.status === 'failed') {
     const first = must[0];
     const message = first ? `${first.rule}: ${first.message}` : 'failed';
-    parts.push(`      <failure message="${xmlEscape(message)}" type="${xmlEscape(first?.rule ?? 'failed')}">${xmlEscape(must.map(findingText).join('\n'))}</failure>`);
+    parts.push(
+      `      <failure message="${xmlEscape(message)}" type="${xmlEscape(first?.rule ?? 'failed')}">${xmlEscape(must.map(findingText).join('\n'))}</failure>`,
+    );
   } else if (run.status === 'not-verified') {
     parts.push(`      <skipped message="${xmlEscape(run.findings[0]?.message ?? 'not verified')}"/>`);
   }

@@ -40,7 +40,8 @@ export function parseReporterSpec(spec: string): ReporterSpec {
   // A Windows drive letter ("junit:C:\\r.xml") keeps everything after the first colon as the file.
   const name = colon === -1 ? spec : spec.slice(0, colon);
   const file = colon === -1 ? undefined : spec.slice(colon + 1);
-  if (!registry.has(name)) throw new Error(`unknown reporter "${name}" (choose from ${reporterNames().join(', ')}; form NAME or NAME:FILE)`);
+  if (!registry.has(name))
+    throw new Error(`unknown reporter "${name}" (choose from ${reporterNames().join(', ')}; form NAME or NAME:FILE)`);
   if (file === '') throw new Error(`reporter "${name}:" needs a file name after the colon`);
   return file === undefined ? { name } : { name, file };
 }
@@ -49,7 +50,11 @@ export function parseReporterSpec(spec: string): ReporterSpec {
  * Writes the report with every reporter: to its file, or to `stdout`. Throws an Error with a readable message
  * when a file cannot be written.
  */
-export function emitReports(report: ConformanceReport, specs: readonly ReporterSpec[], stdout: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout): void {
+export function emitReports(
+  report: ConformanceReport,
+  specs: readonly ReporterSpec[],
+  stdout: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
+): void {
   for (const spec of specs) {
     const render = registry.get(spec.name);
     if (!render) throw new Error(`unknown reporter "${spec.name}"`);
@@ -62,7 +67,8 @@ export function emitReports(report: ConformanceReport, specs: readonly ReporterS
       mkdirSync(path.dirname(path.resolve(spec.file)), { recursive: true });
       writeFileSync(spec.file, text);
     } catch (error) {
-      const reason = error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : String(error);
+      const reason =
+        error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : String(error);
       throw new Error(`cannot write ${spec.name} report to ${spec.file} (${reason})`);
     }
   }

@@ -23,9 +23,15 @@ export function renderRulesMarkdown(rules: readonly RuleDefinition[]): string {
     `${rules.length} rules. MUST = failure, SHOULD = warning, INFO = information. Generated from the catalog`,
     '(`harness/rules/`) by `node scripts/rules-table.mjs`; `yume-conformance rules` lists them with their fixes.',
     '',
-    ...section('**Stream rules** (`validate`, and every run\'s stdout):', rules.filter((r) => r.level === 'stream')),
+    ...section(
+      "**Stream rules** (`validate`, and every run's stdout):",
+      rules.filter((r) => r.level === 'stream'),
+    ),
     '',
-    ...section('**Run rules** (`run`: process, provider requests, goldens, workspace):', rules.filter((r) => r.level === 'run')),
+    ...section(
+      '**Run rules** (`run`: process, provider requests, goldens, workspace):',
+      rules.filter((r) => r.level === 'run'),
+    ),
   ].join('\n');
 }
 
@@ -33,6 +39,7 @@ export function renderRulesMarkdown(rules: readonly RuleDefinition[]): string {
 export function replaceRulesSection(readme: string, table: string): string {
   const start = readme.indexOf(RULES_START);
   const end = readme.indexOf(RULES_END);
-  if (start === -1 || end === -1 || end < start) throw new Error(`README has no ${RULES_START} ... ${RULES_END} section`);
+  if (start === -1 || end === -1 || end < start)
+    throw new Error(`README has no ${RULES_START} ... ${RULES_END} section`);
   return `${readme.slice(0, start + RULES_START.length)}\n${table}\n${readme.slice(end)}`;
 }

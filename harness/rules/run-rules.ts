@@ -6,56 +6,236 @@ import { defineRules } from './types.js';
 
 export const RUN_RULES = defineRules('run', [
   // ---- goldens (R10)
-  { id: 'golden.text', severity: 'MUST', source: 'R10', title: 'Assistant text matches the golden (per stretch between tool calls)', fix: 'Print exactly the text the provider streamed; chunking is free, content is not.' },
-  { id: 'golden.tool-calls', severity: 'MUST', source: 'R10', title: 'Tool calls match the golden (name, input, pairing, is_error)', fix: 'Forward the model\'s calls with the app\'s tool names and input fields, unchanged.' },
-  { id: 'golden.tool-results', severity: 'MUST', source: 'R10', title: 'Tool results contain what the scenario fixes', fix: 'Put the real tool output (file lines, command output, the error) into `tool_result.content`.' },
-  { id: 'golden.result', severity: 'MUST', source: 'R10, R4', title: 'The result\'s is_error and usage totals match the golden', fix: 'Sum usage over the turn\'s provider calls and set `is_error` as the scenario expects.' },
+  {
+    id: 'golden.text',
+    severity: 'MUST',
+    source: 'R10',
+    title: 'Assistant text matches the golden (per stretch between tool calls)',
+    fix: 'Print exactly the text the provider streamed; chunking is free, content is not.',
+  },
+  {
+    id: 'golden.tool-calls',
+    severity: 'MUST',
+    source: 'R10',
+    title: 'Tool calls match the golden (name, input, pairing, is_error)',
+    fix: "Forward the model's calls with the app's tool names and input fields, unchanged.",
+  },
+  {
+    id: 'golden.tool-results',
+    severity: 'MUST',
+    source: 'R10',
+    title: 'Tool results contain what the scenario fixes',
+    fix: 'Put the real tool output (file lines, command output, the error) into `tool_result.content`.',
+  },
+  {
+    id: 'golden.result',
+    severity: 'MUST',
+    source: 'R10, R4',
+    title: "The result's is_error and usage totals match the golden",
+    fix: "Sum usage over the turn's provider calls and set `is_error` as the scenario expects.",
+  },
 
   // ---- workspace (R11)
-  { id: 'workspace.matches', severity: 'MUST', source: 'R11', title: 'The workspace after the run matches the expected tree', fix: 'Apply Write/Edit/MultiEdit exactly as asked, relative to --cwd.' },
-  { id: 'workspace.outside-cwd-refused', severity: 'MUST', source: 'R11', title: 'Paths outside --cwd are refused with an error tool_result', fix: 'Resolve paths (and symlinks) against --cwd and refuse anything outside it.' },
-  { id: 'workspace.deny-untouched', severity: 'MUST', source: 'PROTOCOL_NORMALIZATION §2 Permissions', title: 'Permission mode `deny` runs no tool and changes nothing', fix: 'In deny mode answer every call with an error tool_result without running it.' },
+  {
+    id: 'workspace.matches',
+    severity: 'MUST',
+    source: 'R11',
+    title: 'The workspace after the run matches the expected tree',
+    fix: 'Apply Write/Edit/MultiEdit exactly as asked, relative to --cwd.',
+  },
+  {
+    id: 'workspace.outside-cwd-refused',
+    severity: 'MUST',
+    source: 'R11',
+    title: 'Paths outside --cwd are refused with an error tool_result',
+    fix: 'Resolve paths (and symlinks) against --cwd and refuse anything outside it.',
+  },
+  {
+    id: 'workspace.deny-untouched',
+    severity: 'MUST',
+    source: 'PROTOCOL_NORMALIZATION §2 Permissions',
+    title: 'Permission mode `deny` runs no tool and changes nothing',
+    fix: 'In deny mode answer every call with an error tool_result without running it.',
+  },
 
   // ---- provider requests: requests.* live with the mock's checks (harness/mock/request-rules.ts)
 
   // ---- error outcomes that depend on the injected fault (R5)
-  { id: 'error.fault-outcome', severity: 'MUST', source: 'R5', title: 'Each fault ends with the outcome R5 requires', fix: 'Auth failures: `system` error; 400/404/malformed/cut: `error`; then an error result (see R5).' },
-  { id: 'error.retries-listed', severity: 'MUST', source: 'R5', title: 'A recovered retry is listed in `result.errors`', fix: 'Append each retried failure to `result.errors` and finish the turn normally.' },
+  {
+    id: 'error.fault-outcome',
+    severity: 'MUST',
+    source: 'R5',
+    title: 'Each fault ends with the outcome R5 requires',
+    fix: 'Auth failures: `system` error; 400/404/malformed/cut: `error`; then an error result (see R5).',
+  },
+  {
+    id: 'error.retries-listed',
+    severity: 'MUST',
+    source: 'R5',
+    title: 'A recovered retry is listed in `result.errors`',
+    fix: 'Append each retried failure to `result.errors` and finish the turn normally.',
+  },
 
   // ---- usage totals (R4)
-  { id: 'usage.totals', severity: 'MUST', source: 'R4', title: '`result.usage` equals the sum the provider reported over the turn', fix: 'Add up the usage of every provider call of the turn.' },
+  {
+    id: 'usage.totals',
+    severity: 'MUST',
+    source: 'R4',
+    title: '`result.usage` equals the sum the provider reported over the turn',
+    fix: 'Add up the usage of every provider call of the turn.',
+  },
 
   // ---- streaming (issue 4 item 3)
-  { id: 'streaming.incremental', severity: 'SHOULD', source: 'issue 4, PROTOCOL_NORMALIZATION §2', title: 'Assistant text is printed while the provider still streams', fix: 'Print and flush text as chunks arrive instead of waiting for the whole message.' },
+  {
+    id: 'streaming.incremental',
+    severity: 'SHOULD',
+    source: 'issue 4, PROTOCOL_NORMALIZATION §2',
+    title: 'Assistant text is printed while the provider still streams',
+    fix: 'Print and flush text as chunks arrive instead of waiting for the whole message.',
+  },
 
   // ---- secrets (D2)
-  { id: 'secrets.no-credential-echo', severity: 'MUST', source: 'D2, YUME_CLI_SPEC Security', title: 'No API key or token appears on stdout or stderr', fix: 'Never log credentials; redact them from error messages and tool output.' },
+  {
+    id: 'secrets.no-credential-echo',
+    severity: 'MUST',
+    source: 'D2, YUME_CLI_SPEC Security',
+    title: 'No API key or token appears on stdout or stderr',
+    fix: 'Never log credentials; redact them from error messages and tool output.',
+  },
 
   // ---- session file (R8)
-  { id: 'session.file', severity: 'MUST', source: 'R8', title: 'The session file exists and matches schemas/session-file.schema.json', fix: 'Write `~/.yume/sessions/<provider>/<id>.json` atomically with id, provider, model, cwd, title, history and camelCase usage.' },
-  { id: 'session.resume-keeps-id', severity: 'MUST', source: 'R8', title: '`--resume ID` continues under the same session id', fix: 'Report the resumed id in `system` init; an unknown filename-safe id starts a new session under that id.' },
+  {
+    id: 'session.file',
+    severity: 'MUST',
+    source: 'R8',
+    title: 'The session file exists and matches schemas/session-file.schema.json',
+    fix: 'Write `~/.yume/sessions/<provider>/<id>.json` atomically with id, provider, model, cwd, title, history and camelCase usage.',
+  },
+  {
+    id: 'session.resume-keeps-id',
+    severity: 'MUST',
+    source: 'R8',
+    title: '`--resume ID` continues under the same session id',
+    fix: 'Report the resumed id in `system` init; an unknown filename-safe id starts a new session under that id.',
+  },
 
   // ---- process (R2, R5, R6)
-  { id: 'process.started', severity: 'MUST', source: 'issue 4 item 6', title: 'The shim can be started', fix: 'Check the path, the shebang and the execute bit (or the .cmd wrapper on Windows).' },
-  { id: 'process.exit-after-result', severity: 'MUST', source: 'R5', title: 'Spawn-per-turn: the process exits within 2 s after its last result', fix: 'Close provider connections and exit once the result is printed.' },
-  { id: 'process.exit-code', severity: 'SHOULD', source: 'R5', title: 'Exit code 0 after a success result', fix: 'Exit 0 when the turn succeeded.' },
-  { id: 'process.exit-code-after-error', severity: 'INFO', source: 'R5', title: 'Exit code after an error result (any code is accepted)', fix: 'No action needed; reported for information.' },
-  { id: 'process.argument-error', severity: 'MUST', source: 'R2', title: 'Bad arguments: `system` error, error result, exit 2', fix: 'Reject unknown flags and malformed `--resume` ids that way.' },
-  { id: 'process.timeout', severity: 'MUST', source: 'issue 4', title: 'The run finishes within the timeout', fix: 'Do not hang: end every turn with a result and exit (or wait for the next stdin frame in persistent mode).' },
-  { id: 'process.descendants-gone', severity: 'MUST', source: 'R6', title: 'No process the shim started is left after the run', fix: 'Kill tool process trees (process groups) on interrupt and exit.' },
+  {
+    id: 'process.started',
+    severity: 'MUST',
+    source: 'issue 4 item 6',
+    title: 'The shim can be started',
+    fix: 'Check the path, the shebang and the execute bit (or the .cmd wrapper on Windows).',
+  },
+  {
+    id: 'process.exit-after-result',
+    severity: 'MUST',
+    source: 'R5',
+    title: 'Spawn-per-turn: the process exits within 2 s after its last result',
+    fix: 'Close provider connections and exit once the result is printed.',
+  },
+  {
+    id: 'process.exit-code',
+    severity: 'SHOULD',
+    source: 'R5',
+    title: 'Exit code 0 after a success result',
+    fix: 'Exit 0 when the turn succeeded.',
+  },
+  {
+    id: 'process.exit-code-after-error',
+    severity: 'INFO',
+    source: 'R5',
+    title: 'Exit code after an error result (any code is accepted)',
+    fix: 'No action needed; reported for information.',
+  },
+  {
+    id: 'process.argument-error',
+    severity: 'MUST',
+    source: 'R2',
+    title: 'Bad arguments: `system` error, error result, exit 2',
+    fix: 'Reject unknown flags and malformed `--resume` ids that way.',
+  },
+  {
+    id: 'process.timeout',
+    severity: 'MUST',
+    source: 'issue 4',
+    title: 'The run finishes within the timeout',
+    fix: 'Do not hang: end every turn with a result and exit (or wait for the next stdin frame in persistent mode).',
+  },
+  {
+    id: 'process.descendants-gone',
+    severity: 'MUST',
+    source: 'R6',
+    title: 'No process the shim started is left after the run',
+    fix: 'Kill tool process trees (process groups) on interrupt and exit.',
+  },
 
   // ---- interrupt, process side (R6)
-  { id: 'interrupt.exit-in-time', severity: 'MUST', source: 'R6', title: 'Spawn-per-turn: the process exits within 2 s after SIGINT', fix: 'Handle SIGINT: print interrupt and the error result, then exit.' },
-  { id: 'interrupt.tool-error-result', severity: 'MUST', source: 'R6', title: 'A tool running at the interrupt is answered with an error tool_result', fix: 'Kill the tool and print its result with `is_error: true` before `interrupt`.' },
+  {
+    id: 'interrupt.exit-in-time',
+    severity: 'MUST',
+    source: 'R6',
+    title: 'Spawn-per-turn: the process exits within 2 s after SIGINT',
+    fix: 'Handle SIGINT: print interrupt and the error result, then exit.',
+  },
+  {
+    id: 'interrupt.tool-error-result',
+    severity: 'MUST',
+    source: 'R6',
+    title: 'A tool running at the interrupt is answered with an error tool_result',
+    fix: 'Kill the tool and print its result with `is_error: true` before `interrupt`.',
+  },
 
   // ---- persistent mode (R6, issue 4 item 3)
-  { id: 'persistent.next-turn', severity: 'MUST', source: 'R2, R6', title: 'Persistent mode: the process serves the next `user` frame after a turn or an interrupt', fix: 'Keep reading stdin frames until EOF.' },
-  { id: 'persistent.stdin-tolerant', severity: 'MUST', source: 'issue 4 item 3', title: 'Blank lines, CRLF and unknown fields on stdin are ignored', fix: 'Trim each stdin line, skip blank ones and ignore unknown fields.' },
-  { id: 'persistent.bad-frame-error', severity: 'MUST', source: 'issue 4 item 3', title: 'Unknown frame types and malformed JSON on stdin get an `error` line, never a crash', fix: 'Print `{"type":"error","message":...}` and keep serving.' },
-  { id: 'persistent.eof-exit', severity: 'MUST', source: 'R6', title: 'stdin EOF ends the process', fix: 'Exit when stdin closes.' },
-  { id: 'permission.approval-honoured', severity: 'MUST', source: 'YUME_CLI_SPEC §3', title: 'Interactive mode runs a tool only after `tool_approval` approved it', fix: 'Wait for the approval frame; answer a denied call with an error tool_result.' },
+  {
+    id: 'persistent.next-turn',
+    severity: 'MUST',
+    source: 'R2, R6',
+    title: 'Persistent mode: the process serves the next `user` frame after a turn or an interrupt',
+    fix: 'Keep reading stdin frames until EOF.',
+  },
+  {
+    id: 'persistent.stdin-tolerant',
+    severity: 'MUST',
+    source: 'issue 4 item 3',
+    title: 'Blank lines, CRLF and unknown fields on stdin are ignored',
+    fix: 'Trim each stdin line, skip blank ones and ignore unknown fields.',
+  },
+  {
+    id: 'persistent.bad-frame-error',
+    severity: 'MUST',
+    source: 'issue 4 item 3',
+    title: 'Unknown frame types and malformed JSON on stdin get an `error` line, never a crash',
+    fix: 'Print `{"type":"error","message":...}` and keep serving.',
+  },
+  {
+    id: 'persistent.eof-exit',
+    severity: 'MUST',
+    source: 'R6',
+    title: 'stdin EOF ends the process',
+    fix: 'Exit when stdin closes.',
+  },
+  {
+    id: 'permission.approval-honoured',
+    severity: 'MUST',
+    source: 'YUME_CLI_SPEC §3',
+    title: 'Interactive mode runs a tool only after `tool_approval` approved it',
+    fix: 'Wait for the approval frame; answer a denied call with an error tool_result.',
+  },
 
   // ---- suite level (issue 4 item 5)
-  { id: 'scenario.required-verified', severity: 'MUST', source: 'issue 4 item 5', title: 'The five required scenarios are verified for every declared provider', fix: 'Support them, or declare the limitation in the capabilities file (the run is then "partial").' },
-  { id: 'expected-failures.stale', severity: 'MUST', source: 'issue 4 item 5', title: 'A check listed as an expected failure still fails', fix: 'Remove checks that now pass from the expected-failures file.' },
+  {
+    id: 'scenario.required-verified',
+    severity: 'MUST',
+    source: 'issue 4 item 5',
+    title: 'The five required scenarios are verified for every declared provider',
+    fix: 'Support them, or declare the limitation in the capabilities file (the run is then "partial").',
+  },
+  {
+    id: 'expected-failures.stale',
+    severity: 'MUST',
+    source: 'issue 4 item 5',
+    title: 'A check listed as an expected failure still fails',
+    fix: 'Remove checks that now pass from the expected-failures file.',
+  },
 ]);

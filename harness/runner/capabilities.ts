@@ -60,7 +60,17 @@ export const REFERENCE_SHIM_CAPABILITIES: Capabilities = capabilitiesFrom(
     providers: ['all'],
     persistent: true,
     dialect: 'both',
-    features: ['bash', 'gcloud', 'interactive', 'permission-modes', 'resume', 'history-file', 'cli', 'signals', 'persistent'],
+    features: [
+      'bash',
+      'gcloud',
+      'interactive',
+      'permission-modes',
+      'resume',
+      'history-file',
+      'cli',
+      'signals',
+      'persistent',
+    ],
     // An official CLI runs its own tools: the reference shim cannot hold a CLI's tool call for tool_approval.
     limitations: (['gemini-cli', 'codex-cli', 'claude-cli'] as const).map((provider) => ({
       scenario: 'persistent-interactive',
@@ -72,7 +82,10 @@ export const REFERENCE_SHIM_CAPABILITIES: Capabilities = capabilitiesFrom(
 );
 
 export function loadCapabilities(file: string): Capabilities {
-  return capabilitiesFrom(loadJsonConfig<CapabilitiesFile>(file, capabilitiesSchema, '--capabilities', 'schemas/capabilities.schema.json'), file);
+  return capabilitiesFrom(
+    loadJsonConfig<CapabilitiesFile>(file, capabilitiesSchema, '--capabilities', 'schemas/capabilities.schema.json'),
+    file,
+  );
 }
 
 /** The matching declared limitation for a run, if any. */

@@ -61,7 +61,9 @@ export interface CheckOutput {
 const about = (label: string, message: string) => (label === 'the shim' ? message : `${label}: ${message}`);
 
 function prefixed(findings: Finding[], label: string): Finding[] {
-  return label === 'the shim' ? findings : findings.map((finding) => ({ ...finding, message: `${label}: ${finding.message}` }));
+  return label === 'the shim'
+    ? findings
+    : findings.map((finding) => ({ ...finding, message: `${label}: ${finding.message}` }));
 }
 
 /** ms since process start at which the line `line` was complete. */
@@ -77,37 +79,99 @@ function processChecks(process: ExecutedProcess, persistent: boolean): Finding[]
   const { exit, label } = process;
   const findings: Finding[] = [];
   if (exit.spawnError) return [runFinding('process.started', about(label, exit.spawnError))];
-  const stderrTail = exit.stderr.length > 0 ? ` Its stderr ends: ${JSON.stringify(exit.stderr.toString('utf8').slice(-300))}` : '';
-  if (exit.timedOut) findings.push(runFinding('process.timeout', about(label, `still running when the timeout ended it; the harness killed its process tree.${stderrTail}`)));
+  const stderrTail =
+    exit.stderr.length > 0 ? ` Its stderr ends: ${JSON.stringify(exit.stderr.toString('utf8').slice(-300))}` : '';
+  if (exit.timedOut)
+    findings.push(
+      runFinding(
+        'process.timeout',
+        about(label, `still running when the timeout ended it; the harness killed its process tree.${stderrTail}`),
+      ),
+    );
   if (exit.flooded) {
-    findings.push(runFinding('process.output-flood', about(label, `wrote more than ${exit.stdout.length} bytes to stdout (${exit.stdoutBytes} when stopped); the harness killed its process tree`)));
+    findings.push(
+      runFinding(
+        'process.output-flood',
+        about(
+          label,
+          `wrote more than ${exit.stdout.length} bytes to stdout (${exit.stdoutBytes} when stopped); the harness killed its process tree`,
+        ),
+      ),
+    );
   }
   if (exit.stdout.length === 0 && !exit.timedOut) {
-    findings.push(runFinding('process.no-output', about(label, `exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`}) without printing anything on stdout.${stderrTail}`)));
+    findings.push(
+      runFinding(
+        'process.no-output',
+        about(
+          label,
+          `exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`}) without printing anything on stdout.${stderrTail}`,
+        ),
+      ),
+    );
   }
   if (exit.stdioHeldOpen) {
     const holders = exit.descendantsKilled.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
-    findings.push(runFinding('process.stdout-held-open', about(label, `exited, but its stdout/stderr stayed open${holders ? `, held by ${holders}` : ''}; the harness ended them`)));
+    findings.push(
+      runFinding(
+        'process.stdout-held-open',
+        about(
+          label,
+          `exited, but its stdout/stderr stayed open${holders ? `, held by ${holders}` : ''}; the harness ended them`,
+        ),
+      ),
+    );
   }
   if (exit.descendantsLeft.length > 0 && !exit.timedOut) {
     const names = exit.descendantsLeft.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
-    findings.push(runFinding('process.descendants-gone', about(label, `left ${exit.descendantsLeft.length} process(es) running after it exited: ${names}; the harness killed them`)));
+    findings.push(
+      runFinding(
+        'process.descendants-gone',
+        about(
+          label,
+          `left ${exit.descendantsLeft.length} process(es) running after it exited: ${names}; the harness killed them`,
+        ),
+      ),
+    );
   }
   // Exit timing and code, judged on the last result of the process.
   const events = eventsOf(process);
-  const lastResult = [...events].reverse().find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
+  const lastResult = [...events]
+    .reverse()
+    .find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
   if (lastResult && exit.exitedAtMs !== undefined && !persistent) {
     const resultAt = lineTime(process, lastResult.line);
     const interrupted = process.interrupts.length > 0;
     if (resultAt !== undefined && exit.exitedAtMs - resultAt > EXIT_GRACE_MS && !interrupted) {
-      findings.push(runFinding('process.exit-after-result', about(label, `exited ${((exit.exitedAtMs - resultAt) / 1000).toFixed(1)} s after its last result (line ${lastResult.line}); at most ${EXIT_GRACE_MS / 1000} s`), { line: lastResult.line }));
+      findings.push(
+        runFinding(
+          'process.exit-after-result',
+          about(
+            label,
+            `exited ${((exit.exitedAtMs - resultAt) / 1000).toFixed(1)} s after its last result (line ${lastResult.line}); at most ${EXIT_GRACE_MS / 1000} s`,
+          ),
+          { line: lastResult.line },
+        ),
+      );
     }
   }
   if (lastResult && exit.exitedAtMs !== undefined && !exit.killedByHarness) {
     if (!lastResult.isError && exit.exitCode !== 0) {
-      findings.push(runFinding('process.exit-code', about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after a success result`), { line: lastResult.line }));
+      findings.push(
+        runFinding(
+          'process.exit-code',
+          about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after a success result`),
+          { line: lastResult.line },
+        ),
+      );
     } else if (lastResult.isError) {
-      findings.push(runFinding('process.exit-code-after-error', about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after an error result`), { line: lastResult.line }));
+      findings.push(
+        runFinding(
+          'process.exit-code-after-error',
+          about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after an error result`),
+          { line: lastResult.line },
+        ),
+      );
     }
   }
   return findings;
@@ -115,17 +179,24 @@ function processChecks(process: ExecutedProcess, persistent: boolean): Finding[]
 
 function secretsCheck(process: ExecutedProcess): Finding[] {
   const findings: Finding[] = [];
-  for (const [stream, bytes] of [['stdout', process.exit.stdout], ['stderr', process.exit.stderr]] as const) {
+  for (const [stream, bytes] of [
+    ['stdout', process.exit.stdout],
+    ['stderr', process.exit.stderr],
+  ] as const) {
     for (const secret of ALL_DUMMY_SECRETS) {
       const at = bytes.indexOf(secret);
       if (at < 0) continue;
       const line = stream === 'stdout' ? bytes.subarray(0, at).toString('latin1').split('\n').length : undefined;
       const lineStart = bytes.lastIndexOf(0x0a, at) + 1;
       findings.push(
-        runFinding('secrets.no-credential-echo', about(process.label, `the dummy credential ${secret.slice(0, 12)}… appears on ${stream}`), {
-          ...(line === undefined ? {} : { line }),
-          excerpt: excerptOf(bytes, lineStart, Math.min(bytes.length, lineStart + 160)),
-        }),
+        runFinding(
+          'secrets.no-credential-echo',
+          about(process.label, `the dummy credential ${secret.slice(0, 12)}… appears on ${stream}`),
+          {
+            ...(line === undefined ? {} : { line }),
+            excerpt: excerptOf(bytes, lineStart, Math.min(bytes.length, lineStart + 160)),
+          },
+        ),
       );
     }
   }
@@ -133,7 +204,13 @@ function secretsCheck(process: ExecutedProcess): Finding[] {
 }
 
 /** R5's required outcome per injected fault, and recovered retries listed in result.errors. */
-function faultOutcomeChecks(turn: Turn, turnIndex: number, events: CanonicalEvent[], label: string, retriesVisible = true): Finding[] {
+function faultOutcomeChecks(
+  turn: Turn,
+  turnIndex: number,
+  events: CanonicalEvent[],
+  label: string,
+  retriesVisible = true,
+): Finding[] {
   const result = events.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
   if (!result) return []; // turn.result-last reports it
   const faults = turn.responses.flatMap((response) => (response.fault ? [response.fault] : []));
@@ -145,16 +222,49 @@ function faultOutcomeChecks(turn: Turn, turnIndex: number, events: CanonicalEven
     const before = events.filter((event) => event.line < result.line);
     if (last.kind === 'http' && (last.status === 401 || last.status === 403)) {
       if (!before.some((event) => event.kind === 'system' && event.subtype === 'error')) {
-        findings.push(runFinding('error.fault-outcome', about(label, `${where}: HTTP ${last.status} needs a \`system\` line with subtype "error" (a readable message) before the error result`), { line: result.line }));
+        findings.push(
+          runFinding(
+            'error.fault-outcome',
+            about(
+              label,
+              `${where}: HTTP ${last.status} needs a \`system\` line with subtype "error" (a readable message) before the error result`,
+            ),
+            { line: result.line },
+          ),
+        );
       }
-    } else if (!before.some((event) => event.kind === 'error' || (event.kind === 'system' && event.subtype === 'error'))) {
-      const what = last.kind === 'http' ? `HTTP ${last.status}` : last.kind === 'cut' ? 'a stream cut mid-event' : last.kind === 'malformed' ? 'a malformed chunk' : `a ${last.kind} fault`;
-      findings.push(runFinding('error.fault-outcome', about(label, `${where}: ${what} needs an \`error\` line before the error result`), { line: result.line }));
+    } else if (
+      !before.some((event) => event.kind === 'error' || (event.kind === 'system' && event.subtype === 'error'))
+    ) {
+      const what =
+        last.kind === 'http'
+          ? `HTTP ${last.status}`
+          : last.kind === 'cut'
+            ? 'a stream cut mid-event'
+            : last.kind === 'malformed'
+              ? 'a malformed chunk'
+              : `a ${last.kind} fault`;
+      findings.push(
+        runFinding(
+          'error.fault-outcome',
+          about(label, `${where}: ${what} needs an \`error\` line before the error result`),
+          { line: result.line },
+        ),
+      );
     }
   } else if (retriesVisible && faults.some((fault) => fault.kind === 'http') && !result.isError) {
     const errors = result.errors;
     if (!Array.isArray(errors) || errors.length === 0) {
-      findings.push(runFinding('error.retries-listed', about(label, `${where}: the turn recovered from ${faults.filter((fault) => fault.kind === 'http').length} failed request(s) but \`result.errors\` does not list them`), { line: result.line }));
+      findings.push(
+        runFinding(
+          'error.retries-listed',
+          about(
+            label,
+            `${where}: the turn recovered from ${faults.filter((fault) => fault.kind === 'http').length} failed request(s) but \`result.errors\` does not list them`,
+          ),
+          { line: result.line },
+        ),
+      );
     }
   }
   return findings;
@@ -167,17 +277,41 @@ function missingCliOutcomeChecks(turnIndex: number, events: CanonicalEvent[], la
   const where = `turn ${turnIndex + 1}`;
   const before = events.filter((event) => event.line < result.line);
   const findings: Finding[] = [];
-  const systemError = before.find((event): event is Extract<CanonicalEvent, { kind: 'system' }> => event.kind === 'system' && event.subtype === 'error');
+  const systemError = before.find(
+    (event): event is Extract<CanonicalEvent, { kind: 'system' }> =>
+      event.kind === 'system' && event.subtype === 'error',
+  );
   if (!systemError || !result.isError) {
-    const saw = before.map((event) => (event.kind === 'system' ? `system ${event.subtype}` : event.kind)).join(', ') || 'nothing';
+    const saw =
+      before.map((event) => (event.kind === 'system' ? `system ${event.subtype}` : event.kind)).join(', ') || 'nothing';
     findings.push(
-      runFinding('error.fault-outcome', about(label, `${where}: the official CLI is not installed; expected a \`system\` line with subtype "error" (a readable message) and then an error result, got ${saw} then a ${result.isError ? 'error' : 'success'} result`), { line: result.line }),
+      runFinding(
+        'error.fault-outcome',
+        about(
+          label,
+          `${where}: the official CLI is not installed; expected a \`system\` line with subtype "error" (a readable message) and then an error result, got ${saw} then a ${result.isError ? 'error' : 'success'} result`,
+        ),
+        { line: result.line },
+      ),
     );
   } else if (!systemError.message || systemError.message.trim() === '') {
-    findings.push(runFinding('error.fault-outcome', about(label, `${where}: the \`system\` error about the missing CLI has no readable message`), { line: systemError.line }));
+    findings.push(
+      runFinding(
+        'error.fault-outcome',
+        about(label, `${where}: the \`system\` error about the missing CLI has no readable message`),
+        { line: systemError.line },
+      ),
+    );
   }
   const toolUse = before.find((event) => event.kind === 'tool_use');
-  if (toolUse) findings.push(runFinding('error.fault-outcome', about(label, `${where}: a tool call was reported although no CLI could run one`), { line: toolUse.line }));
+  if (toolUse)
+    findings.push(
+      runFinding(
+        'error.fault-outcome',
+        about(label, `${where}: a tool call was reported although no CLI could run one`),
+        { line: toolUse.line },
+      ),
+    );
   return findings;
 }
 
@@ -198,34 +332,80 @@ function interruptChecks(process: ExecutedProcess, scenario: LoadedScenario, per
     const events = turnEvents(process, turnIndex);
     if (!record) {
       const result = events.find((event) => event.kind === 'result');
-      findings.push(runFinding('interrupt.acknowledged', about(process.label, `turn ${turnIndex + 1} ended (line ${result?.line ?? '?'}) before the interrupt was due: the shim did not wait for the stalled stream or the running tool`), result ? { line: result.line } : {}));
+      findings.push(
+        runFinding(
+          'interrupt.acknowledged',
+          about(
+            process.label,
+            `turn ${turnIndex + 1} ended (line ${result?.line ?? '?'}) before the interrupt was due: the shim did not wait for the stalled stream or the running tool`,
+          ),
+          result ? { line: result.line } : {},
+        ),
+      );
       continue;
     }
     if (!record.delivered) {
-      findings.push(runFinding('interrupt.acknowledged', about(process.label, `the interrupt could not be delivered (the process had exited or closed stdin)`)));
+      findings.push(
+        runFinding(
+          'interrupt.acknowledged',
+          about(process.label, `the interrupt could not be delivered (the process had exited or closed stdin)`),
+        ),
+      );
       continue;
     }
     const atMs = record.atMs;
-    const after = process.live.events.filter((timed) => timed.atMs >= atMs - 1 && events.includes(timed.event)).map((timed) => timed.event);
+    const after = process.live.events
+      .filter((timed) => timed.atMs >= atMs - 1 && events.includes(timed.event))
+      .map((timed) => timed.event);
     const interruptLine = after.find((event) => event.kind === 'interrupt');
     const result = after.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
     if (!interruptLine || !result || !result.isError || result.line < interruptLine.line) {
       const saw = after.map((event) => event.kind).join(', ') || 'nothing';
-      findings.push(runFinding('interrupt.acknowledged', about(process.label, `after the interrupt the shim printed ${saw}; expected \`interrupt\`, then a result with is_error true`), result ? { line: result.line } : {}));
+      findings.push(
+        runFinding(
+          'interrupt.acknowledged',
+          about(
+            process.label,
+            `after the interrupt the shim printed ${saw}; expected \`interrupt\`, then a result with is_error true`,
+          ),
+          result ? { line: result.line } : {},
+        ),
+      );
     }
     if (turn.interrupt === 'during-tool') {
-      const uses = events.filter((event): event is Extract<CanonicalEvent, { kind: 'tool_use' }> => event.kind === 'tool_use');
+      const uses = events.filter(
+        (event): event is Extract<CanonicalEvent, { kind: 'tool_use' }> => event.kind === 'tool_use',
+      );
       for (const use of uses) {
         const answer = events.find((event) => event.kind === 'tool_result' && event.toolUseId === use.id);
         if (!answer || (answer.kind === 'tool_result' && !answer.isError)) {
-          findings.push(runFinding('interrupt.tool-error-result', about(process.label, `the ${use.name} call running at the interrupt (line ${use.line}) ${answer ? 'was answered as a success' : 'got no tool_result'}`), { line: use.line }));
+          findings.push(
+            runFinding(
+              'interrupt.tool-error-result',
+              about(
+                process.label,
+                `the ${use.name} call running at the interrupt (line ${use.line}) ${answer ? 'was answered as a success' : 'got no tool_result'}`,
+              ),
+              { line: use.line },
+            ),
+          );
         }
       }
     }
     if (!persistent && process.exit.exitedAtMs !== undefined && process.exit.exitedAtMs - atMs > EXIT_GRACE_MS) {
-      findings.push(runFinding('interrupt.exit-in-time', about(process.label, `exited ${((process.exit.exitedAtMs - atMs) / 1000).toFixed(1)} s after SIGINT; at most ${EXIT_GRACE_MS / 1000} s`)));
+      findings.push(
+        runFinding(
+          'interrupt.exit-in-time',
+          about(
+            process.label,
+            `exited ${((process.exit.exitedAtMs - atMs) / 1000).toFixed(1)} s after SIGINT; at most ${EXIT_GRACE_MS / 1000} s`,
+          ),
+        ),
+      );
     } else if (!persistent && process.exit.exitedAtMs === undefined) {
-      findings.push(runFinding('interrupt.exit-in-time', about(process.label, 'did not exit after SIGINT; the harness killed it')));
+      findings.push(
+        runFinding('interrupt.exit-in-time', about(process.label, 'did not exit after SIGINT; the harness killed it')),
+      );
     }
   }
   return findings;
@@ -250,24 +430,49 @@ function persistentChecks(process: ExecutedProcess, scenario: LoadedScenario): F
     });
     const errors = events.filter((event) => event.kind === 'error').length;
     if (bad.length > errors) {
-      findings.push(runFinding('persistent.bad-frame-error', `turn ${turnIndex + 1}: ${bad.length} stdin line(s) were malformed JSON or of an unknown type (${bad.map((line) => JSON.stringify(line.slice(0, 40))).join(', ')}), but the shim printed ${errors} \`error\` line(s)`));
+      findings.push(
+        runFinding(
+          'persistent.bad-frame-error',
+          `turn ${turnIndex + 1}: ${bad.length} stdin line(s) were malformed JSON or of an unknown type (${bad.map((line) => JSON.stringify(line.slice(0, 40))).join(', ')}), but the shim printed ${errors} \`error\` line(s)`,
+        ),
+      );
     }
   }
-  const served = process.turns.filter((turnIndex) => turnEvents(process, turnIndex).some((event) => event.kind === 'result'));
+  const served = process.turns.filter((turnIndex) =>
+    turnEvents(process, turnIndex).some((event) => event.kind === 'result'),
+  );
   if (served.length < scenario.turns.length) {
     const missing = scenario.turns.length - served.length;
     const hadStdin = scenario.turns.some((turn) => (turn.stdin ?? []).length > 0);
-    const rule = hadStdin && process.exit.exitedAtMs !== undefined ? 'persistent.stdin-tolerant' : 'persistent.next-turn';
-    findings.push(runFinding(rule, `${missing} of ${scenario.turns.length} turn(s) got no result (${process.exit.exitedAtMs !== undefined && process.stdinClosedAtMs === undefined ? 'the process exited while stdin was still open' : 'no answer to the user frame'})`));
+    const rule =
+      hadStdin && process.exit.exitedAtMs !== undefined ? 'persistent.stdin-tolerant' : 'persistent.next-turn';
+    findings.push(
+      runFinding(
+        rule,
+        `${missing} of ${scenario.turns.length} turn(s) got no result (${process.exit.exitedAtMs !== undefined && process.stdinClosedAtMs === undefined ? 'the process exited while stdin was still open' : 'no answer to the user frame'})`,
+      ),
+    );
   }
   if (process.stdinClosedAtMs !== undefined) {
     const exitedAt = process.exit.exitedAtMs;
     if (exitedAt === undefined || exitedAt - process.stdinClosedAtMs > EXIT_GRACE_MS) {
-      findings.push(runFinding('persistent.eof-exit', exitedAt === undefined ? 'the process did not exit after stdin ended; the harness killed it' : `the process exited ${((exitedAt - process.stdinClosedAtMs) / 1000).toFixed(1)} s after stdin ended; at most ${EXIT_GRACE_MS / 1000} s`));
+      findings.push(
+        runFinding(
+          'persistent.eof-exit',
+          exitedAt === undefined
+            ? 'the process did not exit after stdin ended; the harness killed it'
+            : `the process exited ${((exitedAt - process.stdinClosedAtMs) / 1000).toFixed(1)} s after stdin ended; at most ${EXIT_GRACE_MS / 1000} s`,
+        ),
+      );
     }
   } else if (process.exit.exitedAtMs !== undefined && served.length === scenario.turns.length) {
     // Exited before stdin ended although every turn was served: it must stay for the next frame.
-    findings.push(runFinding('persistent.next-turn', 'the process exited after its last result while stdin was still open; it must wait for the next frame or EOF'));
+    findings.push(
+      runFinding(
+        'persistent.next-turn',
+        'the process exited after its last result while stdin was still open; it must wait for the next frame or EOF',
+      ),
+    );
   }
   return findings;
 }
@@ -292,10 +497,22 @@ function sessionFileCheck(input: CheckInput): Finding[] {
     return [runFinding('session.file', `${shown} is not valid JSON (${(error as Error).message})`)];
   }
   const validate = validatorFor('session-file.schema.json');
-  if (!validate(data)) return [runFinding('session.file', `${shown} does not match schemas/session-file.schema.json: ${describeSchemaError(validate.errors)}`)];
+  if (!validate(data))
+    return [
+      runFinding(
+        'session.file',
+        `${shown} does not match schemas/session-file.schema.json: ${describeSchemaError(validate.errors)}`,
+      ),
+    ];
   const session = data as { id: string; provider: string };
   if (session.id !== id) return [runFinding('session.file', `${shown} holds id ${JSON.stringify(session.id)}`)];
-  if (session.provider !== input.providerFlag) return [runFinding('session.file', `${shown} holds provider ${JSON.stringify(session.provider)}, not the --provider flag ${JSON.stringify(input.providerFlag)}`)];
+  if (session.provider !== input.providerFlag)
+    return [
+      runFinding(
+        'session.file',
+        `${shown} holds provider ${JSON.stringify(session.provider)}, not the --provider flag ${JSON.stringify(input.providerFlag)}`,
+      ),
+    ];
   return [];
 }
 
@@ -308,19 +525,34 @@ function resumeChecks(input: CheckInput): Finding[] {
     if (!turn?.resume || !first) return;
     if (process.reportedSessionId !== undefined && process.reportedSessionId !== first) {
       const init = process.live.events.find((timed) => timed.event.kind === 'init');
-      findings.push(runFinding('session.resume-keeps-id', `${process.label}: resumed with --resume ${first}, but its init reports session ${process.reportedSessionId}`, init ? { line: init.event.line } : {}));
+      findings.push(
+        runFinding(
+          'session.resume-keeps-id',
+          `${process.label}: resumed with --resume ${first}, but its init reports session ${process.reportedSessionId}`,
+          init ? { line: init.event.line } : {},
+        ),
+      );
     }
   });
   return findings;
 }
 
-function goldenChecks(input: CheckInput, process: ExecutedProcess, index: number, context: NormaliseContext, out: CheckOutput, cliUsed: FakeCliName | undefined): Finding[] {
+function goldenChecks(
+  input: CheckInput,
+  process: ExecutedProcess,
+  index: number,
+  context: NormaliseContext,
+  out: CheckOutput,
+  cliUsed: FakeCliName | undefined,
+): Finding[] {
   const goldenIndex = input.persistent ? 0 : index;
   const golden = readGolden(input.scenario.dir, goldenIndex);
   const fileLabel = `transcripts/${input.scenario.id}/${goldenFileName(goldenIndex)}`;
   out.goldens[index] = golden?.toString('utf8');
   if (!golden) {
-    out.notVerified.push(`golden comparison: ${fileLabel} does not exist (generate it with \`yume-conformance goldens --update\`)`);
+    out.notVerified.push(
+      `golden comparison: ${fileLabel} does not exist (generate it with \`yume-conformance goldens --update\`)`,
+    );
     return [];
   }
   let expected: TurnModel[] = buildTurnModels(toCanonicalEvents(golden), {});
@@ -331,7 +563,10 @@ function goldenChecks(input: CheckInput, process: ExecutedProcess, index: number
     expected = adjustGoldenForCli(expected, turns, cliUsed, { ...context, workspace: input.workspace });
     observed = adjustObservedForCli(observed, turns, cliUsed);
   }
-  return prefixed(compareWithGolden({ label: fileLabel, turns: expected }, observed, `stdout of ${process.label}`), process.label);
+  return prefixed(
+    compareWithGolden({ label: fileLabel, turns: expected }, observed, `stdout of ${process.label}`),
+    process.label,
+  );
 }
 
 export async function checkRun(input: CheckInput): Promise<CheckOutput> {
@@ -339,34 +574,40 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
   const context: NormaliseContext = { workspace: input.workspace, home: input.home };
   const findings = out.findings;
   const started = input.processes.filter((process) => !process.exit.spawnError);
-  const usedCliEarly = input.cli !== undefined && input.cli.log.some((entry) => entry.event === 'start' && entry.cli === input.cli!.name);
+  const usedCliEarly =
+    input.cli !== undefined && input.cli.log.some((entry) => entry.event === 'start' && entry.cli === input.cli!.name);
   const cliUsed = usedCliEarly ? input.cli!.name : undefined;
   const omissions = cliUsed ? omissionsOf(cliUsed) : undefined;
-  const cliToolOptions = cliUsed && omissions
-    ? {
-        outputNotPrinted: omissions.toolOutputs,
-        shellFailureAsSuccess: omissions.shellFailureAsSuccess,
-        ...(omissions.ownToolCalls
-          ? {
-              keyOf: (call: { id: string; name: string; input?: Record<string, unknown>; rawArguments?: string }) => {
-                const translated = expectedToolCall(cliUsed, call, input.workspace, (file) => {
-                  try {
-                    return readFileSync(file, 'utf8');
-                  } catch {
-                    return undefined;
-                  }
-                });
-                const normalised = normaliseToolInput(translated.input, context);
-                return stableJson({ name: translated.name, input: normalised });
-              },
-            }
-          : {}),
-      }
-    : undefined;
+  const cliToolOptions =
+    cliUsed && omissions
+      ? {
+          outputNotPrinted: omissions.toolOutputs,
+          shellFailureAsSuccess: omissions.shellFailureAsSuccess,
+          ...(omissions.ownToolCalls
+            ? {
+                keyOf: (call: { id: string; name: string; input?: Record<string, unknown>; rawArguments?: string }) => {
+                  const translated = expectedToolCall(cliUsed, call, input.workspace, (file) => {
+                    try {
+                      return readFileSync(file, 'utf8');
+                    } catch {
+                      return undefined;
+                    }
+                  });
+                  const normalised = normaliseToolInput(translated.input, context);
+                  return stableJson({ name: translated.name, input: normalised });
+                },
+              }
+            : {}),
+        }
+      : undefined;
   input.processes.forEach((process, index) => {
     findings.push(...processChecks(process, input.persistent));
     if (process.exit.spawnError) return;
-    const validation = validateStream(process.exit.stdout, { profile: input.profile, mode: input.persistent ? 'persistent' : 'spawn-per-turn', keepEvents: false });
+    const validation = validateStream(process.exit.stdout, {
+      profile: input.profile,
+      mode: input.persistent ? 'persistent' : 'spawn-per-turn',
+      keepEvents: false,
+    });
     findings.push(...prefixed(validation.findings, process.label));
     findings.push(...secretsCheck(process));
     if (!input.recordOnly) findings.push(...goldenChecks(input, process, index, context, out, cliUsed));
@@ -374,24 +615,52 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     process.turns.forEach((turnIndex, position) => {
       const turn = input.scenario.turns[turnIndex]!;
       const model = input.persistent ? models[position] : models[0];
-      findings.push(...prefixed(checkToolOutputs(turn, model, { context, ...(cliToolOptions ? { cli: cliToolOptions } : {}) }), process.label));
-      findings.push(...faultOutcomeChecks(turn, turnIndex, turnEvents(process, turnIndex), process.label, !omissions?.retriesOnStderrOnly));
-      if (input.scenario.cli === 'missing') findings.push(...missingCliOutcomeChecks(turnIndex, turnEvents(process, turnIndex), process.label));
+      findings.push(
+        ...prefixed(
+          checkToolOutputs(turn, model, { context, ...(cliToolOptions ? { cli: cliToolOptions } : {}) }),
+          process.label,
+        ),
+      );
+      findings.push(
+        ...faultOutcomeChecks(
+          turn,
+          turnIndex,
+          turnEvents(process, turnIndex),
+          process.label,
+          !omissions?.retriesOnStderrOnly,
+        ),
+      );
+      if (input.scenario.cli === 'missing')
+        findings.push(...missingCliOutcomeChecks(turnIndex, turnEvents(process, turnIndex), process.label));
     });
     findings.push(...interruptChecks(process, input.scenario, input.persistent));
     if (input.persistent) findings.push(...persistentChecks(process, input.scenario));
     if (process.gateTimeouts.length > 0) {
-      findings.push(runFinding('streaming.incremental', about(process.label, `no assistant text appeared on stdout within ${3} s after the provider streamed the first text chunk of turn ${process.gateTimeouts.map((turn) => turn + 1).join(', ')}; the text seems to be printed only once the message is complete`)));
+      findings.push(
+        runFinding(
+          'streaming.incremental',
+          about(
+            process.label,
+            `no assistant text appeared on stdout within ${3} s after the provider streamed the first text chunk of turn ${process.gateTimeouts.map((turn) => turn + 1).join(', ')}; the text seems to be printed only once the message is complete`,
+          ),
+        ),
+      );
     }
   });
   if (started.length === 0) return out;
 
   // Side effects: workspace-after/ when the scenario changes files, otherwise the untouched fixtures.
   const expectedDir = input.scenario.workspaceAfterDir ?? input.scenario.workspaceDir;
-  const expectedLabel = input.scenario.workspaceAfterDir ? `transcripts/${input.scenario.id}/workspace-after/` : `the fixtures (transcripts/${input.scenario.id}/workspace/, which this scenario must not change)`;
+  const expectedLabel = input.scenario.workspaceAfterDir
+    ? `transcripts/${input.scenario.id}/workspace-after/`
+    : `the fixtures (transcripts/${input.scenario.id}/workspace/, which this scenario must not change)`;
   const workspaceFindings = await checkWorkspace(expectedDir, input.workspace, expectedLabel);
   const denied = input.scenario.permissionMode === 'deny';
-  findings.push(...workspaceFindings.map((finding) => (denied ? { ...runFinding('workspace.deny-untouched', finding.message) } : finding)));
+  findings.push(
+    ...workspaceFindings.map((finding) =>
+      denied ? { ...runFinding('workspace.deny-untouched', finding.message) } : finding,
+    ),
+  );
 
   // Provider side: the REST mock's requests, or the fake CLI's log, whichever the shim was to use.
   const usedMock = input.requests.some((request) => request.provider === input.provider.mock);
@@ -405,7 +674,9 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
         cli: input.cli.name,
         scenario: input.scenario,
         log: input.cli.log,
-        eventsByTurn: input.persistent ? input.scenario.turns.map((_, turn) => turnEvents(input.processes[0]!, turn)) : input.processes.map((process) => eventsOf(process)),
+        eventsByTurn: input.persistent
+          ? input.scenario.turns.map((_, turn) => turnEvents(input.processes[0]!, turn))
+          : input.processes.map((process) => eventsOf(process)),
         workspace: input.workspace,
         usage: input.cli.required ? 'required' : 'if-used',
       }),

@@ -30,7 +30,14 @@ function withoutTrailingText(items: ModelItem[]): ModelItem[] {
   return items;
 }
 
-function translateCall(call: ToolCallModel, cli: FakeCliName, omissions: CliOmissions, turn: Turn, used: Set<string>, context: NormaliseContext & { workspace: string }): ToolCallModel {
+function translateCall(
+  call: ToolCallModel,
+  cli: FakeCliName,
+  omissions: CliOmissions,
+  turn: Turn,
+  used: Set<string>,
+  context: NormaliseContext & { workspace: string },
+): ToolCallModel {
   const scripted = turn.responses
     .flatMap((response) => response.toolCalls ?? [])
     .find((candidate) => !used.has(candidate.id) && scriptedCallKey(candidate, {}) === call.key);
@@ -61,14 +68,22 @@ function translateCall(call: ToolCallModel, cli: FakeCliName, omissions: CliOmis
  * The golden turns as a correct shim wrapping `cli` would print them. `turns` are the scenario turns the
  * golden turns stand for, in order; `context` normalises the translated inputs (the run's workspace).
  */
-export function adjustGoldenForCli(golden: TurnModel[], turns: readonly Turn[], cli: FakeCliName, context: NormaliseContext & { workspace: string }): TurnModel[] {
+export function adjustGoldenForCli(
+  golden: TurnModel[],
+  turns: readonly Turn[],
+  cli: FakeCliName,
+  context: NormaliseContext & { workspace: string },
+): TurnModel[] {
   const omissions = omissionsOf(cli);
   return golden.map((model, index) => {
     const turn = turns[index];
     if (!turn) return model;
     const used = new Set<string>();
-    let items = model.items.map((item): ModelItem =>
-      item.kind === 'tools' ? { ...item, calls: item.calls.map((call) => translateCall(call, cli, omissions, turn, used, context)) } : item,
+    let items = model.items.map(
+      (item): ModelItem =>
+        item.kind === 'tools'
+          ? { ...item, calls: item.calls.map((call) => translateCall(call, cli, omissions, turn, used, context)) }
+          : item,
     );
     if (omissions.partialText && turnEndsInCutMessage(turn)) items = withoutTrailingText(items);
     return { items };
@@ -80,5 +95,7 @@ export function adjustObservedForCli(observed: TurnModel[], turns: readonly Turn
   const omissions = omissionsOf(cli);
   if (!omissions.partialText) return observed;
   // Partial text of a cut message is free either way: a shim that does show it is not wrong.
-  return observed.map((model, index) => (turns[index] && turnEndsInCutMessage(turns[index]!) ? { items: withoutTrailingText(model.items) } : model));
+  return observed.map((model, index) =>
+    turns[index] && turnEndsInCutMessage(turns[index]!) ? { items: withoutTrailingText(model.items) } : model,
+  );
 }

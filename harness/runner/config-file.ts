@@ -46,13 +46,29 @@ function describe(error: ErrorObject): { pointer: string; message: string; fix: 
   switch (error.keyword) {
     case 'additionalProperties':
       pointer = `${pointer}/${String(params.additionalProperty)}`;
-      return { pointer, message: `unknown key "${String(params.additionalProperty)}"`, fix: 'remove it or correct its spelling' };
+      return {
+        pointer,
+        message: `unknown key "${String(params.additionalProperty)}"`,
+        fix: 'remove it or correct its spelling',
+      };
     case 'required':
-      return { pointer, message: `missing "${String(params.missingProperty)}"`, fix: `add "${String(params.missingProperty)}"` };
+      return {
+        pointer,
+        message: `missing "${String(params.missingProperty)}"`,
+        fix: `add "${String(params.missingProperty)}"`,
+      };
     case 'enum':
-      return { pointer, message: error.message ?? 'is not allowed', fix: `use one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return {
+        pointer,
+        message: error.message ?? 'is not allowed',
+        fix: `use one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     case 'propertyNames':
-      return { pointer, message: `has a key that is not allowed (${String(params.propertyName)})`, fix: 'use one of the names the schema lists' };
+      return {
+        pointer,
+        message: `has a key that is not allowed (${String(params.propertyName)})`,
+        fix: 'use one of the names the schema lists',
+      };
     case 'type':
       return { pointer, message: `must be ${String(params.type)}`, fix: `make it a ${String(params.type)}` };
     default:
@@ -69,7 +85,9 @@ export function loadJsonConfig<T>(file: string, schema: object, what: string, sc
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigFileError(`${what} ${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}) — fix: check the path`);
+    throw new ConfigFileError(
+      `${what} ${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}) — fix: check the path`,
+    );
   }
   let value: unknown;
   try {
@@ -85,7 +103,7 @@ export function loadJsonConfig<T>(file: string, schema: object, what: string, sc
     const lines = jsonPointerLines(text);
     // anyOf reports each failed branch plus a summary; the summary alone says nothing a user can act on.
     const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'anyOf');
-    const shown = (errors.length > 0 ? errors : validate.errors ?? []).slice(0, 5).map((error) => {
+    const shown = (errors.length > 0 ? errors : (validate.errors ?? [])).slice(0, 5).map((error) => {
       const { pointer, message, fix } = describe(error);
       const line = lines.get(pointer) ?? lines.get(error.instancePath);
       return `${file}${line === undefined ? '' : `:${line}`} ${pointer || '(document)'}: ${message} — fix: ${fix}`;

@@ -18,10 +18,35 @@ export const ALL_DUMMY_SECRETS: readonly string[] = [...new Set(Object.values(DU
 
 /** Parent variables a shim may need to work at all (finding programs, temp dirs, locale). */
 const INHERITED = [
-  'PATH', 'PATHEXT', 'SystemRoot', 'SYSTEMROOT', 'windir', 'WINDIR', 'ComSpec', 'COMSPEC', 'SystemDrive',
-  'ProgramFiles', 'ProgramFiles(x86)', 'ProgramW6432', 'CommonProgramFiles', 'NUMBER_OF_PROCESSORS',
-  'PROCESSOR_ARCHITECTURE', 'OS', 'TEMP', 'TMP', 'TMPDIR', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'TZ',
-  'SHELL', 'USER', 'LOGNAME', 'USERNAME', 'TERM',
+  'PATH',
+  'PATHEXT',
+  'SystemRoot',
+  'SYSTEMROOT',
+  'windir',
+  'WINDIR',
+  'ComSpec',
+  'COMSPEC',
+  'SystemDrive',
+  'ProgramFiles',
+  'ProgramFiles(x86)',
+  'ProgramW6432',
+  'CommonProgramFiles',
+  'NUMBER_OF_PROCESSORS',
+  'PROCESSOR_ARCHITECTURE',
+  'OS',
+  'TEMP',
+  'TMP',
+  'TMPDIR',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'SHELL',
+  'USER',
+  'LOGNAME',
+  'USERNAME',
+  'TERM',
 ];
 
 export interface MockBaseUrls {
@@ -110,7 +135,8 @@ export function parseEnvAssignments(values: readonly string[]): Record<string, s
   const result: Record<string, string> = {};
   for (const value of values) {
     const equals = value.indexOf('=');
-    if (equals <= 0) throw new Error(`--env ${JSON.stringify(value)}: expected NAME=VALUE (e.g. --env MY_SHIM_DEBUG=1)`);
+    if (equals <= 0)
+      throw new Error(`--env ${JSON.stringify(value)}: expected NAME=VALUE (e.g. --env MY_SHIM_DEBUG=1)`);
     result[value.slice(0, equals)] = value.slice(equals + 1);
   }
   return result;

@@ -73,10 +73,19 @@ export type ExecutionOutcome = { processes: ExecutedProcess[] } | { notVerified:
 type ScopedInput = ExecutionInput & { timers: TimerScope };
 
 function turnValues(input: ExecutionInput, turn: Turn, resumeId: string | undefined): InvocationValues {
-  return { ...input.baseValues, prompt: turn.prompt, resumeId: turn.resume ? resumeId : undefined, persistent: input.persistent };
+  return {
+    ...input.baseValues,
+    prompt: turn.prompt,
+    resumeId: turn.resume ? resumeId : undefined,
+    persistent: input.persistent,
+  };
 }
 
-function startProcess(input: ExecutionInput, built: Exclude<BuiltInvocation, { notVerified: string }>, live: LiveStdout): ShimProcess {
+function startProcess(
+  input: ExecutionInput,
+  built: Exclude<BuiltInvocation, { notVerified: string }>,
+  live: LiveStdout,
+): ShimProcess {
   const { settings } = input;
   return spawnShim({
     shim: settings.shim,
@@ -96,7 +105,13 @@ function startProcess(input: ExecutionInput, built: Exclude<BuiltInvocation, { n
  * The streaming gate for one turn: opens the mock's withheld stream on the shim's first assistant text,
  * or after GATE_WAIT_MS from the mock's first text chunk (recorded as a gate timeout).
  */
-function watchGate(input: ExecutionInput, live: LiveStdout, fromIndex: number, turn: number, onTimeout: () => void): () => void {
+function watchGate(
+  input: ExecutionInput,
+  live: LiveStdout,
+  fromIndex: number,
+  turn: number,
+  onTimeout: () => void,
+): () => void {
   const { mock } = input.hooks;
   let timer: NodeJS.Timeout | undefined;
   let done = false;
@@ -112,13 +127,17 @@ function watchGate(input: ExecutionInput, live: LiveStdout, fromIndex: number, t
     timer = setTimeout(() => {
       if (done) return;
       onTimeout();
-      input.hooks.note('runner', `no assistant text on stdout ${GATE_WAIT_MS / 1000} s after the mock streamed its first text chunk: gate opened`);
+      input.hooks.note(
+        'runner',
+        `no assistant text on stdout ${GATE_WAIT_MS / 1000} s after the mock streamed its first text chunk: gate opened`,
+      );
       open();
     }, GATE_WAIT_MS);
   };
   mock.events.on('first-text-sent', onFirstText);
   void live.waitFor(isAssistantText, fromIndex).then((found) => {
-    if (found && !done) input.hooks.note('runner', `first assistant text on stdout (line ${found.event.line}): gate opened`);
+    if (found && !done)
+      input.hooks.note('runner', `first assistant text on stdout (line ${found.event.line}): gate opened`);
     open();
   });
   return open;
@@ -180,7 +199,9 @@ async function interruptWhenDue(
     });
     // Only a logged tool-start counts: a wait that timed out leaves the interrupt to the fallback timer.
     const cliStart = input.hooks.cliEvent
-      ? input.hooks.cliEvent(turnIndex, 'tool-start', fallbackMs).then((seen) => (seen ? undefined : new Promise<never>(() => undefined)))
+      ? input.hooks
+          .cliEvent(turnIndex, 'tool-start', fallbackMs)
+          .then((seen) => (seen ? undefined : new Promise<never>(() => undefined)))
       : new Promise<never>(() => undefined);
     race.push(
       Promise.race([toolUse, descendant, cliStart]).then(async () => {
@@ -197,7 +218,10 @@ async function interruptWhenDue(
   }
   const delivered = deliverInterrupt(shim, method);
   record.push({ turn: turnIndex, atMs: shim.elapsedMs(), method, delivered, trigger });
-  input.hooks.note('runner', `interrupt (${method === 'sigint-group' ? 'SIGINT to the process group' : 'interrupt frame on stdin'}) after ${trigger}`);
+  input.hooks.note(
+    'runner',
+    `interrupt (${method === 'sigint-group' ? 'SIGINT to the process group' : 'interrupt frame on stdin'}) after ${trigger}`,
+  );
 }
 
 function turnResultSeen(live: LiveStdout, fromIndex: number): boolean {
@@ -220,7 +244,10 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
     hooks.mock.setTurn(index);
     hooks.setCliTurn?.(index);
     const live = new LiveStdout();
-    hooks.note('runner', `turn ${index + 1}: start ${[input.settings.shim, ...built.args].map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}`);
+    hooks.note(
+      'runner',
+      `turn ${index + 1}: start ${[input.settings.shim, ...built.args].map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}`,
+    );
     const shim = startProcess(input, built, live);
     if (built.stdinPrompt !== undefined) {
       shim.write(built.stdinPrompt);
@@ -230,7 +257,9 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
     const gateTimeouts: number[] = [];
     const openGate = watchGate(input, live, 0, index, () => gateTimeouts.push(index));
     const done = shim.done;
-    const interrupting = turn.interrupt ? interruptWhenDue(input, shim, live, 0, index, turn, 'sigint-group', interrupts, done) : Promise.resolve();
+    const interrupting = turn.interrupt
+      ? interruptWhenDue(input, shim, live, 0, index, turn, 'sigint-group', interrupts, done)
+      : Promise.resolve();
     const exit = await done;
     live.close();
     openGate();
@@ -295,8 +324,12 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
     write(index, `${JSON.stringify({ type: 'user', content: turn.prompt })}\n`);
     const turnEnded = live.waitFor(() => live.count('result') > resultsBefore, fromIndex);
     const background: Promise<unknown>[] = [];
-    if (turn.interrupt) background.push(interruptWhenDue(input, shim, live, fromIndex, index, turn, 'interrupt-frame', interrupts, turnEnded));
-    if (turn.approvals) background.push(answerApprovals(turn.approvals, live, fromIndex, turnEnded, (frame) => write(index, frame)));
+    if (turn.interrupt)
+      background.push(
+        interruptWhenDue(input, shim, live, fromIndex, index, turn, 'interrupt-frame', interrupts, turnEnded),
+      );
+    if (turn.approvals)
+      background.push(answerApprovals(turn.approvals, live, fromIndex, turnEnded, (frame) => write(index, frame)));
     const outcome = await Promise.race([
       turnEnded.then((found) => (found ? ('ended' as const) : ('exited' as const))),
       done.then(() => 'exited' as const),
@@ -305,7 +338,12 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
     openGate();
     await Promise.all(background);
     if (outcome !== 'ended') {
-      hooks.note('runner', outcome === 'exited' ? `the process exited during turn ${index + 1}` : `turn ${index + 1} got no result within ${settings.timeoutMs} ms`);
+      hooks.note(
+        'runner',
+        outcome === 'exited'
+          ? `the process exited during turn ${index + 1}`
+          : `turn ${index + 1} got no result within ${settings.timeoutMs} ms`,
+      );
       break;
     }
   }
@@ -358,7 +396,12 @@ async function answerApprovals(
 export function describeExit(exit: ShimExit, label: string): string {
   if (exit.spawnError) return `${label}: could not start (${exit.spawnError})`;
   const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`;
-  const extras = [exit.timedOut && 'timed out', exit.flooded && 'flooded stdout', exit.stdioHeldOpen && 'stdout held open', exit.killedByHarness && 'tree killed by the harness'].filter(Boolean);
+  const extras = [
+    exit.timedOut && 'timed out',
+    exit.flooded && 'flooded stdout',
+    exit.stdioHeldOpen && 'stdout held open',
+    exit.killedByHarness && 'tree killed by the harness',
+  ].filter(Boolean);
   return `${label}: exited with ${how}${extras.length ? ` (${extras.join(', ')})` : ''}`;
 }
 
@@ -366,7 +409,9 @@ export function describeExit(exit: ShimExit, label: string): string {
 export async function executeRun(input: ExecutionInput): Promise<ExecutionOutcome> {
   const timers = new TimerScope();
   try {
-    return await (input.persistent ? executePersistent({ ...input, timers }) : executeSpawnPerTurn({ ...input, timers }));
+    return await (input.persistent
+      ? executePersistent({ ...input, timers })
+      : executeSpawnPerTurn({ ...input, timers }));
   } finally {
     timers.close();
   }

@@ -36,7 +36,13 @@ function usageText(usage: CanonicalUsage | undefined): string {
 }
 
 function callText(call: ToolCallModel): string {
-  const outcome = call.result ? (call.result.isError === undefined ? 'ok or error' : call.result.isError ? 'error' : 'ok') : 'no result';
+  const outcome = call.result
+    ? call.result.isError === undefined
+      ? 'ok or error'
+      : call.result.isError
+        ? 'error'
+        : 'ok'
+    : 'no result';
   const input = JSON.stringify(call.input);
   return `${call.name} ${input.length > 60 ? `${input.slice(0, 59)}…` : input} → ${outcome}`;
 }
@@ -44,7 +50,11 @@ function callText(call: ToolCallModel): string {
 /** One printable line per item, as shown in mismatch messages. */
 export function describeItem(item: ModelItem): string {
   if (item.kind === 'text') return `text ${quote(item.text)}`;
-  if (item.kind === 'tools') return `tools [${[...item.calls].sort((a, b) => a.key.localeCompare(b.key)).map(callText).join('; ')}]`;
+  if (item.kind === 'tools')
+    return `tools [${[...item.calls]
+      .sort((a, b) => a.key.localeCompare(b.key))
+      .map(callText)
+      .join('; ')}]`;
   return `result ${item.isError ? 'is_error' : 'success'}, ${usageText(item.usage)}`;
 }
 
@@ -63,7 +73,11 @@ function ruleForKind(kind: ModelItem['kind']): string {
  * Usage equality of R4/R10: reported totals must be equal; an estimate only present and > 0. A turn ending
  * in an error may omit usage (R4: an error or interrupt before usage arrived), but never report other totals.
  */
-export function usageDifference(expected: CanonicalUsage | undefined, observed: CanonicalUsage | undefined, errorTurn = false): string | undefined {
+export function usageDifference(
+  expected: CanonicalUsage | undefined,
+  observed: CanonicalUsage | undefined,
+  errorTurn = false,
+): string | undefined {
   if (!expected) return undefined; // the golden turn reports none (an error before any provider call)
   if (errorTurn && !observed) return undefined;
   if (expected.estimated) {
@@ -71,14 +85,18 @@ export function usageDifference(expected: CanonicalUsage | undefined, observed: 
     return positive ? undefined : `expected an estimated usage above 0, observed ${usageText(observed)}`;
   }
   if (!observed) return `expected ${usageText(expected)}, observed no usage in the result`;
-  if (observed.estimated) return `expected the provider's ${usageText(expected)}, observed an estimate (${usageText(observed)})`;
+  if (observed.estimated)
+    return `expected the provider's ${usageText(expected)}, observed an estimate (${usageText(observed)})`;
   if (observed.inputTokens !== expected.inputTokens || observed.outputTokens !== expected.outputTokens) {
     return `expected ${usageText(expected)}, observed ${usageText(observed)}`;
   }
   return undefined;
 }
 
-function compareTools(expected: ToolCallModel[], observed: ToolCallModel[]): { rule: string; what: string; line?: number } | undefined {
+function compareTools(
+  expected: ToolCallModel[],
+  observed: ToolCallModel[],
+): { rule: string; what: string; line?: number } | undefined {
   const remaining = [...observed];
   const unmatched: ToolCallModel[] = [];
   const pairs: [ToolCallModel, ToolCallModel][] = [];
@@ -95,7 +113,11 @@ function compareTools(expected: ToolCallModel[], observed: ToolCallModel[]): { r
   }
   for (const [want, got] of pairs) {
     if (want.result && !got.result) {
-      return { rule: 'golden.tool-calls', what: `${got.name} call (line ${got.line}) has no tool_result answering its id`, line: got.line };
+      return {
+        rule: 'golden.tool-calls',
+        what: `${got.name} call (line ${got.line}) has no tool_result answering its id`,
+        line: got.line,
+      };
     }
     if (want.result && got.result && want.result.isError !== undefined && want.result.isError !== got.result.isError) {
       return {
@@ -114,28 +136,60 @@ function firstDifference(expected: ModelItem[], observed: ModelItem[]): Differen
     const want = expected[index];
     const got = observed[index];
     if (!want && got) {
-      return { rule: ruleForKind(got.kind), expectedIndex: index, observedIndex: index, what: `unexpected ${describeItem(got)}`, line: got.lines[0] };
+      return {
+        rule: ruleForKind(got.kind),
+        expectedIndex: index,
+        observedIndex: index,
+        what: `unexpected ${describeItem(got)}`,
+        line: got.lines[0],
+      };
     }
     if (want && !got) {
-      return { rule: ruleForKind(want.kind), expectedIndex: index, observedIndex: index, what: `missing ${describeItem(want)}`, line: observed.at(-1)?.lines.at(-1) };
+      return {
+        rule: ruleForKind(want.kind),
+        expectedIndex: index,
+        observedIndex: index,
+        what: `missing ${describeItem(want)}`,
+        line: observed.at(-1)?.lines.at(-1),
+      };
     }
     if (!want || !got) continue;
     if (want.kind !== got.kind) {
-      return { rule: ruleForKind(want.kind), expectedIndex: index, observedIndex: index, what: `expected ${want.kind}, observed ${got.kind}`, line: got.lines[0] };
+      return {
+        rule: ruleForKind(want.kind),
+        expectedIndex: index,
+        observedIndex: index,
+        what: `expected ${want.kind}, observed ${got.kind}`,
+        line: got.lines[0],
+      };
     }
     if (want.kind === 'text' && got.kind === 'text' && want.text !== got.text) {
-      return { rule: 'golden.text', expectedIndex: index, observedIndex: index, what: textDifference(want.text, got.text), line: got.lines[0] };
+      return {
+        rule: 'golden.text',
+        expectedIndex: index,
+        observedIndex: index,
+        what: textDifference(want.text, got.text),
+        line: got.lines[0],
+      };
     }
     if (want.kind === 'tools' && got.kind === 'tools') {
       const difference = compareTools(want.calls, got.calls);
-      if (difference) return { ...difference, expectedIndex: index, observedIndex: index, line: difference.line ?? got.lines[0] };
+      if (difference)
+        return { ...difference, expectedIndex: index, observedIndex: index, line: difference.line ?? got.lines[0] };
     }
     if (want.kind === 'result' && got.kind === 'result') {
       if (want.isError !== got.isError) {
-        return { rule: 'golden.result', expectedIndex: index, observedIndex: index, what: `expected is_error ${want.isError}, observed ${got.isError}`, line: got.lines[0] };
+        return {
+          rule: 'golden.result',
+          expectedIndex: index,
+          observedIndex: index,
+          what: `expected is_error ${want.isError}, observed ${got.isError}`,
+          line: got.lines[0],
+        };
       }
       const usage = usageDifference(want.usage, got.usage, want.isError);
-      if (usage) return { rule: 'usage.totals', expectedIndex: index, observedIndex: index, what: usage, line: got.lines[0] };
+      if (usage)
+        return { rule: 'usage.totals', expectedIndex: index, observedIndex: index, what: usage, line: got.lines[0] };
     }
   }
   return undefined;

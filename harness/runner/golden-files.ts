@@ -41,7 +41,8 @@ function stabilise(value: unknown, context: NormaliseContext, uuids: { count: nu
         uuids.count += 1;
         result[key] = `golden-uuid-${uuids.count}`;
       } else {
-        result[key] = key in VOLATILE && item !== undefined && item !== null ? VOLATILE[key] : stabilise(item, context, uuids);
+        result[key] =
+          key in VOLATILE && item !== undefined && item !== null ? VOLATILE[key] : stabilise(item, context, uuids);
       }
     }
     return result;

@@ -74,7 +74,12 @@ export function buildTurnModels(events: readonly CanonicalEvent[], context: Norm
         closeText();
         tools ??= { calls: [], lines: [] };
         const input = normaliseToolInput(event.input ?? {}, context);
-        const call: ToolCallModel = { name: event.name, input, key: stableJson({ name: event.name, input }), line: event.line };
+        const call: ToolCallModel = {
+          name: event.name,
+          input,
+          key: stableJson({ name: event.name, input }),
+          line: event.line,
+        };
         tools.calls.push(call);
         tools.lines.push(event.line);
         callsById.set(event.id, call);
@@ -83,7 +88,11 @@ export function buildTurnModels(events: readonly CanonicalEvent[], context: Norm
       case 'tool_result': {
         const call = callsById.get(event.toolUseId);
         if (call && !call.result) {
-          call.result = { isError: event.isError, text: normaliseText(toolResultText(event.content), context), line: event.line };
+          call.result = {
+            isError: event.isError,
+            text: normaliseText(toolResultText(event.content), context),
+            line: event.line,
+          };
         }
         if (tools) tools.lines.push(event.line);
         break;

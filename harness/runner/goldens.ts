@@ -50,7 +50,8 @@ function describeProblem(finding: Finding): string {
 /** Runs the reference shim over the scenarios and computes new goldens and their diffs (writes nothing). */
 export async function computeGoldens(options: GoldensOptions = {}): Promise<GoldenUpdate[]> {
   const all = loadAllScenarios(options.transcriptsDir ?? defaultTranscriptsDir());
-  const selected = options.scenarios && options.scenarios.length > 0 ? options.scenarios : all.map((scenario) => scenario.id);
+  const selected =
+    options.scenarios && options.scenarios.length > 0 ? options.scenarios : all.map((scenario) => scenario.id);
   const byId = new Map(all.map((scenario) => [scenario.id, scenario]));
   const scenarios = selected.map((id) => {
     const scenario = byId.get(id);
@@ -75,19 +76,29 @@ export async function computeGoldens(options: GoldensOptions = {}): Promise<Gold
       next += 1;
       const scenario = scenarios[index]!;
       const provider = goldenProvider(scenario);
-      const result = await runScenario({ scenario, provider, invocation: { kind: 'spec' }, profile: 'spec', dialect: 'flat' }, settings);
-      const problems = result.status === 'not-verified' && result.processes.length === 0
-        ? [`not verified: ${result.notVerified}`]
-        : result.findings.filter((finding) => finding.severity === 'MUST').map(describeProblem);
+      const result = await runScenario(
+        { scenario, provider, invocation: { kind: 'spec' }, profile: 'spec', dialect: 'flat' },
+        settings,
+      );
+      const problems =
+        result.status === 'not-verified' && result.processes.length === 0
+          ? [`not verified: ${result.notVerified}`]
+          : result.findings.filter((finding) => finding.severity === 'MUST').map(describeProblem);
       const files = new Map<string, string>();
-      const context = result.directories ? { workspace: result.directories.workspace, home: result.directories.home } : {};
-      result.processes.forEach((process, position) => files.set(goldenFileName(position), goldenText(process.stdout, context)));
+      const context = result.directories
+        ? { workspace: result.directories.workspace, home: result.directories.home }
+        : {};
+      result.processes.forEach((process, position) =>
+        files.set(goldenFileName(position), goldenText(process.stdout, context)),
+      );
       const diffs = new Map<string, string>();
       for (const [name, text] of files) {
         const file = path.join(scenario.dir, name);
         diffs.set(name, formatDiff(existsSync(file) ? readFileSync(file, 'utf8') : '', text));
       }
-      const removed = readdirSync(scenario.dir).filter((name) => /^golden(\.\d+)?\.jsonl$/.test(name) && !files.has(name));
+      const removed = readdirSync(scenario.dir).filter(
+        (name) => /^golden(\.\d+)?\.jsonl$/.test(name) && !files.has(name),
+      );
       updates[index] = { scenario: scenario.id, provider, files, removed, diffs, problems };
     }
   };
@@ -101,7 +112,12 @@ export function changes(update: GoldenUpdate): boolean {
 }
 
 /** Writes the goldens of updates without problems and logs the reason in transcripts/GOLDENS.md. */
-export function writeGoldens(updates: GoldenUpdate[], reason: string, transcriptsDir = defaultTranscriptsDir(), now = new Date()): GoldenUpdate[] {
+export function writeGoldens(
+  updates: GoldenUpdate[],
+  reason: string,
+  transcriptsDir = defaultTranscriptsDir(),
+  now = new Date(),
+): GoldenUpdate[] {
   const written = updates.filter((update) => update.problems.length === 0 && changes(update));
   for (const update of written) {
     const dir = path.join(transcriptsDir, update.scenario);
@@ -111,13 +127,19 @@ export function writeGoldens(updates: GoldenUpdate[], reason: string, transcript
   if (written.length > 0) {
     const log = path.join(transcriptsDir, 'GOLDENS.md');
     if (!existsSync(log)) {
-      writeFileSync(log, '# Golden transcript updates\n\nEvery regeneration of goldens (`yume-conformance goldens --update --reason "..."`) appends an entry: when, why, and which files changed.\n');
+      writeFileSync(
+        log,
+        '# Golden transcript updates\n\nEvery regeneration of goldens (`yume-conformance goldens --update --reason "..."`) appends an entry: when, why, and which files changed.\n',
+      );
     }
     const lines = written.map((update) => {
       const names = [...update.diffs].filter(([, diff]) => diff !== '').map(([name]) => name);
       return `- ${update.scenario} (${update.provider}): ${[...names, ...update.removed.map((name) => `${name} removed`)].join(', ')}`;
     });
-    appendFileSync(log, `\n## ${now.toISOString().slice(0, 19).replace('T', ' ')} UTC — ${reason.replace(/\s+/g, ' ').trim()}\n\n${lines.join('\n')}\n`);
+    appendFileSync(
+      log,
+      `\n## ${now.toISOString().slice(0, 19).replace('T', ' ')} UTC — ${reason.replace(/\s+/g, ' ').trim()}\n\n${lines.join('\n')}\n`,
+    );
   }
   return written;
 }

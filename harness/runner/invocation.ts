@@ -16,7 +16,10 @@ export interface InvocationTemplate {
   env?: Record<string, string>;
 }
 
-export type Invocation = { kind: 'spec' } | { kind: 'yume-app' } | { kind: 'template'; file: string; template: InvocationTemplate };
+export type Invocation =
+  | { kind: 'spec' }
+  | { kind: 'yume-app' }
+  | { kind: 'template'; file: string; template: InvocationTemplate };
 
 /** Name of an invocation for reports: spec, yume-app, or the template file's name. */
 export function invocationName(invocation: Invocation): string {
@@ -44,13 +47,35 @@ export type BuiltInvocation =
 
 /** Loads and validates a template file; throws ConfigFileError with file, line and fix. */
 export function loadInvocationTemplate(file: string): Invocation {
-  const template = loadJsonConfig<InvocationTemplate>(file, invocationSchema, '--invocation', 'schemas/invocation.schema.json');
-  const known = new Set(['provider', 'model', 'cwd', 'sessionId', 'prompt', 'resumeId', 'historyFile', 'apiBase', 'permissionMode', 'protocolVersion']);
-  const strings = [...flatten(template.spawnPerTurn), ...flatten(template.persistent ?? []), ...Object.values(template.env ?? {})];
+  const template = loadJsonConfig<InvocationTemplate>(
+    file,
+    invocationSchema,
+    '--invocation',
+    'schemas/invocation.schema.json',
+  );
+  const known = new Set([
+    'provider',
+    'model',
+    'cwd',
+    'sessionId',
+    'prompt',
+    'resumeId',
+    'historyFile',
+    'apiBase',
+    'permissionMode',
+    'protocolVersion',
+  ]);
+  const strings = [
+    ...flatten(template.spawnPerTurn),
+    ...flatten(template.persistent ?? []),
+    ...Object.values(template.env ?? {}),
+  ];
   for (const text of strings) {
     for (const name of placeholders(text)) {
       if (!known.has(name)) {
-        throw new ConfigFileError(`--invocation ${file}: unknown placeholder {${name}} in ${JSON.stringify(text)} — fix: use one of ${[...known].map((k) => `{${k}}`).join(' ')}`);
+        throw new ConfigFileError(
+          `--invocation ${file}: unknown placeholder {${name}} in ${JSON.stringify(text)} — fix: use one of ${[...known].map((k) => `{${k}}`).join(' ')}`,
+        );
       }
     }
   }
@@ -94,18 +119,39 @@ export function buildInvocation(invocation: Invocation, values: InvocationValues
   if (!entry) return { notVerified: `unknown provider id ${values.providerId}` };
   const mode = values.permissionMode ?? 'default';
   if (invocation.kind === 'spec') {
-    const args = ['start', '--provider', entry.spec.provider, '--model', entry.spec.model, '--cwd', values.cwd, '--session-id', values.sessionId];
+    const args = [
+      'start',
+      '--provider',
+      entry.spec.provider,
+      '--model',
+      entry.spec.model,
+      '--cwd',
+      values.cwd,
+      '--session-id',
+      values.sessionId,
+    ];
     if (values.resumeId !== undefined) args.push('--resume', values.resumeId);
     if (values.historyFile !== undefined) args.push('--history-file', values.historyFile);
     if (values.persistent) args.push('--input-format', 'stream-json');
     else args.push('--prompt', values.prompt ?? '');
-    args.push('--output-format', 'stream-json', '--api-base', values.apiBase, '--permission-mode', mode, '--protocol-version', values.protocolVersion);
+    args.push(
+      '--output-format',
+      'stream-json',
+      '--api-base',
+      values.apiBase,
+      '--permission-mode',
+      mode,
+      '--protocol-version',
+      values.protocolVersion,
+    );
     return { args, env: {} };
   }
   if (invocation.kind === 'yume-app') {
     if (!entry.yumeApp) return { notVerified: `the app has no provider for ${entry.id} (— in R7's yume-app column)` };
-    if (values.persistent) return { notVerified: 'the app never writes to a shim\'s stdin, so persistent mode has no yume-app invocation' };
-    if (mode !== 'default') return { notVerified: `the app passes no --permission-mode, so permission mode ${mode} cannot be requested` };
+    if (values.persistent)
+      return { notVerified: "the app never writes to a shim's stdin, so persistent mode has no yume-app invocation" };
+    if (mode !== 'default')
+      return { notVerified: `the app passes no --permission-mode, so permission mode ${mode} cannot be requested` };
     // The exact order the app's spawner uses (reference/yume-app-contract.md §1).
     const args = ['--provider', entry.yumeApp.provider, '--model', entry.yumeApp.model, '--cwd', values.cwd];
     if (values.resumeId !== undefined) args.push('--resume', values.resumeId);
@@ -119,8 +165,11 @@ export function buildInvocation(invocation: Invocation, values: InvocationValues
   if (!providerValues) return { notVerified: `${file} lists no values for provider ${entry.id}` };
   const argv = values.persistent ? template.persistent : template.spawnPerTurn;
   if (!argv) return { notVerified: `${file} has no "persistent" arguments, so persistent mode is not verified` };
-  const usesMode = flatten(argv).some((text) => placeholders(text).includes('permissionMode')) || argv.some((item) => typeof item !== 'string' && item.when === 'permissionMode');
-  if (mode !== 'default' && !usesMode) return { notVerified: `${file} passes no {permissionMode}, so permission mode ${mode} cannot be requested` };
+  const usesMode =
+    flatten(argv).some((text) => placeholders(text).includes('permissionMode')) ||
+    argv.some((item) => typeof item !== 'string' && item.when === 'permissionMode');
+  if (mode !== 'default' && !usesMode)
+    return { notVerified: `${file} passes no {permissionMode}, so permission mode ${mode} cannot be requested` };
   const onStdin = !values.persistent && template.promptOnStdin === true;
   const filled: Record<string, string | undefined> = {
     provider: providerValues.provider,

@@ -45,7 +45,9 @@ export function formatDiff(oldText: string, newText: string, context = 1, width 
   const lines = diffLines(oldText, newText);
   const changed = lines.map((line) => line.kind !== ' ');
   if (!changed.includes(true)) return '';
-  const shown = lines.map((_, index) => changed.slice(Math.max(0, index - context), index + context + 1).includes(true));
+  const shown = lines.map((_, index) =>
+    changed.slice(Math.max(0, index - context), index + context + 1).includes(true),
+  );
   const out: string[] = [];
   let skipped = false;
   lines.forEach((line, index) => {

@@ -42,7 +42,14 @@ export function defaultProfile(invocation: Invocation, pinned: Profile | undefin
 }
 
 function key(spec: RunSpec): string {
-  return [spec.scenario.id, spec.provider, spec.invocation.kind === 'template' ? spec.invocation.file : spec.invocation.kind, spec.profile, spec.dialect, spec.seed ?? '-'].join('|');
+  return [
+    spec.scenario.id,
+    spec.provider,
+    spec.invocation.kind === 'template' ? spec.invocation.file : spec.invocation.kind,
+    spec.profile,
+    spec.dialect,
+    spec.seed ?? '-',
+  ].join('|');
 }
 
 export function buildMatrix(options: MatrixOptions): RunSpec[] {
@@ -59,16 +66,28 @@ export function buildMatrix(options: MatrixOptions): RunSpec[] {
   // Every scenario once per provider with the defaults: the core of both matrices.
   for (const scenario of options.scenarios) {
     for (const provider of options.providers) {
-      add({ scenario, provider, invocation: baseInvocation, profile: defaultProfile(baseInvocation, options.profile), dialect: defaultDialect });
+      add({
+        scenario,
+        provider,
+        invocation: baseInvocation,
+        profile: defaultProfile(baseInvocation, options.profile),
+        dialect: defaultDialect,
+      });
     }
   }
 
-  const invocations: Invocation[] = options.invocation ? [options.invocation] : [{ kind: 'spec' }, { kind: 'yume-app' }];
-  const profilesFor = (invocation: Invocation): Profile[] => (options.profile ? [options.profile] : invocation.kind === 'yume-app' ? ['yume-app'] : ['spec', 'yume-app']);
+  const invocations: Invocation[] = options.invocation
+    ? [options.invocation]
+    : [{ kind: 'spec' }, { kind: 'yume-app' }];
+  const profilesFor = (invocation: Invocation): Profile[] =>
+    options.profile ? [options.profile] : invocation.kind === 'yume-app' ? ['yume-app'] : ['spec', 'yume-app'];
   const dialects = options.capabilities.dialects;
 
   if (options.full) {
-    const seeds: (number | undefined)[] = [undefined, ...Array.from({ length: RECHUNK_VARIANTS.full }, (_, index) => options.seed + index)];
+    const seeds: (number | undefined)[] = [
+      undefined,
+      ...Array.from({ length: RECHUNK_VARIANTS.full }, (_, index) => options.seed + index),
+    ];
     for (const scenario of options.scenarios) {
       for (const provider of options.providers) {
         for (const invocation of invocations) {
@@ -76,7 +95,8 @@ export function buildMatrix(options: MatrixOptions): RunSpec[] {
           if (!options.invocation && invocation.kind === 'yume-app' && !providerEntry(provider)?.yumeApp) continue;
           for (const profile of profilesFor(invocation)) {
             for (const dialect of dialects) {
-              for (const seed of seeds) add({ scenario, provider, invocation, profile, dialect, ...(seed === undefined ? {} : { seed }) });
+              for (const seed of seeds)
+                add({ scenario, provider, invocation, profile, dialect, ...(seed === undefined ? {} : { seed }) });
             }
           }
         }
@@ -87,10 +107,22 @@ export function buildMatrix(options: MatrixOptions): RunSpec[] {
 
   // A fixed sample of the other combinations.
   const sampled = (ids: string[], providers: ProviderId[]) =>
-    ids.flatMap((id) => (byId.has(id) ? providers.filter((provider) => selectedProviders.has(provider)).map((provider) => ({ scenario: byId.get(id)!, provider })) : []));
+    ids.flatMap((id) =>
+      byId.has(id)
+        ? providers
+            .filter((provider) => selectedProviders.has(provider))
+            .map((provider) => ({ scenario: byId.get(id)!, provider }))
+        : [],
+    );
   if (!options.invocation) {
     for (const { scenario, provider } of sampled(SAMPLE_SCENARIOS, YUME_APP_SAMPLE_PROVIDERS)) {
-      add({ scenario, provider, invocation: { kind: 'yume-app' }, profile: defaultProfile({ kind: 'yume-app' }, options.profile), dialect: defaultDialect });
+      add({
+        scenario,
+        provider,
+        invocation: { kind: 'yume-app' },
+        profile: defaultProfile({ kind: 'yume-app' }, options.profile),
+        dialect: defaultDialect,
+      });
     }
   }
   if (!options.profile && baseInvocation.kind !== 'yume-app') {
@@ -100,13 +132,26 @@ export function buildMatrix(options: MatrixOptions): RunSpec[] {
   }
   for (const dialect of dialects.slice(1)) {
     for (const { scenario, provider } of sampled(DIALECT_SAMPLE_SCENARIOS, DIALECT_SAMPLE_PROVIDERS)) {
-      add({ scenario, provider, invocation: baseInvocation, profile: defaultProfile(baseInvocation, options.profile), dialect });
+      add({
+        scenario,
+        provider,
+        invocation: baseInvocation,
+        profile: defaultProfile(baseInvocation, options.profile),
+        dialect,
+      });
     }
   }
   // A few seeded re-chunkings.
   for (let variant = 0; variant < RECHUNK_VARIANTS.representative; variant += 1) {
     for (const { scenario, provider } of sampled(RECHUNK_SCENARIOS, RECHUNK_PROVIDERS)) {
-      add({ scenario, provider, invocation: baseInvocation, profile: defaultProfile(baseInvocation, options.profile), dialect: defaultDialect, seed: options.seed + variant });
+      add({
+        scenario,
+        provider,
+        invocation: baseInvocation,
+        profile: defaultProfile(baseInvocation, options.profile),
+        dialect: defaultDialect,
+        seed: options.seed + variant,
+      });
     }
   }
   return [...runs.values()];

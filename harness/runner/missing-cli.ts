@@ -18,10 +18,14 @@ function pathKeyOf(env: NodeJS.ProcessEnv | Record<string, string>, platform: Pl
 }
 
 /** File names under which a shell, Node's spawn or cross-spawn would find `name` in a folder. */
-function candidateNames(name: string, platform: PlatformName, env: NodeJS.ProcessEnv | Record<string, string>): string[] {
+function candidateNames(
+  name: string,
+  platform: PlatformName,
+  env: NodeJS.ProcessEnv | Record<string, string>,
+): string[] {
   if (platform !== 'win32') return [name];
   const pathextKey = Object.keys(env).find((key) => key.toUpperCase() === 'PATHEXT');
-  const extensions = (pathextKey ? env[pathextKey] ?? '' : '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean);
+  const extensions = (pathextKey ? (env[pathextKey] ?? '') : '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean);
   // .ps1 too: PowerShell finds npm's gemini.ps1 launchers. Erring on the side of "present" is safe here.
   return [name, ...extensions.map((extension) => `${name}${extension.toLowerCase()}`), `${name}.ps1`];
 }
@@ -36,10 +40,18 @@ function present(file: string): boolean {
 }
 
 /** The files in `folder` (relative folders resolve against `cwd`, as for the shim) that would run one of `names`. */
-function programsIn(folder: string, names: readonly string[], platform: PlatformName, env: NodeJS.ProcessEnv | Record<string, string>, cwd: string): string[] {
+function programsIn(
+  folder: string,
+  names: readonly string[],
+  platform: PlatformName,
+  env: NodeJS.ProcessEnv | Record<string, string>,
+  cwd: string,
+): string[] {
   const api = pathApiFor(platform);
   const absolute = api.resolve(cwd, folder === '' ? '.' : folder);
-  return names.flatMap((name) => candidateNames(name, platform, env).map((file) => api.join(absolute, file))).filter(present);
+  return names
+    .flatMap((name) => candidateNames(name, platform, env).map((file) => api.join(absolute, file)))
+    .filter(present);
 }
 
 function pathEntries(env: NodeJS.ProcessEnv | Record<string, string>, platform: PlatformName): string[] {
@@ -76,7 +88,12 @@ export function hideProgramsFromPath(
 }
 
 /** Every file on `env`'s PATH that would run one of `names` (empty: none can be found). */
-export function programsOnPath(env: Record<string, string>, platform: PlatformName, cwd: string, names: readonly string[] = OFFICIAL_CLI_NAMES): string[] {
+export function programsOnPath(
+  env: Record<string, string>,
+  platform: PlatformName,
+  cwd: string,
+  names: readonly string[] = OFFICIAL_CLI_NAMES,
+): string[] {
   return pathEntries(env, platform)
     .filter((folder) => folder !== '' || platform !== 'win32')
     .flatMap((folder) => programsIn(folder, names, platform, env, cwd));
@@ -86,7 +103,13 @@ export function programsOnPath(env: Record<string, string>, platform: PlatformNa
  * When a dropped folder also held the Node that runs the shim (npm installs the CLIs next to node), puts a
  * `node` into `binDir` so a `#!/usr/bin/env node` shim still starts. Returns whether it did.
  */
-export function keepNodeReachable(dropped: readonly string[], nodePath: string, binDir: string, platform: PlatformName, cwd: string): boolean {
+export function keepNodeReachable(
+  dropped: readonly string[],
+  nodePath: string,
+  binDir: string,
+  platform: PlatformName,
+  cwd: string,
+): boolean {
   const api = pathApiFor(platform);
   const nodeFolder = api.dirname(nodePath);
   if (!dropped.some((folder) => api.resolve(cwd, folder || '.') === nodeFolder)) return false;

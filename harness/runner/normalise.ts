@@ -54,7 +54,10 @@ export function normalisePath(value: string, context: NormaliseContext): string 
     text = `${CWD_PLACEHOLDER}/${text}`;
   }
   if (text.startsWith(`${CWD_PLACEHOLDER}`)) {
-    const rest = text.slice(CWD_PLACEHOLDER.length).split('/').filter((segment) => segment !== '' && segment !== '.');
+    const rest = text
+      .slice(CWD_PLACEHOLDER.length)
+      .split('/')
+      .filter((segment) => segment !== '' && segment !== '.');
     const resolved: string[] = [];
     for (const segment of rest) {
       if (segment === '..') resolved.pop();
@@ -86,7 +89,13 @@ export function toolResultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
-      .map((block) => (block && typeof block === 'object' && typeof (block as { text?: unknown }).text === 'string' ? (block as { text: string }).text : typeof block === 'string' ? block : ''))
+      .map((block) =>
+        block && typeof block === 'object' && typeof (block as { text?: unknown }).text === 'string'
+          ? (block as { text: string }).text
+          : typeof block === 'string'
+            ? block
+            : '',
+      )
       .join('\n');
   }
   if (content && typeof content === 'object') {

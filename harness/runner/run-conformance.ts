@@ -12,7 +12,14 @@ import type { PlatformName } from '../process/platform.js';
 import type { ConformanceReport, ReportRun } from '../report/model.js';
 import { toReportFinding } from '../report/model.js';
 import type { Profile } from '../rules/types.js';
-import { capabilitiesFrom, DEFAULT_CAPABILITIES, loadCapabilities, REFERENCE_SHIM_CAPABILITIES, type Capabilities, type CapabilitiesFile } from './capabilities.js';
+import {
+  capabilitiesFrom,
+  DEFAULT_CAPABILITIES,
+  loadCapabilities,
+  REFERENCE_SHIM_CAPABILITIES,
+  type Capabilities,
+  type CapabilitiesFile,
+} from './capabilities.js';
 import { loadExpectedFailures, type ExpectedFailure } from './expected-failures.js';
 import { resolveInvocation, type Invocation } from './invocation.js';
 import { buildMatrix } from './matrix.js';
@@ -134,12 +141,17 @@ export interface ResolvedSuite {
 export function resolveSuite(options: RunOptions): ResolvedSuite {
   const usingReference = options.shim === undefined;
   const shim = usingReference ? bundledReferenceShim() : path.resolve(options.shim!);
-  if (usingReference && !existsSync(shim)) throw new UsageError(`the bundled reference shim ${shim} is missing: run \`npm run build\``);
+  if (usingReference && !existsSync(shim))
+    throw new UsageError(`the bundled reference shim ${shim} is missing: run \`npm run build\``);
   // A shim given as a bare command name (on PATH) is left to the spawner; a path must exist.
-  if (!usingReference && /[\\/]/.test(options.shim!) && !existsSync(shim)) throw new UsageError(`shim ${options.shim} does not exist`);
+  if (!usingReference && /[\\/]/.test(options.shim!) && !existsSync(shim))
+    throw new UsageError(`shim ${options.shim} does not exist`);
   const capabilities = resolveCapabilities(options, usingReference);
   const invocation = options.invocation === undefined ? undefined : resolveInvocation(options.invocation);
-  const scenarios = resolveScenarios(loadAllScenarios(options.transcriptsDir ?? defaultTranscriptsDir()), options.scenarios);
+  const scenarios = resolveScenarios(
+    loadAllScenarios(options.transcriptsDir ?? defaultTranscriptsDir()),
+    options.scenarios,
+  );
   const providers = resolveProviders(options.providers, capabilities);
   const seed = options.seed ?? DEFAULT_SEED;
   const specs = buildMatrix({
@@ -181,13 +193,21 @@ function toReportRun(result: RunResult): ReportRun {
   if (result.notVerified) run.notVerified = result.notVerified;
   if (result.limitation) run.limitation = result.limitation;
   if (result.expectedFailure) run.expectedFailure = result.expectedFailure;
-  const lines = result.processes.reduce((sum, process) => sum + process.stdout.toString('latin1').split('\n').filter(Boolean).length, 0);
+  const lines = result.processes.reduce(
+    (sum, process) => sum + process.stdout.toString('latin1').split('\n').filter(Boolean).length,
+    0,
+  );
   if (result.processes.length > 0) run.lines = lines;
   return run;
 }
 
 /** Runs `items` with at most `jobs` at a time, in order of start. */
-async function pool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>, done: (result: R) => void): Promise<R[]> {
+async function pool<T, R>(
+  items: readonly T[],
+  jobs: number,
+  work: (item: T) => Promise<R>,
+  done: (result: R) => void,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

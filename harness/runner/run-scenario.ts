@@ -35,9 +35,10 @@ function hasBash(settings: SuiteSettings): boolean {
   if (settings.platform !== 'win32') return true;
   const api = pathFor('win32');
   const paths = (process.env.PATH ?? process.env.Path ?? '').split(';').filter(Boolean);
-  return paths.some((dir) => ['bash.exe', 'bash'].some((name) => api.isAbsolute(dir) && existsSync(api.join(dir, name))));
+  return paths.some((dir) =>
+    ['bash.exe', 'bash'].some((name) => api.isAbsolute(dir) && existsSync(api.join(dir, name))),
+  );
 }
-
 
 /** Whether the run can be verified with the shim's capabilities on this platform, and in which mode. */
 export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
@@ -46,19 +47,28 @@ export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
   const hasInterrupt = scenario.turns.some((turn) => turn.interrupt);
   const windows = settings.platform === 'win32';
   let persistent = scenario.mode === 'persistent';
-  const run = { scenario: scenario.id, provider: spec.provider, invocation: invocationName(spec.invocation), os: settings.platform };
+  const run = {
+    scenario: scenario.id,
+    provider: spec.provider,
+    invocation: invocationName(spec.invocation),
+    os: settings.platform,
+  };
   const explicit = declaredLimitation(capabilities, run);
   const notVerified = (reason: string, implied?: string): Preflight => ({
     persistent,
     notVerified: reason,
-    ...(implied ?? explicit?.reason ? { limitation: implied ?? explicit!.reason } : {}),
+    ...((implied ?? explicit?.reason) ? { limitation: implied ?? explicit!.reason } : {}),
   });
   // A limitation the capabilities declare for this run: not attempted, listed with its reason.
   if (explicit) return notVerified(`declared limitation: ${explicit.reason}`, explicit.reason);
-  if (persistent && !capabilities.persistent) return notVerified('needs persistent mode (--input-format stream-json), which the capabilities do not declare');
+  if (persistent && !capabilities.persistent)
+    return notVerified('needs persistent mode (--input-format stream-json), which the capabilities do not declare');
   if (hasInterrupt && windows && !persistent) {
     if (!capabilities.persistent) {
-      return notVerified('Windows cannot deliver SIGINT, and the shim declares no persistent mode to send an interrupt frame (R6)', 'no persistent mode, so no interrupt on Windows (R6)');
+      return notVerified(
+        'Windows cannot deliver SIGINT, and the shim declares no persistent mode to send an interrupt frame (R6)',
+        'no persistent mode, so no interrupt on Windows (R6)',
+      );
     }
     persistent = true;
   }
@@ -83,11 +93,16 @@ export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
   });
   // R7: under yume-app the app's gemini/openai ids also offer the REST backend, so no CLI is not an error there.
   if (scenario.cli === 'missing' && spec.invocation.kind === 'yume-app') {
-    return notVerified('a missing official CLI is an error only when the provider flag names the CLI (spec invocation); the yume-app provider also offers the REST backend (R7)');
+    return notVerified(
+      'a missing official CLI is an error only when the provider flag names the CLI (spec invocation); the yume-app provider also offers the REST backend (R7)',
+    );
   }
   if ('notVerified' in probe) {
     const yumeAppDash = spec.invocation.kind === 'yume-app' && !providerEntry(spec.provider)?.yumeApp;
-    return notVerified(probe.notVerified, yumeAppDash ? 'provider id marked — under the yume-app invocation (R7)' : undefined);
+    return notVerified(
+      probe.notVerified,
+      yumeAppDash ? 'provider id marked — under the yume-app invocation (R7)' : undefined,
+    );
   }
   return { persistent };
 }
@@ -111,7 +126,10 @@ function toRequestRecords(mock: MockServer): RequestRecord[] {
     outcome: request.outcome,
     elapsedMs: request.elapsedMs,
     closedByClient: request.closedByClient,
-    body: request.rawBody.length > 20_000 ? `${request.rawBody.slice(0, 20_000)}… (${request.rawBody.length} bytes)` : request.rawBody,
+    body:
+      request.rawBody.length > 20_000
+        ? `${request.rawBody.slice(0, 20_000)}… (${request.rawBody.length} bytes)`
+        : request.rawBody,
   }));
 }
 
@@ -128,7 +146,9 @@ function toProcessRecord(process: ExecutedProcess, golden?: string): ProcessReco
   };
 }
 
-function baseResult(spec: RunSpec): Omit<RunResult, 'status' | 'findings' | 'durationMs' | 'processes' | 'requests' | 'timeline'> {
+function baseResult(
+  spec: RunSpec,
+): Omit<RunResult, 'status' | 'findings' | 'durationMs' | 'processes' | 'requests' | 'timeline'> {
   return {
     scenario: spec.scenario.id,
     provider: spec.provider,
@@ -146,7 +166,12 @@ export function notVerifiedResult(spec: RunSpec, check: Preflight): RunResult {
   const required = spec.scenario.required === true;
   const limitation = check.limitation;
   if (required && !limitation) {
-    findings.push(runFinding('scenario.required-verified', `required scenario ${spec.scenario.id} is not verified for ${spec.provider}: ${check.notVerified}`));
+    findings.push(
+      runFinding(
+        'scenario.required-verified',
+        `required scenario ${spec.scenario.id} is not verified for ${spec.provider}: ${check.notVerified}`,
+      ),
+    );
   }
   return {
     ...baseResult(spec),
@@ -168,18 +193,32 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
   const entry = providerEntry(spec.provider)!;
   const started = performance.now();
   const timeline: TimelineEntry[] = [];
-  const note = (source: TimelineEntry['source'], text: string) => timeline.push({ atMs: Math.round(performance.now() - started), source, text });
+  const note = (source: TimelineEntry['source'], text: string) =>
+    timeline.push({ atMs: Math.round(performance.now() - started), source, text });
 
   const dirs = await createRunDirectories(`${spec.scenario.id}-${spec.provider}`, spec.scenario.workspaceDir);
-  const mock = await startMockServer({ scenario: spec.scenario, provider: entry.mock, ...(spec.seed === undefined ? {} : { seed: spec.seed }), gate: true });
-  mock.events.on('request', (request: { index: number; method: string; path: string; turn: number }) => note('mock', `request #${request.index + 1} ${request.method} ${request.path} (turn ${request.turn + 1})`));
-  mock.events.on('first-text-sent', () => note('mock', 'first text chunk streamed (rest withheld until the shim prints text)'));
-  mock.events.on('client-closed', (request: { index: number }) => note('mock', `request #${request.index + 1}: connection closed by the shim`));
+  const mock = await startMockServer({
+    scenario: spec.scenario,
+    provider: entry.mock,
+    ...(spec.seed === undefined ? {} : { seed: spec.seed }),
+    gate: true,
+  });
+  mock.events.on('request', (request: { index: number; method: string; path: string; turn: number }) =>
+    note('mock', `request #${request.index + 1} ${request.method} ${request.path} (turn ${request.turn + 1})`),
+  );
+  mock.events.on('first-text-sent', () =>
+    note('mock', 'first text chunk streamed (rest withheld until the shim prints text)'),
+  );
+  mock.events.on('client-closed', (request: { index: number }) =>
+    note('mock', `request #${request.index + 1}: connection closed by the shim`),
+  );
   try {
     await writeAuthHelpers(dirs.bin);
     // R5 "binary or CLI missing": no fake CLI, and no real one either (missing-cli.ts).
     const cliMissing = spec.scenario.cli === 'missing';
-    const cli = cliMissing ? undefined : cliFor(entry, spec.invocation.kind === 'template' ? 'template' : spec.invocation.kind);
+    const cli = cliMissing
+      ? undefined
+      : cliFor(entry, spec.invocation.kind === 'template' ? 'template' : spec.invocation.kind);
     const stateFile = path.join(dirs.state, 'fake-cli-state.json');
     const logFile = path.join(dirs.state, 'fake-cli-log.jsonl');
     let harnessEnv: Record<string, string> = {};
@@ -201,8 +240,21 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
     if (cliMissing) {
       const hidden = hideProgramsFromPath(process.env, settings.platform, dirs.workspace);
       parent = hidden.parent;
-      if (hidden.dropped.length > 0) note('runner', `PATH folders holding an official CLI left out of the shim's PATH: ${hidden.dropped.join(', ')}`);
-      if (keepNodeReachable(hidden.dropped, settings.execPath ?? process.execPath, dirs.bin, settings.platform, dirs.workspace)) note('runner', 'node linked into the run\'s bin folder (its own folder was left out)');
+      if (hidden.dropped.length > 0)
+        note(
+          'runner',
+          `PATH folders holding an official CLI left out of the shim's PATH: ${hidden.dropped.join(', ')}`,
+        );
+      if (
+        keepNodeReachable(
+          hidden.dropped,
+          settings.execPath ?? process.execPath,
+          dirs.bin,
+          settings.platform,
+          dirs.workspace,
+        )
+      )
+        note('runner', "node linked into the run's bin folder (its own folder was left out)");
     }
     const env = buildEnvironment({
       platform: settings.platform,
@@ -216,10 +268,16 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
     });
     const stillFound = cliMissing ? programsOnPath(env, settings.platform, dirs.workspace) : [];
     if (stillFound.length > 0) {
-      return notVerifiedResult(spec, { persistent: check.persistent, notVerified: `the scenario needs no official CLI on the shim's PATH, but ${stillFound.join(', ')} can be found there (a PATH from --env or the scenario's env)` });
+      return notVerifiedResult(spec, {
+        persistent: check.persistent,
+        notVerified: `the scenario needs no official CLI on the shim's PATH, but ${stillFound.join(', ')} can be found there (a PATH from --env or the scenario's env)`,
+      });
     }
     const sessionId = `yc-${spec.scenario.id}-${randomBytes(4).toString('hex')}`;
-    const flags = spec.invocation.kind === 'template' ? spec.invocation.template.providers[entry.id] : providerFlags(entry, spec.invocation.kind);
+    const flags =
+      spec.invocation.kind === 'template'
+        ? spec.invocation.template.providers[entry.id]
+        : providerFlags(entry, spec.invocation.kind);
     const execution = await executeRun({
       spec,
       settings,
@@ -241,12 +299,17 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
           ? {
               setCliTurn: (turn: number) => setFakeCliTurn(stateFile, turn),
               cliEvent: async (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) =>
-                (await waitForFakeCliEvent(logFile, (entry: FakeCliLogEntry) => entry.event === event && entry.turnIndex === turn, { timeoutMs })) !== undefined,
+                (await waitForFakeCliEvent(
+                  logFile,
+                  (entry: FakeCliLogEntry) => entry.event === event && entry.turnIndex === turn,
+                  { timeoutMs },
+                )) !== undefined,
             }
           : {}),
       },
     });
-    if ('notVerified' in execution) return notVerifiedResult(spec, { persistent: check.persistent, notVerified: execution.notVerified });
+    if ('notVerified' in execution)
+      return notVerifiedResult(spec, { persistent: check.persistent, notVerified: execution.notVerified });
     const requests = mock.requests();
     const checked = await checkRun({
       scenario: spec.scenario,
@@ -259,13 +322,26 @@ export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promi
       ...(flags ? { providerFlag: flags.provider } : {}),
       requests,
       // R7: under yume-app the gemini/openai ids offer both backends; the checks follow the one the shim used.
-      ...(cli ? { cli: { name: cli, log: readFakeCliLog(logFile), required: entry.kind === 'cli' && spec.invocation.kind !== 'yume-app' } } : {}),
+      ...(cli
+        ? {
+            cli: {
+              name: cli,
+              log: readFakeCliLog(logFile),
+              required: entry.kind === 'cli' && spec.invocation.kind !== 'yume-app',
+            },
+          }
+        : {}),
       recordOnly: settings.recordOnly === true,
     });
     const startFailure = execution.processes.find((executed) => executed.exit.spawnError)?.exit.spawnError;
     const incomplete = checked.notVerified.length > 0;
     if (incomplete && spec.scenario.required) {
-      checked.findings.push(runFinding('scenario.required-verified', `required scenario ${spec.scenario.id} is not fully verified for ${spec.provider}: ${checked.notVerified.join('; ')}`));
+      checked.findings.push(
+        runFinding(
+          'scenario.required-verified',
+          `required scenario ${spec.scenario.id} is not fully verified for ${spec.provider}: ${checked.notVerified.join('; ')}`,
+        ),
+      );
     }
     const failed = checked.findings.some((finding) => finding.severity === 'MUST');
     const status = failed ? 'failed' : incomplete ? 'not-verified' : 'passed';

@@ -9,7 +9,10 @@ import { normaliseLineEndings, normaliseToolInput, type NormaliseContext } from 
 import { runFinding } from './rules.js';
 
 /** The comparison key a shim's tool_use for a scripted call should have (invalid JSON: R3's raw-text form). */
-export function scriptedCallKey(call: { name: string; input?: Record<string, unknown>; rawArguments?: string }, context: NormaliseContext): string {
+export function scriptedCallKey(
+  call: { name: string; input?: Record<string, unknown>; rawArguments?: string },
+  context: NormaliseContext,
+): string {
   const input = call.rawArguments !== undefined ? { _invalid_arguments: call.rawArguments } : (call.input ?? {});
   return stableJson({ name: call.name, input: normaliseToolInput(input, context) });
 }
@@ -42,7 +45,9 @@ export interface ToolOutputOptions {
 export function checkToolOutputs(turn: Turn, observed: TurnModel | undefined, options: ToolOutputOptions): Finding[] {
   const expected = turn.expect.toolResults ?? [];
   if (expected.length === 0 || !observed) return [];
-  const scripted = new Map(turn.responses.flatMap((response) => response.toolCalls ?? []).map((call) => [call.id, call]));
+  const scripted = new Map(
+    turn.responses.flatMap((response) => response.toolCalls ?? []).map((call) => [call.id, call]),
+  );
   const calls: ToolCallModel[] = observed.items.flatMap((item) => (item.kind === 'tools' ? item.calls : []));
   const used = new Set<ToolCallModel>();
   const findings: Finding[] = [];

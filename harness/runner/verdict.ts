@@ -8,16 +8,30 @@ import type { RunResult } from './run-types.js';
 const isMust = (severity: string) => severity === 'MUST';
 
 /** Marks expected failures and adds `expected-failures.stale` findings. Mutates and returns the results. */
-export function applyExpectedFailures(results: RunResult[], entries: readonly ExpectedFailure[], os: string): RunResult[] {
+export function applyExpectedFailures(
+  results: RunResult[],
+  entries: readonly ExpectedFailure[],
+  os: string,
+): RunResult[] {
   for (const entry of entries) {
-    const matched = results.filter((result) => result.status !== 'not-verified' && result.status !== 'partial' && entryMatches(entry, { scenario: result.scenario, provider: result.provider, os }));
+    const matched = results.filter(
+      (result) =>
+        result.status !== 'not-verified' &&
+        result.status !== 'partial' &&
+        entryMatches(entry, { scenario: result.scenario, provider: result.provider, os }),
+    );
     if (matched.length === 0) continue; // not run here (other OS, provider or --scenario filter): neither expected nor stale
     const label = `${entry.scenario}${entry.provider ? ` / ${entry.provider}` : ''}${entry.rule ? ` / ${entry.rule}` : ''}`;
     if (entry.rule === undefined) {
       for (const result of matched) {
         if (result.status === 'failed') result.expectedFailure = entry.reason;
         else {
-          result.findings.push(runFinding('expected-failures.stale', `listed as an expected failure (${label}: ${entry.reason}), but the run passes now; remove the entry`));
+          result.findings.push(
+            runFinding(
+              'expected-failures.stale',
+              `listed as an expected failure (${label}: ${entry.reason}), but the run passes now; remove the entry`,
+            ),
+          );
           result.status = 'failed';
         }
       }
@@ -32,13 +46,22 @@ export function applyExpectedFailures(results: RunResult[], entries: readonly Ex
       const uncovered = result.findings.filter(
         (finding) =>
           isMust(finding.severity) &&
-          !entries.some((other) => other.rule === finding.rule && entryMatches(other, { scenario: result.scenario, provider: result.provider, os })),
+          !entries.some(
+            (other) =>
+              other.rule === finding.rule &&
+              entryMatches(other, { scenario: result.scenario, provider: result.provider, os }),
+          ),
       );
       if (uncovered.length === 0) result.expectedFailure = entry.reason;
     }
     if (!seen) {
       for (const result of matched) {
-        result.findings.push(runFinding('expected-failures.stale', `${label} is listed as an expected failure (${entry.reason}), but that check passes now; remove the entry`));
+        result.findings.push(
+          runFinding(
+            'expected-failures.stale',
+            `${label} is listed as an expected failure (${entry.reason}), but that check passes now; remove the entry`,
+          ),
+        );
         result.status = 'failed';
         delete result.expectedFailure;
       }
@@ -81,7 +104,11 @@ export function suiteExit(results: readonly RunResult[]): { code: 0 | 1 | 2; rea
   }
   const failing = results.some((result) => result.status === 'failed' && !result.expectedFailure);
   // A required run not verified without a declared limitation carries a scenario.required-verified finding.
-  const requiredMissing = results.some((result) => result.status === 'not-verified' && result.findings.some((finding) => finding.rule === 'scenario.required-verified'));
+  const requiredMissing = results.some(
+    (result) =>
+      result.status === 'not-verified' &&
+      result.findings.some((finding) => finding.rule === 'scenario.required-verified'),
+  );
   return { code: failing || requiredMissing ? EXIT.failed : EXIT.ok };
 }
 

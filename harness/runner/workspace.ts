@@ -22,7 +22,9 @@ export interface RunDirectories {
 /** Creates fresh directories for one run; the workspace holds a copy of `fixtures` (if any). */
 export async function createRunDirectories(label: string, fixtures: string | undefined): Promise<RunDirectories> {
   // realpath: on macOS the temp dir is a symlink (/var → /private/var); shims may print either spelling.
-  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), `yume-conformance-${label.replace(/[^a-z0-9-]/gi, '_')}-`)));
+  const root = await realpath(
+    await mkdtemp(path.join(os.tmpdir(), `yume-conformance-${label.replace(/[^a-z0-9-]/gi, '_')}-`)),
+  );
   const directories: RunDirectories = {
     root,
     workspace: path.join(root, 'workspace'),
@@ -30,7 +32,9 @@ export async function createRunDirectories(label: string, fixtures: string | und
     bin: path.join(root, 'bin'),
     state: path.join(root, 'state'),
   };
-  await Promise.all([directories.home, directories.bin, directories.state].map((dir) => mkdir(dir, { recursive: true })));
+  await Promise.all(
+    [directories.home, directories.bin, directories.state].map((dir) => mkdir(dir, { recursive: true })),
+  );
   if (fixtures) await cp(fixtures, directories.workspace, { recursive: true, verbatimSymlinks: true });
   else await mkdir(directories.workspace, { recursive: true });
   return directories;
@@ -86,7 +90,8 @@ function firstLineDifference(expected: string, observed: string): string {
   const got = observed.split('\n');
   for (let index = 0; index < Math.max(want.length, got.length); index += 1) {
     if (want[index] !== got[index]) {
-      const show = (line: string | undefined) => (line === undefined ? '(end of file)' : JSON.stringify(line.length > 80 ? `${line.slice(0, 79)}…` : line));
+      const show = (line: string | undefined) =>
+        line === undefined ? '(end of file)' : JSON.stringify(line.length > 80 ? `${line.slice(0, 79)}…` : line);
       return `line ${index + 1}: expected ${show(want[index])}, found ${show(got[index])}`;
     }
   }
@@ -101,7 +106,9 @@ export function treeDifferences(expected: Map<string, TreeEntry>, actual: Map<st
     if (!got) differences.push(`${name}: missing (expected a ${want.kind})`);
     else if (got.kind !== want.kind) differences.push(`${name}: expected a ${want.kind}, found a ${got.kind}`);
     else if (want.kind === 'file' && got.kind === 'file' && want.hash !== got.hash) {
-      differences.push(`${name}: ${want.text !== undefined && got.text !== undefined ? firstLineDifference(want.text, got.text) : `binary content differs (${want.size} bytes expected, ${got.size} found)`}`);
+      differences.push(
+        `${name}: ${want.text !== undefined && got.text !== undefined ? firstLineDifference(want.text, got.text) : `binary content differs (${want.size} bytes expected, ${got.size} found)`}`,
+      );
     } else if (want.kind === 'symlink' && got.kind === 'symlink' && want.target !== got.target) {
       differences.push(`${name}: symlink to ${got.target}, expected ${want.target}`);
     }
@@ -116,10 +123,16 @@ export function treeDifferences(expected: Map<string, TreeEntry>, actual: Map<st
  * The workspace.matches check. `expectedDir` is workspace-after/ when the scenario changes files, otherwise
  * the fixtures (the run must leave them untouched).
  */
-export async function checkWorkspace(expectedDir: string | undefined, workspace: string, expectedLabel: string): Promise<Finding[]> {
+export async function checkWorkspace(
+  expectedDir: string | undefined,
+  workspace: string,
+  expectedLabel: string,
+): Promise<Finding[]> {
   const differences = treeDifferences(await snapshotTree(expectedDir), await snapshotTree(workspace));
   if (differences.length === 0) return [];
   const shown = differences.slice(0, 10);
   const more = differences.length > shown.length ? `\n  … and ${differences.length - shown.length} more` : '';
-  return [runFinding('workspace.matches', `the workspace differs from ${expectedLabel}:\n  ${shown.join('\n  ')}${more}`)];
+  return [
+    runFinding('workspace.matches', `the workspace differs from ${expectedLabel}:\n  ${shown.join('\n  ')}${more}`),
+  ];
 }

@@ -41,11 +41,20 @@ export class FindingCollector {
     for (const [ruleId, count] of this.perRule) {
       if (count <= this.maxPerRule || !kept.some((f) => f.rule === ruleId)) continue;
       const rule = ruleById(ruleId);
-      kept.push({ rule: ruleId, severity: rule.severity, message: `${count - this.maxPerRule} more findings of this rule not listed (${count} in total)`, fix: rule.fix });
+      kept.push({
+        rule: ruleId,
+        severity: rule.severity,
+        message: `${count - this.maxPerRule} more findings of this rule not listed (${count} in total)`,
+        fix: rule.fix,
+      });
     }
     return kept
       .map((finding, index) => ({ finding, index }))
-      .sort((a, b) => (a.finding.line ?? Number.MAX_SAFE_INTEGER) - (b.finding.line ?? Number.MAX_SAFE_INTEGER) || a.index - b.index)
+      .sort(
+        (a, b) =>
+          (a.finding.line ?? Number.MAX_SAFE_INTEGER) - (b.finding.line ?? Number.MAX_SAFE_INTEGER) ||
+          a.index - b.index,
+      )
       .map(({ finding }) => finding);
   }
 }

@@ -52,7 +52,8 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
   const allValid = isUtf8(buf);
   const starts: number[] = [];
   const ends: number[] = [];
-  const excerptForLine = (line: number) => (line >= 1 && line <= starts.length ? excerptOf(buf, starts[line - 1]!, ends[line - 1]!) : undefined);
+  const excerptForLine = (line: number) =>
+    line >= 1 && line <= starts.length ? excerptOf(buf, starts[line - 1]!, ends[line - 1]!) : undefined;
   const collector = new FindingCollector(profile, excerptForLine, options.maxFindingsPerRule);
   const ctx: CheckContext = { profile, report: (rule, line, message) => collector.report(rule, line, message) };
 
@@ -85,11 +86,16 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
     if (!allValid) {
       const bad = firstInvalidUtf8Offset(buf, start, end);
       if (bad !== -1) {
-        ctx.report('framing.utf8', line, `invalid UTF-8 byte 0x${buf[bad]!.toString(16).padStart(2, '0')} at column ${bad - start + 1}`);
+        ctx.report(
+          'framing.utf8',
+          line,
+          `invalid UTF-8 byte 0x${buf[bad]!.toString(16).padStart(2, '0')} at column ${bad - start + 1}`,
+        );
         return;
       }
     }
-    if (end - start > LINE_SIZE_LIMIT) ctx.report('framing.line-size', line, `line is ${end - start} bytes (limit ${LINE_SIZE_LIMIT})`);
+    if (end - start > LINE_SIZE_LIMIT)
+      ctx.report('framing.line-size', line, `line is ${end - start} bytes (limit ${LINE_SIZE_LIMIT})`);
     const text = buf.toString('utf8', start, end);
     const first = text.charCodeAt(0);
     // Cheap pre-test: only lines starting with whitespace or `$` can be blank or a `$` terminator.
@@ -106,7 +112,8 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
     }
     if (seenLines) {
       const earlier = seenLines.get(text);
-      if (earlier !== undefined) ctx.report('app.duplicate-line', line, `line is byte-identical to line ${earlier}; the app drops it`);
+      if (earlier !== undefined)
+        ctx.report('app.duplicate-line', line, `line is byte-identical to line ${earlier}; the app drops it`);
       else seenLines.set(text, line);
     }
     let parsed: unknown;
@@ -118,13 +125,21 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
       return;
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      ctx.report('framing.json-object', line, `line is ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a JSON ${typeof parsed}`}, not an object`);
+      ctx.report(
+        'framing.json-object',
+        line,
+        `line is ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a JSON ${typeof parsed}`}, not an object`,
+      );
       return;
     }
     lastLineParsed = true;
     const message = parsed as Json;
     if (typeof message.type !== 'string') {
-      ctx.report('schema.type-field', line, message.type === undefined ? 'message has no `type` field' : '`type` is not a string');
+      ctx.report(
+        'schema.type-field',
+        line,
+        message.type === undefined ? 'message has no `type` field' : '`type` is not a string',
+      );
       return;
     }
     messages += 1;
@@ -151,10 +166,18 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
   const dialect = tally.result();
   const foreign = dialect === 'gemini-cli-native' || dialect === 'codex-native';
   if (messages === 0) {
-    ctx.report('framing.not-empty', lineCount === 0 ? undefined : lineCount, lineCount === 0 ? 'stdout is empty' : `no stream-json message in ${lineCount} line(s)`);
+    ctx.report(
+      'framing.not-empty',
+      lineCount === 0 ? undefined : lineCount,
+      lineCount === 0 ? 'stdout is empty' : `no stream-json message in ${lineCount} line(s)`,
+    );
   } else if (foreign) {
     const firstForeign = foreignLines[0]!;
-    ctx.report('dialect.stream-json', firstForeign.line, `this is ${DIALECT_NAMES[dialect]}, not stream-json (${foreignLines.length} of ${messages} messages)`);
+    ctx.report(
+      'dialect.stream-json',
+      firstForeign.line,
+      `this is ${DIALECT_NAMES[dialect]}, not stream-json (${foreignLines.length} of ${messages} messages)`,
+    );
   } else {
     sequence.end(lastMessageLine);
     for (const stray of foreignLines) {
@@ -162,7 +185,11 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
     }
     if (dialect === 'mixed') {
       const later = Math.max(firstFlatLine, firstEnvelopeLine);
-      ctx.report('dialect.consistent', later, `stream mixes flat lines (from line ${firstFlatLine}) and Claude envelopes (from line ${firstEnvelopeLine})`);
+      ctx.report(
+        'dialect.consistent',
+        later,
+        `stream mixes flat lines (from line ${firstFlatLine}) and Claude envelopes (from line ${firstEnvelopeLine})`,
+      );
     }
   }
 

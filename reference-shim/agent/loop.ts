@@ -2,12 +2,7 @@
 // Each model call streams its text at once; its tool calls run afterwards one at a time, each tool_use
 // printed and answered by its tool_result before the next (R3). Retryable failures are retried (R5).
 import type { Emitter } from '../output/emitter.js';
-import {
-  ProviderError,
-  type AssembledMessage,
-  type ModelProvider,
-  type ModelToolCall,
-} from '../providers/provider.js';
+import { ProviderError, type AssembledMessage, type ModelProvider, type ModelToolCall } from '../providers/provider.js';
 import type { AssistantEntry, HistoryEntry, ToolCallRecord } from '../session/history.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext, ToolOutcome } from '../tools/types.js';
@@ -123,7 +118,8 @@ function argumentsOf(call: ModelToolCall): { input: Record<string, unknown>; raw
   if (text.trim() === '') return { input: {} };
   try {
     const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return { input: parsed as Record<string, unknown> };
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return { input: parsed as Record<string, unknown> };
     return { input: {}, raw: text, problem: 'the arguments are JSON but not an object' };
   } catch (error) {
     return { input: {}, raw: text, problem: (error as Error).message };
@@ -158,10 +154,18 @@ async function answerCall(
       isError: true,
     };
   }
-  const decision = await context.gate.decide([call.id, ...(call.wireId ? [call.wireId] : [])], context.signal, siblings);
-  if (decision === 'interrupted') return { content: `${call.name} was not run: the turn was interrupted.`, isError: true };
+  const decision = await context.gate.decide(
+    [call.id, ...(call.wireId ? [call.wireId] : [])],
+    context.signal,
+    siblings,
+  );
+  if (decision === 'interrupted')
+    return { content: `${call.name} was not run: the turn was interrupted.`, isError: true };
   if (decision === 'deny') {
-    return { content: `Permission denied: ${call.name} was not run (permission mode ${context.gate.mode}).`, isError: true };
+    return {
+      content: `Permission denied: ${call.name} was not run (permission mode ${context.gate.mode}).`,
+      isError: true,
+    };
   }
   if (decision === 'no-channel') {
     return {
@@ -184,7 +188,8 @@ export async function runAgentLoop(context: LoopContext): Promise<LoopOutcome> {
     } catch (caught) {
       const error = asProviderError(caught, context.signal);
       // What the user already saw stays in the conversation.
-      if (partial.text) context.history.push({ role: 'assistant', content: partial.text, provider: context.provider.id });
+      if (partial.text)
+        context.history.push({ role: 'assistant', content: partial.text, provider: context.provider.id });
       return error.kind === 'aborted' ? { kind: 'interrupted' } : { kind: 'error', error };
     }
 
@@ -192,7 +197,10 @@ export async function runAgentLoop(context: LoopContext): Promise<LoopOutcome> {
       context.usage.addReported(message.usage);
       context.emitter.usage(toUsageFields(message.usage));
     } else {
-      const answerChars = message.text.length + JSON.stringify(message.toolCalls).length + message.thinking.reduce((n, t) => n + t.text.length, 0);
+      const answerChars =
+        message.text.length +
+        JSON.stringify(message.toolCalls).length +
+        message.thinking.reduce((n, t) => n + t.text.length, 0);
       context.usage.addEstimate(requestChars, answerChars);
     }
 

@@ -33,7 +33,13 @@ function textOf(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     const parts = content
-      .map((block) => (typeof block === 'string' ? block : (block as { type?: unknown; text?: unknown })?.type === 'text' ? (block as { text?: unknown }).text : undefined))
+      .map((block) =>
+        typeof block === 'string'
+          ? block
+          : (block as { type?: unknown; text?: unknown })?.type === 'text'
+            ? (block as { text?: unknown }).text
+            : undefined,
+      )
       .filter((part): part is string => typeof part === 'string');
     return parts.length > 0 ? parts.join('') : undefined;
   }
@@ -90,7 +96,9 @@ export function startPersistent(deps: PersistentDeps): PersistentSession {
     try {
       frame = JSON.parse(line) as Frame;
     } catch (error) {
-      complain(`stdin line ${lineNumber} is not valid JSON (${(error as Error).message}); send one JSON object per line, e.g. {"type":"user","content":"hello"}.`);
+      complain(
+        `stdin line ${lineNumber} is not valid JSON (${(error as Error).message}); send one JSON object per line, e.g. {"type":"user","content":"hello"}.`,
+      );
       return;
     }
     if (!frame || typeof frame !== 'object' || Array.isArray(frame) || typeof frame.type !== 'string') {
@@ -124,13 +132,20 @@ export function startPersistent(deps: PersistentDeps): PersistentSession {
         return;
       }
       case 'tool_approval': {
-        const id = typeof frame.id === 'string' ? frame.id : typeof frame.tool_use_id === 'string' ? frame.tool_use_id : undefined;
+        const id =
+          typeof frame.id === 'string'
+            ? frame.id
+            : typeof frame.tool_use_id === 'string'
+              ? frame.tool_use_id
+              : undefined;
         const approved = frame.approved === true || frame.decision === 'allow' || frame.behavior === 'allow';
         deps.gate.approve(id, approved);
         return;
       }
       default:
-        complain(`stdin line ${lineNumber}: unknown frame type "${frame.type}"; expected user, interrupt, set_permission_mode or tool_approval.`);
+        complain(
+          `stdin line ${lineNumber}: unknown frame type "${frame.type}"; expected user, interrupt, set_permission_mode or tool_approval.`,
+        );
     }
   };
 

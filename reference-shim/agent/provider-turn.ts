@@ -105,7 +105,11 @@ class PairingSink implements TurnSink {
       this.print(call, reason, true);
     }
     if (this.textSinceLastCall) {
-      this.context.history.push({ role: 'assistant', content: this.textSinceLastCall, provider: this.context.provider.id });
+      this.context.history.push({
+        role: 'assistant',
+        content: this.textSinceLastCall,
+        provider: this.context.provider.id,
+      });
       this.textSinceLastCall = '';
     }
   }
@@ -115,7 +119,14 @@ class PairingSink implements TurnSink {
     this.context.emitter.toolResult({ toolUseId: call.id, content, isError });
     this.context.history.push(
       { role: 'assistant', content: this.textSinceLastCall, provider: this.context.provider.id, toolCalls: [call] },
-      { role: 'tool', toolCallId: call.id, ...(call.wireId ? { wireId: call.wireId } : {}), name: call.name, content, ...(isError ? { isError: true } : {}) },
+      {
+        role: 'tool',
+        toolCallId: call.id,
+        ...(call.wireId ? { wireId: call.wireId } : {}),
+        name: call.name,
+        content,
+        ...(isError ? { isError: true } : {}),
+      },
     );
     this.textSinceLastCall = '';
   }
@@ -146,12 +157,24 @@ export async function runProviderTurn(context: ProviderTurnContext): Promise<Loo
     else if (answer.ok) outcome = { kind: 'success', text: answer.assistantText || sink.allText };
     else outcome = answer.error.kind === 'aborted' ? { kind: 'interrupted' } : { kind: 'error', error: answer.error };
   } catch (error) {
-    if (context.signal.aborted || (error instanceof ProviderError && error.kind === 'aborted')) outcome = { kind: 'interrupted' };
+    if (context.signal.aborted || (error instanceof ProviderError && error.kind === 'aborted'))
+      outcome = { kind: 'interrupted' };
     else if (error instanceof ProviderError) outcome = { kind: 'error', error };
-    else outcome = { kind: 'error', error: new ProviderError('stream', `${context.provider.id} failed: ${(error as Error)?.message ?? String(error)}`) };
+    else
+      outcome = {
+        kind: 'error',
+        error: new ProviderError(
+          'stream',
+          `${context.provider.id} failed: ${(error as Error)?.message ?? String(error)}`,
+        ),
+      };
   }
   context.stats.apiMs += nowMs() - started;
-  sink.finish(outcome.kind === 'interrupted' ? 'Interrupted before the tool reported a result.' : 'The provider reported no result for this call.');
+  sink.finish(
+    outcome.kind === 'interrupted'
+      ? 'Interrupted before the tool reported a result.'
+      : 'The provider reported no result for this call.',
+  );
   if (outcome.kind === 'success' && !context.usage.hasAny) {
     context.stats.modelCalls = Math.max(1, context.stats.modelCalls);
     context.usage.addEstimate(requestChars, sink.allText.length);

@@ -121,17 +121,33 @@ export class TurnRunner {
         break;
       case 'interrupted':
         emitter.interrupt();
-        emitter.result({ ...base, isError: true, subtype: 'cancelled', text: 'Interrupted by the user.', errors: retriedErrors });
+        emitter.result({
+          ...base,
+          isError: true,
+          subtype: 'cancelled',
+          text: 'Interrupted by the user.',
+          errors: retriedErrors,
+        });
         break;
       case 'max_turns': {
         const message = `Stopped after ${outcome.limit} model calls without a final answer (max turns reached).`;
-        emitter.result({ ...base, isError: true, subtype: 'error_max_turns', text: message, errors: [...retriedErrors, message] });
+        emitter.result({
+          ...base,
+          isError: true,
+          subtype: 'error_max_turns',
+          text: message,
+          errors: [...retriedErrors, message],
+        });
         break;
       }
       case 'error': {
         const { error } = outcome;
         if (error.kind === 'auth' || error.kind === 'config') emitter.systemError(error.message);
-        else emitter.error(error.message, error.details.code ?? (error.details.status ? String(error.details.status) : undefined));
+        else
+          emitter.error(
+            error.message,
+            error.details.code ?? (error.details.status ? String(error.details.status) : undefined),
+          );
         emitter.result({
           ...base,
           isError: true,

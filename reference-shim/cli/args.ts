@@ -68,7 +68,8 @@ function joinValues(argv: readonly string[]): string[] {
 
 function oneOf(flag: string, value: string | undefined, allowed: readonly string[], fallback: string): string {
   if (value === undefined) return fallback;
-  if (!allowed.includes(value)) throw new ArgumentError(`--${flag} ${value} is not supported; use one of: ${allowed.join(', ')}.`);
+  if (!allowed.includes(value))
+    throw new ArgumentError(`--${flag} ${value} is not supported; use one of: ${allowed.join(', ')}.`);
   return value;
 }
 
@@ -88,7 +89,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     });
   } catch (error) {
     if (error instanceof ArgumentError) throw error;
-    throw new ArgumentError(`${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '.')} Run yume-shim --help for the flags.`);
+    throw new ArgumentError(
+      `${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '.')} Run yume-shim --help for the flags.`,
+    );
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) return { kind: 'help' };
@@ -108,17 +111,25 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   oneOf('output-format', text('output-format'), ['stream-json'], 'stream-json');
   const inputFormat = oneOf('input-format', text('input-format'), ['text', 'stream-json'], 'text');
   const dialectValue = text('dialect') ?? (env.YUME_SHIM_DIALECT || undefined);
-  const dialect = oneOf(text('dialect') ? 'dialect' : 'dialect (from YUME_SHIM_DIALECT)', dialectValue, ['flat', 'claude'], 'flat') as Dialect;
+  const dialect = oneOf(
+    text('dialect') ? 'dialect' : 'dialect (from YUME_SHIM_DIALECT)',
+    dialectValue,
+    ['flat', 'claude'],
+    'flat',
+  ) as Dialect;
   const permissionMode = oneOf('permission-mode', text('permission-mode'), PERMISSION_MODES, 'default');
   for (const flag of ['session-id', 'resume'] as const) {
     const id = text(flag);
     if (id !== undefined && !isValidSessionId(id)) {
-      throw new ArgumentError(`--${flag} ${JSON.stringify(id)} is not a valid session id: use 1-128 characters from A-Z, a-z, 0-9, "_" and "-".`);
+      throw new ArgumentError(
+        `--${flag} ${JSON.stringify(id)} is not a valid session id: use 1-128 characters from A-Z, a-z, 0-9, "_" and "-".`,
+      );
     }
   }
   const maxTurnsText = text('max-turns');
   const maxTurns = maxTurnsText === undefined ? DEFAULT_MAX_TURNS : Number(maxTurnsText);
-  if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new ArgumentError(`--max-turns ${maxTurnsText} must be a positive integer.`);
+  if (!Number.isInteger(maxTurns) || maxTurns < 1)
+    throw new ArgumentError(`--max-turns ${maxTurnsText} must be a positive integer.`);
   const model = text('model') || DEFAULT_MODELS[provider]!;
   const apiBase = text('api-base');
   if (apiBase !== undefined && !/^https?:\/\/[^\s]+$/.test(apiBase)) {

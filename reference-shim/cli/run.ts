@@ -91,7 +91,9 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
     if (!options.persistent) {
       prompt = options.prompt ?? (await readPromptFromStdin());
       if (prompt === undefined || prompt.trim() === '') {
-        throw new ArgumentError('No prompt: pass --prompt <text>, pipe the prompt on stdin, or use --input-format stream-json.');
+        throw new ArgumentError(
+          'No prompt: pass --prompt <text>, pipe the prompt on stdin, or use --input-format stream-json.',
+        );
       }
     }
   } catch (error) {
@@ -108,7 +110,14 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
   let provider: Provider | undefined;
   let providerError: ProviderError | undefined;
   try {
-    provider = await createProvider({ provider: options.provider, model: options.model, apiBase: options.apiBase, env, redactor, log });
+    provider = await createProvider({
+      provider: options.provider,
+      model: options.model,
+      apiBase: options.apiBase,
+      env,
+      redactor,
+      log,
+    });
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     providerError = error;
@@ -127,7 +136,15 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (!provider) {
     const message = providerError?.message ?? 'no provider';
     emitter.systemError(message);
-    emitter.result({ isError: true, subtype: 'error_during_execution', durationMs: 0, durationApiMs: 0, numTurns: 0, text: message, errors: [message] });
+    emitter.result({
+      isError: true,
+      subtype: 'error_during_execution',
+      durationMs: 0,
+      durationApiMs: 0,
+      numTurns: 0,
+      text: message,
+      errors: [message],
+    });
     emitter.messageStop();
     return exit(writer, EXIT_ERROR);
   }
@@ -167,7 +184,14 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
     setTimeout(() => {
       if (emitter.resultsPrinted === 0) {
         emitter.interrupt();
-        emitter.result({ isError: true, subtype: 'cancelled', durationMs: 0, durationApiMs: 0, numTurns: 0, text: 'Interrupted by the user.' });
+        emitter.result({
+          isError: true,
+          subtype: 'cancelled',
+          durationMs: 0,
+          durationApiMs: 0,
+          numTurns: 0,
+          text: 'Interrupted by the user.',
+        });
         emitter.messageStop();
       }
       void exit(writer, EXIT_INTERRUPTED);

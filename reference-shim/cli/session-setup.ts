@@ -8,7 +8,11 @@ import { newSessionId } from '../session/ids.js';
 import { loadSession, sessionPath } from '../session/store.js';
 import type { ShimOptions } from './args.js';
 
-export async function setUpSession(options: ShimOptions, cwd: string, notice: (message: string) => void): Promise<ShimSession> {
+export async function setUpSession(
+  options: ShimOptions,
+  cwd: string,
+  notice: (message: string) => void,
+): Promise<ShimSession> {
   const id = options.resume ?? options.sessionId ?? newSessionId();
   if (options.resume && options.sessionId && options.sessionId !== options.resume) {
     notice(`both --resume ${options.resume} and --session-id ${options.sessionId} given; continuing ${options.resume}`);
@@ -16,8 +20,10 @@ export async function setUpSession(options: ShimOptions, cwd: string, notice: (m
   const file = sessionPath(options.provider, id);
   // Only --resume continues a saved conversation; --session-id names a new one (a stale file is replaced).
   const saved = options.resume ? await loadSession(file) : undefined;
-  if (options.resume && !saved) notice(`no saved session ${options.resume} (${file}); starting a new session under that id`);
-  if (!options.resume && options.sessionId && existsSync(file)) notice(`--session-id ${id}: replacing the saved session ${file} (use --resume to continue it)`);
+  if (options.resume && !saved)
+    notice(`no saved session ${options.resume} (${file}); starting a new session under that id`);
+  if (!options.resume && options.sessionId && existsSync(file))
+    notice(`--session-id ${id}: replacing the saved session ${file} (use --resume to continue it)`);
   const session: ShimSession = {
     id,
     file,
@@ -32,7 +38,8 @@ export async function setUpSession(options: ShimOptions, cwd: string, notice: (m
   };
   if (options.historyFile) {
     const seeded = readHistoryFile(options.historyFile);
-    if (session.history.length > 0) notice(`--history-file ${options.historyFile} replaces the ${session.history.length} saved messages of ${id}`);
+    if (session.history.length > 0)
+      notice(`--history-file ${options.historyFile} replaces the ${session.history.length} saved messages of ${id}`);
     session.history = seeded;
   }
   return session;

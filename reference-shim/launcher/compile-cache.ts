@@ -78,7 +78,8 @@ export function privateDirectoryProblem(directory: string): string | undefined {
     const stats = lstatSync(directory);
     if (stats.isSymbolicLink() || !stats.isDirectory()) return `${directory} is not a plain directory`;
     if (process.platform !== 'win32') {
-      if (typeof process.getuid === 'function' && stats.uid !== process.getuid()) return `${directory} belongs to another user`;
+      if (typeof process.getuid === 'function' && stats.uid !== process.getuid())
+        return `${directory} belongs to another user`;
       if ((stats.mode & 0o022) !== 0) return `${directory} is writable by other users`;
     }
     return undefined;
@@ -91,7 +92,10 @@ export function privateDirectoryProblem(directory: string): string | undefined {
 function cacheKey(bundle: string, source: string, bundleId: string | undefined): string {
   const { size, mtimeMs } = statSync(bundle);
   const identity = bundleId ?? contentHash(source);
-  return `${identity}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}`.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `${identity}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}`.replace(
+    /[^A-Za-z0-9._-]/g,
+    '_',
+  );
 }
 
 /** FNV-1a over the text, both halves of each UTF-16 unit (only for runs without a build id). */
@@ -169,7 +173,14 @@ export function runBundleWithCompileCache(options: CompileCacheOptions): Compile
     dirname: string,
   ) => void;
   const module = { exports: {}, filename: options.bundle, id: options.bundle };
-  compiled.call(module.exports, module.exports, createRequire(options.bundle), module, options.bundle, path.dirname(options.bundle));
+  compiled.call(
+    module.exports,
+    module.exports,
+    createRequire(options.bundle),
+    module,
+    options.bundle,
+    path.dirname(options.bundle),
+  );
   return { outcome, reason: problem, file: target, save };
 }
 

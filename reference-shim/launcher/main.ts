@@ -17,6 +17,9 @@ process.once('exit', () => {
   const saved = run.save();
   if (process.env['YUME_SHIM_DEBUG_COMPILE_CACHE']) {
     // Synchronous: the process is exiting.
-    writeSync(2, `yume-shim: compile cache ${run.outcome}${run.reason ? ` (${run.reason})` : ''}, ${saved}${run.file ? ` ${run.file}` : ''}\n`);
+    writeSync(
+      2,
+      `yume-shim: compile cache ${run.outcome}${run.reason ? ` (${run.reason})` : ''}, ${saved}${run.file ? ` ${run.file}` : ''}\n`,
+    );
   }
 });

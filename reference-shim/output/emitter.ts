@@ -124,12 +124,22 @@ abstract class BaseEmitter implements Emitter {
   }
 
   systemNotice(subtype: string, fields: Record<string, unknown>): void {
-    this.writer.write({ type: 'system', subtype, ...fields, session_id: this.options.sessionId() } satisfies SystemOtherLine);
+    this.writer.write({
+      type: 'system',
+      subtype,
+      ...fields,
+      session_id: this.options.sessionId(),
+    } satisfies SystemOtherLine);
   }
 
   systemError(message: string): void {
     this.endModelMessage();
-    this.writer.write({ type: 'system', subtype: 'error', message, session_id: this.options.sessionId() } satisfies SystemErrorLine);
+    this.writer.write({
+      type: 'system',
+      subtype: 'error',
+      message,
+      session_id: this.options.sessionId(),
+    } satisfies SystemErrorLine);
   }
 
   error(message: string, code?: string): void {
@@ -201,7 +211,8 @@ export class FlatEmitter extends BaseEmitter {
 
   thinking(delta: string): void {
     if (!delta) return;
-    for (const piece of splitText(delta)) this.writer.write({ type: 'thinking', is_thinking: true, thought: piece } satisfies ThinkingLine);
+    for (const piece of splitText(delta))
+      this.writer.write({ type: 'thinking', is_thinking: true, thought: piece } satisfies ThinkingLine);
   }
 
   toolUse(call: ToolUseInfo): void {
@@ -292,12 +303,16 @@ export class ClaudeEmitter extends BaseEmitter {
     if (!this.pendingThinking) return;
     const thinking = this.pendingThinking;
     this.pendingThinking = '';
-    for (const piece of splitText(thinking)) this.envelope('assistant', [{ type: 'thinking', thinking: piece, signature: '' }]);
+    for (const piece of splitText(thinking))
+      this.envelope('assistant', [{ type: 'thinking', thinking: piece, signature: '' }]);
   }
 
   private envelope(role: 'assistant', content: AssistantLine['message']['content']): void;
   private envelope(role: 'user', content: UserLine['message']['content']): void;
-  private envelope(role: 'assistant' | 'user', content: AssistantLine['message']['content'] | UserLine['message']['content']): void {
+  private envelope(
+    role: 'assistant' | 'user',
+    content: AssistantLine['message']['content'] | UserLine['message']['content'],
+  ): void {
     const common = { parent_tool_use_id: null, session_id: this.options.sessionId() };
     if (role === 'assistant') {
       this.writer.write({
@@ -314,7 +329,11 @@ export class ClaudeEmitter extends BaseEmitter {
         ...common,
       } satisfies AssistantLine);
     } else {
-      this.writer.write({ type: 'user', message: { role: 'user', content: content as UserLine['message']['content'] }, ...common } satisfies UserLine);
+      this.writer.write({
+        type: 'user',
+        message: { role: 'user', content: content as UserLine['message']['content'] },
+        ...common,
+      } satisfies UserLine);
     }
   }
 }

@@ -3,7 +3,10 @@
 
 function randomHex(length: number): string {
   let out = '';
-  while (out.length < length) out += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  while (out.length < length)
+    out += Math.floor(Math.random() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return out.slice(0, length);
 }
 

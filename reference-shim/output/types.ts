@@ -20,7 +20,10 @@ import type {
 } from '../../generated/protocol.js';
 
 /** Token counts as printed in `usage` lines and `result.usage` (R4: integers 0..2^32-1). */
-export type UsageFields = Pick<TokenUsage, 'input_tokens' | 'output_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>;
+export type UsageFields = Pick<
+  TokenUsage,
+  'input_tokens' | 'output_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'
+>;
 /** result.usage: the turn's totals, `estimated: true` when counted by the shim. */
 export type ResultUsage = UsageFields & Pick<TokenUsage, 'estimated'>;
 

@@ -51,7 +51,8 @@ export function anthropicMessages(history: readonly HistoryEntry[]): unknown[] {
       if (ownExtras) {
         for (const thought of entry.thinking ?? []) {
           if (thought.redacted) blocks.push({ type: 'redacted_thinking', data: thought.redacted });
-          else if (thought.signature) blocks.push({ type: 'thinking', thinking: thought.text, signature: thought.signature });
+          else if (thought.signature)
+            blocks.push({ type: 'thinking', thinking: thought.text, signature: thought.signature });
         }
       }
       if (entry.content) blocks.push({ type: 'text', text: entry.content });
@@ -177,7 +178,13 @@ export class AnthropicProvider extends HttpModelProvider<{ baseUrl: string; apiK
         : undefined;
     yield {
       type: 'done',
-      message: { text, thinking, toolCalls, usage, stopReason: toolCalls.length > 0 ? 'tool_use' : stopReasonFrom(stopReason, STOP_REASONS) },
+      message: {
+        text,
+        thinking,
+        toolCalls,
+        usage,
+        stopReason: toolCalls.length > 0 ? 'tool_use' : stopReasonFrom(stopReason, STOP_REASONS),
+      },
     };
   }
 }

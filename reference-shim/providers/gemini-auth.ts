@@ -37,7 +37,9 @@ async function printAccessToken(env: NodeJS.ProcessEnv, signal: AbortSignal): Pr
   const { execFile } = await import('node:child_process');
   const windows = process.platform === 'win32';
   const file = windows ? (env.ComSpec ?? 'cmd.exe') : 'gcloud';
-  const args = windows ? ['/d', '/s', '/c', 'gcloud.cmd', 'auth', 'print-access-token'] : ['auth', 'print-access-token'];
+  const args = windows
+    ? ['/d', '/s', '/c', 'gcloud.cmd', 'auth', 'print-access-token']
+    : ['auth', 'print-access-token'];
   return new Promise((resolve, reject) => {
     execFile(
       file,

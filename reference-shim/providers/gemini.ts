@@ -5,7 +5,14 @@ import type { HistoryEntry, TokenUsage } from '../session/history.js';
 import type { GeminiCredentials } from './gemini-auth.js';
 import { errorMessageOf } from './http.js';
 import { cutOffError, HttpModelProvider, stopReasonFrom, streamError, usageFromPromptTotal } from './model-stream.js';
-import { ProviderError, type ModelRequest, type ModelStreamEvent, type ModelToolCall, type StopReason, type ToolSpec } from './provider.js';
+import {
+  ProviderError,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ModelToolCall,
+  type StopReason,
+  type ToolSpec,
+} from './provider.js';
 import { parseChunk } from './sse.js';
 
 interface GeminiPart {
@@ -172,7 +179,14 @@ export class GeminiProvider extends HttpModelProvider<{ baseUrl: string; credent
     const stop: StopReason = calls.length > 0 ? 'tool_use' : stopReasonFrom(finishReason, STOP_REASONS);
     yield {
       type: 'done',
-      message: { text, textSignature, thinking: thinking ? [{ text: thinking }] : [], toolCalls: calls, usage, stopReason: stop },
+      message: {
+        text,
+        textSignature,
+        thinking: thinking ? [{ text: thinking }] : [],
+        toolCalls: calls,
+        usage,
+        stopReason: stop,
+      },
     };
   }
 }

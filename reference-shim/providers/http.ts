@@ -28,7 +28,10 @@ export async function postForStream(options: PostOptions): Promise<StreamingResp
       throw new ProviderError('aborted', 'request aborted');
     }
     // Refused or reset connections are transient as far as the caller can tell: retry them (bounded).
-    throw new ProviderError('retryable', `${options.provider}: cannot reach ${options.url} (${(error as Error).message})`);
+    throw new ProviderError(
+      'retryable',
+      `${options.provider}: cannot reach ${options.url} (${(error as Error).message})`,
+    );
   }
   if (response.status >= 200 && response.status < 300) return response;
 
@@ -81,7 +84,8 @@ export function errorMessageOf(bodyText: string): string {
  */
 export function retryAfterMs(header: (name: string) => string | undefined | null, bodyText = ''): number | undefined {
   const ms = header('retry-after-ms');
-  if (ms !== undefined && ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  if (ms !== undefined && ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)))
+    return Math.max(0, Number(ms));
   const after = header('retry-after');
   if (after !== undefined && after !== null && after.trim() !== '') {
     if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1000);

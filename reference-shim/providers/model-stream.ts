@@ -3,7 +3,13 @@
 // so the turn runner sees one shape of error and usage whichever provider produced them.
 import type { TokenUsage } from '../session/history.js';
 import { joinUrl, postForStream } from './http.js';
-import { ProviderError, type ModelProvider, type ModelRequest, type ModelStreamEvent, type StopReason } from './provider.js';
+import {
+  ProviderError,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type StopReason,
+} from './provider.js';
 import { readSse, type SseItem } from './sse.js';
 
 export interface ModelStreamRequest {
@@ -58,7 +64,11 @@ export function cutOffError(provider: string, missingEnd: string): ProviderError
  * Usage from an API whose prompt count includes cache reads (OpenAI, Gemini): the shim reports Claude-style
  * figures, where input tokens exclude them.
  */
-export function usageFromPromptTotal(promptTokens: number | undefined, outputTokens: number, cachedTokens: number | undefined): TokenUsage {
+export function usageFromPromptTotal(
+  promptTokens: number | undefined,
+  outputTokens: number,
+  cachedTokens: number | undefined,
+): TokenUsage {
   const cached = cachedTokens ?? 0;
   return {
     inputTokens: Math.max(0, (promptTokens ?? 0) - cached),
@@ -68,6 +78,9 @@ export function usageFromPromptTotal(promptTokens: number | undefined, outputTok
 }
 
 /** Maps a provider's finish / stop reason through its table; anything unlisted (or absent) is 'other'. */
-export function stopReasonFrom(reason: string | null | undefined, table: Readonly<Record<string, StopReason>>): StopReason {
+export function stopReasonFrom(
+  reason: string | null | undefined,
+  table: Readonly<Record<string, StopReason>>,
+): StopReason {
   return reason && Object.hasOwn(table, reason) ? table[reason]! : 'other';
 }

@@ -1,6 +1,14 @@
 // OpenAI Chat Completions (and any compatible endpoint, local ones included) — provider-wire §1.
 import type { HistoryEntry, TokenUsage } from '../session/history.js';
-import { bearerAuth, cutOffError, HttpModelProvider, rawExcerpt, stopReasonFrom, streamError, usageFromPromptTotal } from './model-stream.js';
+import {
+  bearerAuth,
+  cutOffError,
+  HttpModelProvider,
+  rawExcerpt,
+  stopReasonFrom,
+  streamError,
+  usageFromPromptTotal,
+} from './model-stream.js';
 import type { AssembledMessage, ModelRequest, ModelStreamEvent, StopReason } from './provider.js';
 import { parseChunk } from './sse.js';
 
@@ -17,8 +25,15 @@ interface ChatToolCallDelta {
 
 interface ChatChunk {
   error?: { message?: string; code?: string | null };
-  choices?: Array<{ delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: ChatToolCallDelta[] }; finish_reason?: string | null }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
+  choices?: Array<{
+    delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: ChatToolCallDelta[] };
+    finish_reason?: string | null;
+  }>;
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number } | null;
+  } | null;
 }
 
 export function chatMessages(system: string, history: readonly HistoryEntry[]): unknown[] {

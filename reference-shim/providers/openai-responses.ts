@@ -1,8 +1,21 @@
 // OpenAI Responses API (what the codex models use) — provider-wire §2.
 import type { HistoryEntry, TokenUsage } from '../session/history.js';
-import { bearerAuth, cutOffError, HttpModelProvider, rawExcerpt, streamError, usageFromPromptTotal } from './model-stream.js';
+import {
+  bearerAuth,
+  cutOffError,
+  HttpModelProvider,
+  rawExcerpt,
+  streamError,
+  usageFromPromptTotal,
+} from './model-stream.js';
 import type { OpenAIConfig } from './openai-chat.js';
-import { ProviderError, type ModelRequest, type ModelStreamEvent, type ModelToolCall, type StopReason } from './provider.js';
+import {
+  ProviderError,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ModelToolCall,
+  type StopReason,
+} from './provider.js';
 import { parseChunk } from './sse.js';
 
 interface ResponsesItem {
@@ -134,7 +147,11 @@ export class OpenAIResponsesProvider extends HttpModelProvider<OpenAIConfig> {
           if (type === 'response.incomplete') stopReason = 'max_tokens';
           const reported = event.response?.usage;
           if (reported) {
-            usage = usageFromPromptTotal(reported.input_tokens, reported.output_tokens ?? 0, reported.input_tokens_details?.cached_tokens);
+            usage = usageFromPromptTotal(
+              reported.input_tokens,
+              reported.output_tokens ?? 0,
+              reported.input_tokens_details?.cached_tokens,
+            );
           }
           break;
         }

@@ -8,7 +8,11 @@ export type SseItem = { kind: 'event'; event?: string; data: string } | { kind: 
 
 const MAX_STRAY_CHARS = 1_000_000;
 
-export async function* readSse(response: StreamingResponse, provider: string, signal: AbortSignal): AsyncGenerator<SseItem> {
+export async function* readSse(
+  response: StreamingResponse,
+  provider: string,
+  signal: AbortSignal,
+): AsyncGenerator<SseItem> {
   const queue: SseItem[] = [];
   let stray = '';
   const parser = createParser({
@@ -38,8 +42,12 @@ export async function* readSse(response: StreamingResponse, provider: string, si
       } catch (error) {
         settled = true;
         if (signal.aborted) throw new ProviderError('aborted', 'request aborted');
-        if (response.idleTimedOut) throw new ProviderError('stream', `${provider}: the stream stalled (no data for too long); giving up`);
-        throw new ProviderError('stream', `${provider}: the connection closed mid-stream (${(error as Error).message})`);
+        if (response.idleTimedOut)
+          throw new ProviderError('stream', `${provider}: the stream stalled (no data for too long); giving up`);
+        throw new ProviderError(
+          'stream',
+          `${provider}: the connection closed mid-stream (${(error as Error).message})`,
+        );
       }
       if (chunk.done) {
         settled = true;

@@ -97,7 +97,12 @@ async function connectionFromPreviousCall(): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<StreamingResponse> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<StreamingResponse> {
   const payload = Buffer.from(JSON.stringify(body));
   const target = new URL(url);
   // node:https pulls in TLS; load whichever is needed on first use only (start-up time).

@@ -31,7 +31,14 @@ export function parseHistory(value: unknown, where: string): HistoryEntry[] {
   const history: HistoryEntry[] = [];
   value.forEach((item, index) => {
     const at = `${where}: message ${index + 1}`;
-    const message = item as { role?: unknown; content?: unknown; toolCalls?: unknown; toolCallId?: unknown; name?: unknown; isError?: unknown };
+    const message = item as {
+      role?: unknown;
+      content?: unknown;
+      toolCalls?: unknown;
+      toolCallId?: unknown;
+      name?: unknown;
+      isError?: unknown;
+    };
     if (!message || typeof message !== 'object') throw new HistoryFileError(`${at} is not an object`);
     const role = message.role;
     if (role === 'system') return;
@@ -50,7 +57,9 @@ export function parseHistory(value: unknown, where: string): HistoryEntry[] {
       const entry: AssistantEntry = { role: 'assistant', content: blockText(message.content) };
       if (Array.isArray(message.toolCalls)) entry.toolCalls = message.toolCalls as AssistantEntry['toolCalls'];
       if (Array.isArray(message.content)) {
-        const uses = (message.content as Block[]).filter((block) => block?.type === 'tool_use' && typeof block.id === 'string');
+        const uses = (message.content as Block[]).filter(
+          (block) => block?.type === 'tool_use' && typeof block.id === 'string',
+        );
         if (uses.length > 0) {
           entry.toolCalls = uses.map((block) => ({
             id: block.id as string,
@@ -87,7 +96,9 @@ export function readHistoryFile(file: string): HistoryEntry[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new HistoryFileError(`--history-file ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new HistoryFileError(
+      `--history-file ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   let value: unknown;
   try {

@@ -71,7 +71,9 @@ export async function loadSession(file: string): Promise<SessionFile | undefined
   try {
     parsed = JSON.parse(text) as Partial<SessionFile>;
   } catch (error) {
-    throw new SessionFileError(`session file ${file} is not valid JSON (${(error as Error).message}); delete it or pick another id`);
+    throw new SessionFileError(
+      `session file ${file} is not valid JSON (${(error as Error).message}); delete it or pick another id`,
+    );
   }
   if (!parsed || typeof parsed !== 'object' || !Array.isArray(parsed.history)) {
     throw new SessionFileError(`session file ${file} has no history array; delete it or pick another id`);

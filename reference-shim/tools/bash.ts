@@ -66,7 +66,10 @@ export const bashTool: Tool = {
         ending ??= reason;
         killTree(child.pid, marker);
       };
-      const timer = setTimeout(() => stop(`[timed out after ${timeoutMs} ms; the command and its children were killed]`), timeoutMs);
+      const timer = setTimeout(
+        () => stop(`[timed out after ${timeoutMs} ms; the command and its children were killed]`),
+        timeoutMs,
+      );
       const onAbort = (): void => stop('[interrupted: the command and its children were killed]');
       context.signal.addEventListener('abort', onAbort, { once: true });
       if (context.signal.aborted) onAbort();

@@ -18,12 +18,19 @@ function countOccurrences(haystack: string, needle: string): number {
 
 /** Applies one edit; returns the new text and the offset of the first change. `label` names it in errors. */
 export function applyEdit(text: string, edit: EditSpec, label: string): { text: string; firstChange: number } {
-  if (edit.old_string === edit.new_string) throw new ToolInputError(`${label}: old_string and new_string are identical; nothing to change.`);
-  if (edit.old_string === '') throw new ToolInputError(`${label}: old_string is empty; use Write to create or replace a whole file.`);
+  if (edit.old_string === edit.new_string)
+    throw new ToolInputError(`${label}: old_string and new_string are identical; nothing to change.`);
+  if (edit.old_string === '')
+    throw new ToolInputError(`${label}: old_string is empty; use Write to create or replace a whole file.`);
   const count = countOccurrences(text, edit.old_string);
-  if (count === 0) throw new ToolInputError(`${label}: old_string was not found in the file. Read the file and copy the exact text, including whitespace.`);
+  if (count === 0)
+    throw new ToolInputError(
+      `${label}: old_string was not found in the file. Read the file and copy the exact text, including whitespace.`,
+    );
   if (count > 1 && !edit.replace_all) {
-    throw new ToolInputError(`${label}: old_string occurs ${count} times. Add surrounding lines to make it unique, or set replace_all to true.`);
+    throw new ToolInputError(
+      `${label}: old_string occurs ${count} times. Add surrounding lines to make it unique, or set replace_all to true.`,
+    );
   }
   const firstChange = text.indexOf(edit.old_string);
   const replaced = edit.replace_all

@@ -19,10 +19,12 @@ export function checkPattern(context: ToolContext, pattern: string, base: string
   let relative = pattern;
   if (path.isAbsolute(pattern) || /^[A-Za-z]:[\\/]/.test(pattern)) {
     const absolute = path.resolve(pattern);
-    if (!isInside(base, absolute)) throw new ToolInputError(`Refused: pattern ${pattern} is outside the working directory ${context.cwd}.`);
+    if (!isInside(base, absolute))
+      throw new ToolInputError(`Refused: pattern ${pattern} is outside the working directory ${context.cwd}.`);
     relative = path.relative(base, absolute).split(path.sep).join('/') || '.';
   }
-  if (relative.split(/[\\/]/).includes('..')) throw new ToolInputError(`Refused: pattern ${pattern} climbs out of the search directory with "..".`);
+  if (relative.split(/[\\/]/).includes('..'))
+    throw new ToolInputError(`Refused: pattern ${pattern} climbs out of the search directory with "..".`);
   return relative;
 }
 
@@ -37,7 +39,8 @@ export async function searchBase(context: ToolContext, requested: string | undef
 export const globTool: Tool = {
   spec: {
     name: 'Glob',
-    description: 'Find files by glob pattern (e.g. "**/*.ts", "src/*.json") inside the working directory. Returns matching paths, one per line.',
+    description:
+      'Find files by glob pattern (e.g. "**/*.ts", "src/*.json") inside the working directory. Returns matching paths, one per line.',
     parameters: {
       type: 'object',
       properties: {
@@ -65,6 +68,12 @@ export const globTool: Tool = {
     if (inside.length === 0) return ok(`No files found for ${pattern}`);
     const shown = inside.map((file) => displayPath(context, file)).sort();
     const listed = shown.slice(0, MAX_RESULTS).join('\n');
-    return ok(capText(shown.length > MAX_RESULTS ? `${listed}\n(${shown.length - MAX_RESULTS} more files not shown; narrow the pattern)` : listed));
+    return ok(
+      capText(
+        shown.length > MAX_RESULTS
+          ? `${listed}\n(${shown.length - MAX_RESULTS} more files not shown; narrow the pattern)`
+          : listed,
+      ),
+    );
   },
 };

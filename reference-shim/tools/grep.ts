@@ -92,7 +92,9 @@ export const grepTool: Tool = {
           truncated = true;
           break;
         }
-        lines.push(`${shown}:${index + 1}:${line.length > MAX_SHOWN_LINE_CHARS ? `${line.slice(0, MAX_SHOWN_LINE_CHARS)}…` : line}`);
+        lines.push(
+          `${shown}:${index + 1}:${line.length > MAX_SHOWN_LINE_CHARS ? `${line.slice(0, MAX_SHOWN_LINE_CHARS)}…` : line}`,
+        );
       }
       if (count > 0 && mode === 'files_with_matches') lines.push(shown);
       if (count > 0 && mode === 'count') lines.push(`${shown}:${count}`);

@@ -8,7 +8,8 @@ import { ToolInputError, ok, optionalString, type Tool } from './types.js';
 export const lsTool: Tool = {
   spec: {
     name: 'LS',
-    description: 'List the files and directories in a directory inside the working directory (default: the working directory).',
+    description:
+      'List the files and directories in a directory inside the working directory (default: the working directory).',
     parameters: {
       type: 'object',
       properties: { path: { type: 'string', description: 'Directory to list.' } },

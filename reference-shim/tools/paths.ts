@@ -43,7 +43,9 @@ export function resolveInside(context: ToolContext, requested: string): string {
   if (!isInside(context.cwd, absolute) && !isInside(context.realCwd, absolute)) throw new ToolInputError(refusal);
   const real = realPathOf(absolute);
   if (!isInside(context.realCwd, real)) {
-    throw new ToolInputError(`Refused: ${requested} resolves through a symlink to ${real}, outside the working directory ${context.cwd}.`);
+    throw new ToolInputError(
+      `Refused: ${requested} resolves through a symlink to ${real}, outside the working directory ${context.cwd}.`,
+    );
   }
   return absolute;
 }

@@ -32,7 +32,10 @@ export const readTool: Tool = {
     parameters: {
       type: 'object',
       properties: {
-        file_path: { type: 'string', description: 'Path of the file, relative to the working directory or absolute inside it.' },
+        file_path: {
+          type: 'string',
+          description: 'Path of the file, relative to the working directory or absolute inside it.',
+        },
         offset: { type: 'integer', description: 'Line number to start reading from (1-based).' },
         limit: { type: 'integer', description: 'Number of lines to read.' },
       },
@@ -47,7 +50,8 @@ export const readTool: Tool = {
     const lines = splitLines(readRegularFile(file, requested).toString('utf8'));
     if (lines.length === 0) return ok(`(${requested} is empty)`);
     const first = Math.max(1, offset);
-    if (first > lines.length) throw new ToolInputError(`${requested} has ${lines.length} lines; offset ${first} is past the end.`);
+    if (first > lines.length)
+      throw new ToolInputError(`${requested} has ${lines.length} lines; offset ${first} is past the end.`);
     const shown = lines.slice(first - 1, first - 1 + limit);
     let content = numberLines(shown, first);
     const last = first + shown.length - 1;

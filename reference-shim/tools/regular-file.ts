@@ -21,11 +21,15 @@ export function readRegularFile(file: string, requested: string): Buffer {
   const info = statIfExists(file);
   if (!info) throw new ToolInputError(`File does not exist: ${requested}`);
   if (info.isDirectory()) throw new ToolInputError(`${requested} is a directory; use LS to list it.`);
-  if (!info.isFile()) throw new ToolInputError(`${requested} is not a regular file (a pipe, socket or device); it was not read.`);
-  if (info.size > MAX_FILE_BYTES) throw new ToolInputError(`${requested} is larger than 50 MB; read a part with Bash instead.`);
+  if (!info.isFile())
+    throw new ToolInputError(`${requested} is not a regular file (a pipe, socket or device); it was not read.`);
+  if (info.size > MAX_FILE_BYTES)
+    throw new ToolInputError(`${requested} is larger than 50 MB; read a part with Bash instead.`);
   try {
     return readFileSync(file);
   } catch (error) {
-    throw new ToolInputError(`Cannot read ${requested}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ToolInputError(
+      `Cannot read ${requested}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }

@@ -7,11 +7,15 @@ import { ToolInputError, ok, requireString, type Tool } from './types.js';
 export const writeTool: Tool = {
   spec: {
     name: 'Write',
-    description: 'Create a file or replace its whole content. Parent directories are created. The path must be inside the working directory.',
+    description:
+      'Create a file or replace its whole content. Parent directories are created. The path must be inside the working directory.',
     parameters: {
       type: 'object',
       properties: {
-        file_path: { type: 'string', description: 'Path of the file, relative to the working directory or absolute inside it.' },
+        file_path: {
+          type: 'string',
+          description: 'Path of the file, relative to the working directory or absolute inside it.',
+        },
         content: { type: 'string', description: 'The complete new content of the file.' },
       },
       required: ['file_path', 'content'],
@@ -25,6 +29,8 @@ export const writeTool: Tool = {
     if (existing?.isDirectory()) throw new ToolInputError(`${requested} is a directory.`);
     await writeFileAtomic(file, content);
     const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
-    return ok(`${existing ? 'Updated' : 'Created'} ${requested} (${lines} lines, ${Buffer.byteLength(content)} bytes).`);
+    return ok(
+      `${existing ? 'Updated' : 'Created'} ${requested} (${lines} lines, ${Buffer.byteLength(content)} bytes).`,
+    );
   },
 };

@@ -12,7 +12,14 @@ const passedReport = {
 };
 const failedReport = {
   summary: { passed: 4, failed: 1, warnings: 0, notVerified: 0 },
-  runs: [{ scenario: 'interrupt', provider: 'openai-chat', status: 'failed', findings: [{ rule: 'interrupt.error-result', severity: 'MUST', message: 'no result' }] }],
+  runs: [
+    {
+      scenario: 'interrupt',
+      provider: 'openai-chat',
+      status: 'failed',
+      findings: [{ rule: 'interrupt.error-result', severity: 'MUST', message: 'no result' }],
+    },
+  ],
 };
 const partialReport = {
   summary: { passed: 4, failed: 0, warnings: 0, notVerified: 1 },
@@ -29,14 +36,25 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 function artifact(os: string, exitCode: number, report?: unknown, extra: Record<string, unknown> = {}) {
   const folder = path.join(dir, 'all', `yume-conformance-${os}`);
   mkdirSync(folder, { recursive: true });
-  const info = { os, arch: 'X64', node: 'v22.0.0', exitCode, reports: { json: 'report.json', junit: 'junit.xml', html: 'report.html' }, ...extra };
+  const info = {
+    os,
+    arch: 'X64',
+    node: 'v22.0.0',
+    exitCode,
+    reports: { json: 'report.json', junit: 'junit.xml', html: 'report.html' },
+    ...extra,
+  };
   writeFileSync(path.join(folder, 'run-info.json'), JSON.stringify(info));
   if (report !== undefined) writeFileSync(path.join(folder, 'report.json'), JSON.stringify(report));
 }
 
 function run(expect = 'Linux,macOS,Windows') {
   const summaryFile = path.join(dir, 'summary.md');
-  const result = runNodeScript(aggregate, ['--dir', path.join(dir, 'all'), '--expect', expect, '--summary-file', summaryFile], { cwd: dir });
+  const result = runNodeScript(
+    aggregate,
+    ['--dir', path.join(dir, 'all'), '--expect', expect, '--summary-file', summaryFile],
+    { cwd: dir },
+  );
   let summary = '';
   try {
     summary = readFileSync(summaryFile, 'utf8');
@@ -64,7 +82,9 @@ describe('ci/aggregate.mjs', () => {
     const { status, stdout, summary } = run();
     expect(status).toBe(1);
     expect(summary).toContain('| Windows | | **not verified** |');
-    expect(stdout).toContain('::error title=yume-conformance::not verified on Windows: no usable results; this is not a pass');
+    expect(stdout).toContain(
+      '::error title=yume-conformance::not verified on Windows: no usable results; this is not a pass',
+    );
     expect(stdout).toContain('not verified on: Windows');
   });
 

@@ -15,7 +15,13 @@ const mixedReport = {
       provider: 'openai-chat',
       status: 'failed',
       findings: [
-        { rule: 'tool.result-pairs-use', severity: 'MUST', message: 'tool_result for call_9 has no tool_use', line: 3, fix: 'print the tool_use first' },
+        {
+          rule: 'tool.result-pairs-use',
+          severity: 'MUST',
+          message: 'tool_result for call_9 has no tool_use',
+          line: 3,
+          fix: 'print the tool_use first',
+        },
         { rule: 'usage.present', severity: 'SHOULD', message: 'no usage before result', line: 5 },
         { rule: 'info.dialect', severity: 'INFO', message: 'flat dialect' },
       ],
@@ -35,7 +41,10 @@ function run(report: unknown, args: string[] = [], env: Record<string, string> =
   const reportFile = path.join(dir, 'report.json');
   if (report !== undefined) writeFileSync(reportFile, typeof report === 'string' ? report : JSON.stringify(report));
   const summaryFile = path.join(dir, 'summary.md');
-  const result = runNodeScript(annotate, ['--report', reportFile, '--summary-file', summaryFile, ...args], { cwd: dir, env });
+  const result = runNodeScript(annotate, ['--report', reportFile, '--summary-file', summaryFile, ...args], {
+    cwd: dir,
+    env,
+  });
   let summary = '';
   try {
     summary = readFileSync(summaryFile, 'utf8');
@@ -65,7 +74,9 @@ describe('ci/annotate.mjs', () => {
     expect(summary).toContain('Other operating systems are not verified by this job.');
     expect(summary).toContain('| single-tool | openai-chat | failed | 1 | 1 | 1 |');
     expect(summary).toContain('| interrupt | gemini | not-verified | 0 | 0 | 0 |');
-    expect(summary).toContain('| single-tool | openai-chat | `tool.result-pairs-use` | MUST | 3 | tool_result for call_9 has no tool_use |');
+    expect(summary).toContain(
+      '| single-tool | openai-chat | `tool.result-pairs-use` | MUST | 3 | tool_result for call_9 has no tool_use |',
+    );
   });
 
   it('takes the OS from RUNNER_OS and RUNNER_ARCH on a GitHub runner', () => {
@@ -76,7 +87,10 @@ describe('ci/annotate.mjs', () => {
   it('gives "passed" only when every run passed, "partial" when any was not verified', () => {
     const passed = { summary: { passed: 1, failed: 0, warnings: 0, notVerified: 0 }, runs: [mixedReport.runs[0]] };
     expect(run(passed, ['--os', 'Linux']).summary).toContain('**Verdict on Linux: passed**');
-    const partial = { summary: { passed: 1, failed: 0, warnings: 0, notVerified: 1 }, runs: [mixedReport.runs[0], mixedReport.runs[2]] };
+    const partial = {
+      summary: { passed: 1, failed: 0, warnings: 0, notVerified: 1 },
+      runs: [mixedReport.runs[0], mixedReport.runs[2]],
+    };
     expect(run(partial, ['--os', 'Linux']).summary).toContain('**Verdict on Linux: partial**');
     const nothing = { summary: { passed: 0, failed: 0, warnings: 0, notVerified: 0 }, runs: [] };
     expect(run(nothing, ['--os', 'Linux']).summary).toContain('**Verdict on Linux: not verified**');
@@ -101,7 +115,9 @@ describe('ci/annotate.mjs', () => {
           scenario: 'a,b',
           provider: 'x:y',
           status: 'failed',
-          findings: [{ rule: 'framing.single-line-json', severity: 'MUST', message: '100% broken\n::error::injected\r' }],
+          findings: [
+            { rule: 'framing.single-line-json', severity: 'MUST', message: '100% broken\n::error::injected\r' },
+          ],
         },
       ],
     };
@@ -115,7 +131,14 @@ describe('ci/annotate.mjs', () => {
   it('escapes table cells in the summary', () => {
     const report = {
       summary: { passed: 0, failed: 1, warnings: 0, notVerified: 0 },
-      runs: [{ scenario: 's|1', provider: '<p>', status: 'failed', findings: [{ rule: 'r', severity: 'MUST', message: 'a | b' }] }],
+      runs: [
+        {
+          scenario: 's|1',
+          provider: '<p>',
+          status: 'failed',
+          findings: [{ rule: 'r', severity: 'MUST', message: 'a | b' }],
+        },
+      ],
     };
     const { summary } = run(report, ['--os', 'Linux']);
     expect(summary).toContain('| s\\|1 | &lt;p&gt; | failed |');
@@ -137,10 +160,14 @@ describe('ci/annotate.mjs', () => {
     writeFileSync(path.join(dir, 'pkg', 'bin', 'shim.mjs'), '');
     const reportFile = path.join(dir, 'report.json');
     writeFileSync(reportFile, JSON.stringify(mixedReport));
-    const result = runNodeScript(annotate, ['--report', reportFile, '--os', 'Linux', '--shim', 'bin/shim.mjs', '--summary-file', path.join(dir, 's.md')], {
-      cwd: path.join(dir, 'pkg'),
-      env: { GITHUB_WORKSPACE: dir },
-    });
+    const result = runNodeScript(
+      annotate,
+      ['--report', reportFile, '--os', 'Linux', '--shim', 'bin/shim.mjs', '--summary-file', path.join(dir, 's.md')],
+      {
+        cwd: path.join(dir, 'pkg'),
+        env: { GITHUB_WORKSPACE: dir },
+      },
+    );
     expect(result.stdout.split('\n')[0]).toMatch(/^::error file=pkg\/bin\/shim\.mjs,title=/);
   });
 
@@ -152,8 +179,16 @@ describe('ci/annotate.mjs', () => {
   });
 
   it('emits at most 10 annotations per level (GitHub’s limit per step) and says how many more there are', () => {
-    const findings = Array.from({ length: 12 }, (_, index) => ({ rule: `rule.${index}`, severity: 'MUST', message: `m${index}`, line: index + 1 }));
-    const report = { summary: { passed: 0, failed: 1, warnings: 0, notVerified: 0 }, runs: [{ scenario: 's', provider: 'p', status: 'failed', findings }] };
+    const findings = Array.from({ length: 12 }, (_, index) => ({
+      rule: `rule.${index}`,
+      severity: 'MUST',
+      message: `m${index}`,
+      line: index + 1,
+    }));
+    const report = {
+      summary: { passed: 0, failed: 1, warnings: 0, notVerified: 0 },
+      runs: [{ scenario: 's', provider: 'p', status: 'failed', findings }],
+    };
     const { lines, summary } = run(report, ['--os', 'Linux']);
     expect(lines.filter((line) => line.startsWith('::error'))).toHaveLength(10);
     expect(lines.at(-1)).toMatch(/^2 more findings are listed in the job summary/);
@@ -163,7 +198,9 @@ describe('ci/annotate.mjs', () => {
   it('a missing report is "not verified" with exit 2 and a clear reason, never a stack trace', () => {
     const { status, lines, summary, stderr } = run(undefined, ['--os', 'Linux']);
     expect(status).toBe(2);
-    expect(lines[0]).toMatch(/^::error title=yume-conformance on Linux%3A not verified::\[yume-conformance\] cannot read the JSON report .*report\.json: it does not exist/);
+    expect(lines[0]).toMatch(
+      /^::error title=yume-conformance on Linux%3A not verified::\[yume-conformance\] cannot read the JSON report .*report\.json: it does not exist/,
+    );
     expect(summary).toContain('**Verdict on Linux: not verified**');
     expect(stderr).not.toMatch(/at .*\.mjs:\d+/);
   });

@@ -17,13 +17,19 @@ const write = (name: string, source: string) => writeFileSync(path.join(dir, nam
 describe('scripts/bench.mjs', () => {
   it('runs every *.bench.mjs in name order, one after another, and repeats the ratio lines at the end', () => {
     // b checks that a has finished (a's marker file exists) before b started: sequential, not parallel.
-    write('a.bench.mjs', `import { writeFileSync } from 'node:fs';
+    write(
+      'a.bench.mjs',
+      `import { writeFileSync } from 'node:fs';
       console.log('warming up');
       console.log('validate: 120.0 MB/s, bare loop 200.0 MB/s, ratio 0.60 (goal >= 0.5)');
-      writeFileSync(${JSON.stringify(path.join(dir, 'a.done'))}, '');`);
-    write('b.bench.mjs', `import { existsSync } from 'node:fs';
+      writeFileSync(${JSON.stringify(path.join(dir, 'a.done'))}, '');`,
+    );
+    write(
+      'b.bench.mjs',
+      `import { existsSync } from 'node:fs';
       if (!existsSync(${JSON.stringify(path.join(dir, 'a.done'))})) { console.log('a still running'); process.exit(9); }
-      console.log('cold start: 1.40x node -e 0');`);
+      console.log('cold start: 1.40x node -e 0');`,
+    );
     write('notes.txt', 'not a bench');
     const { status, stdout } = runNodeScript(bench, ['--dir', dir]);
     expect(status).toBe(0);
@@ -31,7 +37,9 @@ describe('scripts/bench.mjs', () => {
     expect(stdout).toContain('warming up');
     expect(stdout).toMatch(/--- a\.bench\.mjs: ok in \d+\.\d s/);
     const summary = stdout.slice(stdout.indexOf('=== summary'));
-    expect(summary).toContain('a.bench.mjs: ok\n  validate: 120.0 MB/s, bare loop 200.0 MB/s, ratio 0.60 (goal >= 0.5)\n');
+    expect(summary).toContain(
+      'a.bench.mjs: ok\n  validate: 120.0 MB/s, bare loop 200.0 MB/s, ratio 0.60 (goal >= 0.5)\n',
+    );
     expect(summary).toContain('b.bench.mjs: ok\n  cold start: 1.40x node -e 0\n');
     expect(summary).not.toContain('warming up');
     expect(stdout).not.toContain('notes.txt');

@@ -34,7 +34,11 @@ function conditionsOf(steps: unknown[]): string[] {
   return steps.filter(isMapping).flatMap((step) => (typeof step.if === 'string' ? [step.if] : []));
 }
 
-function checkSteps(steps: unknown, where: string, options: { requireShell: boolean; unpinnedAllowed: string[] }): string[] {
+function checkSteps(
+  steps: unknown,
+  where: string,
+  options: { requireShell: boolean; unpinnedAllowed: string[] },
+): string[] {
   if (!Array.isArray(steps) || steps.length === 0) return [`${where}: "steps" must be a non-empty list`];
   const problems: string[] = [];
   const ids = new Set<string>();
@@ -47,7 +51,8 @@ function checkSteps(steps: unknown, where: string, options: { requireShell: bool
     const hasUses = 'uses' in step;
     const hasRun = 'run' in step;
     if (hasUses === hasRun) problems.push(`${at}: a step needs exactly one of "uses" or "run"`);
-    if (hasRun && (typeof step.run !== 'string' || step.run.trim() === '')) problems.push(`${at}: "run" must be a non-empty string`);
+    if (hasRun && (typeof step.run !== 'string' || step.run.trim() === ''))
+      problems.push(`${at}: "run" must be a non-empty string`);
     if (hasRun && options.requireShell && typeof step.shell !== 'string') {
       problems.push(`${at}: a "run" step in a composite action needs "shell"`);
     }
@@ -91,7 +96,8 @@ export function checkWorkflow(doc: unknown, options: WorkflowCheckOptions = {}):
     }
     const needs = job.needs === undefined ? [] : Array.isArray(job.needs) ? job.needs : [job.needs];
     for (const need of needs) {
-      if (typeof need !== 'string' || !jobIds.has(need)) problems.push(`${where}: needs unknown job ${JSON.stringify(need)}`);
+      if (typeof need !== 'string' || !jobIds.has(need))
+        problems.push(`${where}: needs unknown job ${JSON.stringify(need)}`);
     }
     if (typeof job.uses === 'string') continue; // a reusable-workflow call has no runs-on or steps
     if (job['runs-on'] === undefined) problems.push(`${where}: a job needs "runs-on"`);
@@ -104,7 +110,8 @@ export function checkWorkflow(doc: unknown, options: WorkflowCheckOptions = {}):
     if (isMapping(matrix)) {
       for (const [axis, values] of Object.entries(matrix)) {
         if (axis === 'include' || axis === 'exclude') continue;
-        if (!Array.isArray(values) || values.length === 0) problems.push(`${where}: matrix axis "${axis}" must be a non-empty list`);
+        if (!Array.isArray(values) || values.length === 0)
+          problems.push(`${where}: matrix axis "${axis}" must be a non-empty list`);
         axes.add(axis);
       }
       if (Array.isArray(matrix.include)) {
@@ -133,7 +140,8 @@ export function checkCompositeAction(doc: unknown): string[] {
   const inputNames = new Set(isMapping(inputs) ? Object.keys(inputs) : []);
   if (isMapping(inputs)) {
     for (const [name, input] of Object.entries(inputs)) {
-      if (!isMapping(input) || typeof input.description !== 'string') problems.push(`inputs.${name}: needs "description"`);
+      if (!isMapping(input) || typeof input.description !== 'string')
+        problems.push(`inputs.${name}: needs "description"`);
     }
   }
   const runs = doc.runs;
@@ -148,7 +156,9 @@ export function checkCompositeAction(doc: unknown): string[] {
     if (!inputNames.has(name)) problems.push(`refers to inputs.${name}, but the action has no such input`);
   }
   const stepIds = new Set(
-    (Array.isArray(runs.steps) ? runs.steps : []).flatMap((step) => (isMapping(step) && typeof step.id === 'string' ? [step.id] : [])),
+    (Array.isArray(runs.steps) ? runs.steps : []).flatMap((step) =>
+      isMapping(step) && typeof step.id === 'string' ? [step.id] : [],
+    ),
   );
   for (const id of referencedNames(doc.outputs, 'steps')) {
     if (!stepIds.has(id)) problems.push(`outputs refer to steps.${id}, but no step has id "${id}"`);
@@ -157,7 +167,8 @@ export function checkCompositeAction(doc: unknown): string[] {
     if (!isMapping(doc.outputs)) problems.push('"outputs" must be a mapping');
     else {
       for (const [name, output] of Object.entries(doc.outputs)) {
-        if (!isMapping(output) || typeof output.value !== 'string') problems.push(`outputs.${name}: a composite action output needs "value"`);
+        if (!isMapping(output) || typeof output.value !== 'string')
+          problems.push(`outputs.${name}: a composite action output needs "value"`);
       }
     }
   }

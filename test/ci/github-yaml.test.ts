@@ -74,7 +74,9 @@ describe('ci/workflow-example.yml', () => {
 
   it('uses only inputs the action declares', () => {
     const inputs = Object.keys(load('ci/action.yml').inputs);
-    const suite = workflow.jobs.conformance.steps.find((step: any) => String(step.uses).includes('/yume-conformance/ci@'));
+    const suite = workflow.jobs.conformance.steps.find((step: any) =>
+      String(step.uses).includes('/yume-conformance/ci@'),
+    );
     for (const name of Object.keys(suite.with)) expect(inputs).toContain(name);
   });
 });
@@ -91,7 +93,15 @@ describe('ci/action.yml and ci/aggregate/action.yml', () => {
   it('take the inputs shim authors need', () => {
     expect(Object.keys(action.inputs)).toEqual(
       expect.arrayContaining([
-        'shim', 'providers', 'profile', 'invocation', 'capabilities', 'expected-failures', 'node-version', 'version', 'args',
+        'shim',
+        'providers',
+        'profile',
+        'invocation',
+        'capabilities',
+        'expected-failures',
+        'node-version',
+        'version',
+        'args',
       ]),
     );
   });
@@ -100,7 +110,9 @@ describe('ci/action.yml and ci/aggregate/action.yml', () => {
     const steps = action.runs.steps;
     expect(String(steps[0].uses)).toMatch(/^actions\/setup-node@/);
     expect(steps.map((step: any) => step.id).filter(Boolean)).toContain('suite');
-    expect(steps.some((step: any) => String(step.uses).startsWith('actions/upload-artifact@') && step.if === 'always()')).toBe(true);
+    expect(
+      steps.some((step: any) => String(step.uses).startsWith('actions/upload-artifact@') && step.if === 'always()'),
+    ).toBe(true);
     const last = steps.at(-1);
     expect(last.if).toContain('always()');
     expect(last.run).toContain('exit 1');

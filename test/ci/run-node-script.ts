@@ -17,7 +17,9 @@ export function runNodeScript(
 ): ScriptResult {
   // The runner's own GitHub variables must not leak into a test of code that reads them.
   const base = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('GITHUB_') && !key.startsWith('RUNNER_') && !key.startsWith('YUME_CI_')),
+    Object.entries(process.env).filter(
+      ([key]) => !key.startsWith('GITHUB_') && !key.startsWith('RUNNER_') && !key.startsWith('YUME_CI_'),
+    ),
   );
   const result = spawnSync(process.execPath, [script, ...args], {
     cwd: options.cwd ?? repoRoot,

@@ -31,7 +31,10 @@ function run(inputs: Record<string, string>, mode = 'pass', timeoutMs = 30_000) 
     },
   });
   const outputs = Object.fromEntries(
-    readFileSync(outputFile, 'utf8').split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2)),
+    readFileSync(outputFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(/=(.*)/s).slice(0, 2)),
   );
   const called = existsSync(log) ? JSON.parse(readFileSync(log, 'utf8')) : undefined;
   return { ...result, outputs, called };
@@ -58,17 +61,41 @@ describe('ci/run-suite.mjs', () => {
     });
     expect(status).toBe(0);
     expect(called.args).toEqual([
-      '--yes', '--package', 'yume-conformance@0.1.0', '--', 'yume-conformance', 'run', './my shim.mjs',
-      '--provider', 'openai-chat', '--provider', 'gemini',
-      '--scenario', 'plain-text', '--scenario', 'single-tool',
-      '--profile', 'yume-app', '--invocation', 'spec',
-      '--capabilities', 'caps.json', '--expected-failures', 'xf.json',
-      '--shim-arg=--verbose', '--shim-arg=--model x y',
-      '--reporter', 'human',
-      '--reporter', `junit:${path.join('out dir', 'junit.xml')}`,
-      '--reporter', `html:${path.join('out dir', 'report.html')}`,
-      '--reporter', `json:${path.join('out dir', 'report.json')}`,
-      '--seed', '7',
+      '--yes',
+      '--package',
+      'yume-conformance@0.1.0',
+      '--',
+      'yume-conformance',
+      'run',
+      './my shim.mjs',
+      '--provider',
+      'openai-chat',
+      '--provider',
+      'gemini',
+      '--scenario',
+      'plain-text',
+      '--scenario',
+      'single-tool',
+      '--profile',
+      'yume-app',
+      '--invocation',
+      'spec',
+      '--capabilities',
+      'caps.json',
+      '--expected-failures',
+      'xf.json',
+      '--shim-arg=--verbose',
+      '--shim-arg=--model x y',
+      '--reporter',
+      'human',
+      '--reporter',
+      `junit:${path.join('out dir', 'junit.xml')}`,
+      '--reporter',
+      `html:${path.join('out dir', 'report.html')}`,
+      '--reporter',
+      `json:${path.join('out dir', 'report.json')}`,
+      '--seed',
+      '7',
     ]);
     expect(called.cwd).toBe(dir);
     expect(called.yes).toBe('true');
@@ -76,11 +103,21 @@ describe('ci/run-suite.mjs', () => {
 
   it('with no inputs runs the latest release against the bundled reference shim', () => {
     const { called } = run({});
-    expect(called.args.slice(0, 7)).toEqual(['--yes', '--package', 'yume-conformance@latest', '--', 'yume-conformance', 'run', '--reporter']);
+    expect(called.args.slice(0, 7)).toEqual([
+      '--yes',
+      '--package',
+      'yume-conformance@latest',
+      '--',
+      'yume-conformance',
+      'run',
+      '--reporter',
+    ]);
   });
 
   it('takes a tarball path or an npm spec as the version', () => {
-    expect(run({ YUME_CI_VERSION: './pkg/yume-conformance-0.1.0.tgz' }).called.args[2]).toBe(path.join(dir, 'pkg', 'yume-conformance-0.1.0.tgz'));
+    expect(run({ YUME_CI_VERSION: './pkg/yume-conformance-0.1.0.tgz' }).called.args[2]).toBe(
+      path.join(dir, 'pkg', 'yume-conformance-0.1.0.tgz'),
+    );
     expect(run({ YUME_CI_VERSION: 'file:../x.tgz' }).called.args[2]).toBe('file:../x.tgz');
     expect(run({ YUME_CI_VERSION: 'next' }).called.args[2]).toBe('yume-conformance@next');
   });
@@ -95,7 +132,13 @@ describe('ci/run-suite.mjs', () => {
       'html-report': path.join('reports', 'report.html'),
     });
     const info = readInfo('reports');
-    expect(info).toMatchObject({ os: 'Linux', node: process.version, package: 'yume-conformance@latest', exitCode: 1, timedOut: false });
+    expect(info).toMatchObject({
+      os: 'Linux',
+      node: process.version,
+      package: 'yume-conformance@latest',
+      exitCode: 1,
+      timedOut: false,
+    });
     expect(info.shim).toBe('(bundled reference shim)');
     expect(JSON.parse(readFileSync(path.join(dir, 'reports', 'report.json'), 'utf8')).summary.failed).toBe(1);
   });
@@ -111,14 +154,20 @@ describe('ci/run-suite.mjs', () => {
   it('removes reports of an earlier run so they cannot pass for this one', () => {
     const reports = path.join(dir, 'yume-conformance-reports');
     mkdirSync(reports);
-    writeFileSync(path.join(reports, 'report.json'), '{"summary":{"passed":1,"failed":0,"warnings":0,"notVerified":0},"runs":[]}');
+    writeFileSync(
+      path.join(reports, 'report.json'),
+      '{"summary":{"passed":1,"failed":0,"warnings":0,"notVerified":0},"runs":[]}',
+    );
     run({}, 'no-report');
     expect(existsSync(path.join(reports, 'report.json'))).toBe(false);
     expect(readInfo('yume-conformance-reports').exitCode).toBe(2);
   });
 
   it('names a missing capabilities or expected-failures file and does not start the suite', () => {
-    const { status, stderr, called } = run({ YUME_CI_CAPABILITIES: 'nope.json', YUME_CI_EXPECTED_FAILURES: 'gone.yml' });
+    const { status, stderr, called } = run({
+      YUME_CI_CAPABILITIES: 'nope.json',
+      YUME_CI_EXPECTED_FAILURES: 'gone.yml',
+    });
     expect(status).toBe(2);
     expect(called).toBeUndefined();
     expect(stderr).toContain('input "capabilities" names nope.json, which does not exist');
@@ -147,7 +196,8 @@ describe('ci/run-suite.mjs', () => {
         return false;
       }
     };
-    for (let attempt = 0; attempt < 50 && alive(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let attempt = 0; attempt < 50 && alive(); attempt += 1)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(alive()).toBe(false);
     expect(readInfo('yume-conformance-reports')).toMatchObject({ timedOut: true, exitCode: 1 });
   });

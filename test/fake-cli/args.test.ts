@@ -19,13 +19,31 @@ function refused(outcome: ParseOutcome): { message: string; exitCode: number } {
 }
 
 describe('gemini (yargs)', () => {
-  it('accepts the captures\' headless command', () => {
-    const invocation = run(parseGeminiArgs(['-p', 'Say hello.', '--output-format', 'stream-json', '--model', 'gemini-2.5-flash', '--approval-mode', 'yolo']));
-    expect(invocation).toMatchObject({ prompt: 'Say hello.', model: 'gemini-2.5-flash', streamJson: true, autoApprove: true });
+  it("accepts the captures' headless command", () => {
+    const invocation = run(
+      parseGeminiArgs([
+        '-p',
+        'Say hello.',
+        '--output-format',
+        'stream-json',
+        '--model',
+        'gemini-2.5-flash',
+        '--approval-mode',
+        'yolo',
+      ]),
+    );
+    expect(invocation).toMatchObject({
+      prompt: 'Say hello.',
+      model: 'gemini-2.5-flash',
+      streamJson: true,
+      autoApprove: true,
+    });
   });
 
-  it('accepts the peer shim\'s command with a positional prompt and --yolo', () => {
-    expect(run(parseGeminiArgs(['--model', 'm', '--output-format', 'stream-json', '--yolo', 'Refactor app.tsx']))).toMatchObject({ prompt: 'Refactor app.tsx', autoApprove: true });
+  it("accepts the peer shim's command with a positional prompt and --yolo", () => {
+    expect(
+      run(parseGeminiArgs(['--model', 'm', '--output-format', 'stream-json', '--yolo', 'Refactor app.tsx'])),
+    ).toMatchObject({ prompt: 'Refactor app.tsx', autoApprove: true });
   });
 
   it('refuses unknown options with exit 1', () => {
@@ -37,7 +55,10 @@ describe('gemini (yargs)', () => {
   it('does not take "-p -rf ..." as a prompt (yargs skips values that look like options)', () => {
     expect(parseGeminiArgs(['-p', '-rf --help', '--output-format', 'stream-json']).kind).not.toBe('run');
     // `-y` is a known flag: the prompt silently becomes --yolo and gemini has no prompt at all.
-    expect(run(parseGeminiArgs(['-p', '-y', '--output-format', 'stream-json']))).toMatchObject({ prompt: undefined, autoApprove: true });
+    expect(run(parseGeminiArgs(['-p', '-y', '--output-format', 'stream-json']))).toMatchObject({
+      prompt: undefined,
+      autoApprove: true,
+    });
   });
 
   it('takes a prompt starting with "-" as --prompt=<text> or after --', () => {
@@ -47,7 +68,9 @@ describe('gemini (yargs)', () => {
 
   it('refuses a positional prompt together with -p, and --yolo with --approval-mode', () => {
     expect(refused(parseGeminiArgs(['-p', 'a', 'b'])).message).toContain('positional prompt');
-    expect(refused(parseGeminiArgs(['--yolo', '--approval-mode', 'yolo', '-p', 'a'])).message).toContain('--approval-mode=yolo');
+    expect(refused(parseGeminiArgs(['--yolo', '--approval-mode', 'yolo', '-p', 'a'])).message).toContain(
+      '--approval-mode=yolo',
+    );
   });
 
   it('checks choices', () => {
@@ -56,17 +79,38 @@ describe('gemini (yargs)', () => {
 });
 
 describe('codex (clap)', () => {
-  it('accepts the captures\' headless command', () => {
-    const invocation = run(parseCodexArgs(['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'Say hello.']));
+  it("accepts the captures' headless command", () => {
+    const invocation = run(
+      parseCodexArgs([
+        'exec',
+        '--json',
+        '--skip-git-repo-check',
+        '--dangerously-bypass-approvals-and-sandbox',
+        'Say hello.',
+      ]),
+    );
     expect(invocation).toMatchObject({ prompt: 'Say hello.', streamJson: true, autoApprove: true });
   });
 
-  it('accepts the peer shim\'s command', () => {
-    const invocation = run(parseCodexArgs(['exec', '--json', '-C', '/w', '--full-auto', '-m', 'gpt-4o', '-c', 'model_reasoning_effort="low"', 'do it']));
+  it("accepts the peer shim's command", () => {
+    const invocation = run(
+      parseCodexArgs([
+        'exec',
+        '--json',
+        '-C',
+        '/w',
+        '--full-auto',
+        '-m',
+        'gpt-4o',
+        '-c',
+        'model_reasoning_effort="low"',
+        'do it',
+      ]),
+    );
     expect(invocation).toMatchObject({ prompt: 'do it', workdir: '/w', model: 'gpt-4o', autoApprove: true });
   });
 
-  it('refuses a prompt that looks like a flag with exit 2 and clap\'s tip', () => {
+  it("refuses a prompt that looks like a flag with exit 2 and clap's tip", () => {
     const error = refused(parseCodexArgs(['exec', '--json', '-rf x']));
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain("unexpected argument '-rf x' found");
@@ -82,14 +126,19 @@ describe('codex (clap)', () => {
   });
 
   it('reads `exec resume <id> [prompt]` and `-` (stdin)', () => {
-    expect(run(parseCodexArgs(['exec', '--json', 'resume', 'thread-1', '--', 'again']))).toMatchObject({ resume: 'thread-1', prompt: 'again' });
+    expect(run(parseCodexArgs(['exec', '--json', 'resume', 'thread-1', '--', 'again']))).toMatchObject({
+      resume: 'thread-1',
+      prompt: 'again',
+    });
     expect(run(parseCodexArgs(['exec', '--json', '-'])).prompt).toBeUndefined();
   });
 
   it('refuses unknown flags, a second prompt, conflicting flags, and anything but exec', () => {
     expect(refused(parseCodexArgs(['exec', '--yes', 'p'])).exitCode).toBe(2);
     expect(refused(parseCodexArgs(['exec', 'a', 'b'])).message).toContain("unexpected argument 'b'");
-    expect(refused(parseCodexArgs(['exec', '--full-auto', '--dangerously-bypass-approvals-and-sandbox', 'p'])).message).toContain('cannot be used with');
+    expect(
+      refused(parseCodexArgs(['exec', '--full-auto', '--dangerously-bypass-approvals-and-sandbox', 'p'])).message,
+    ).toContain('cannot be used with');
     expect(refused(parseCodexArgs(['hello'])).exitCode).toBe(1);
   });
 
@@ -101,32 +150,65 @@ describe('codex (clap)', () => {
 describe('claude (commander)', () => {
   const env = { IS_SANDBOX: '1' };
 
-  it('accepts the captures\' headless command', () => {
-    const invocation = run(parseClaudeArgs(['-p', 'Say hello.', '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5', '--dangerously-skip-permissions'], env, true));
+  it("accepts the captures' headless command", () => {
+    const invocation = run(
+      parseClaudeArgs(
+        [
+          '-p',
+          'Say hello.',
+          '--output-format',
+          'stream-json',
+          '--verbose',
+          '--model',
+          'claude-sonnet-4-5',
+          '--dangerously-skip-permissions',
+        ],
+        env,
+        true,
+      ),
+    );
     expect(invocation).toMatchObject({ prompt: 'Say hello.', streamJson: true, autoApprove: true });
   });
 
   it('requires --verbose with -p --output-format stream-json', () => {
-    expect(refused(parseClaudeArgs(['-p', 'x', '--output-format', 'stream-json'], env, false)).message).toContain('requires --verbose');
+    expect(refused(parseClaudeArgs(['-p', 'x', '--output-format', 'stream-json'], env, false)).message).toContain(
+      'requires --verbose',
+    );
   });
 
   it('refuses a prompt starting with "-" unless it follows --', () => {
-    const error = refused(parseClaudeArgs(['-p', '--output-format', 'stream-json', '--verbose', '-x marks the spot'], env, false));
+    const error = refused(
+      parseClaudeArgs(['-p', '--output-format', 'stream-json', '--verbose', '-x marks the spot'], env, false),
+    );
     expect(error).toMatchObject({ exitCode: 1 });
     expect(error.message).toContain("unknown option '-x marks the spot'");
     // Worse: a prompt that starts like a known short option becomes its value (`-r` is --resume).
-    expect(run(parseClaudeArgs(['-p', '--output-format', 'stream-json', '--verbose', '-rf x'], env, false))).toMatchObject({ prompt: undefined, resume: 'f x' });
-    expect(run(parseClaudeArgs(['-p', '--output-format', 'stream-json', '--verbose', '--', '-rf x'], env, false)).prompt).toBe('-rf x');
+    expect(
+      run(parseClaudeArgs(['-p', '--output-format', 'stream-json', '--verbose', '-rf x'], env, false)),
+    ).toMatchObject({ prompt: undefined, resume: 'f x' });
+    expect(
+      run(parseClaudeArgs(['-p', '--output-format', 'stream-json', '--verbose', '--', '-rf x'], env, false)).prompt,
+    ).toBe('-rf x');
   });
 
   it('refuses skipping permissions as root unless IS_SANDBOX=1', () => {
-    expect(refused(parseClaudeArgs(['-p', 'x', '--dangerously-skip-permissions'], {}, true)).message).toContain('root/sudo');
+    expect(refused(parseClaudeArgs(['-p', 'x', '--dangerously-skip-permissions'], {}, true)).message).toContain(
+      'root/sudo',
+    );
     expect(parseClaudeArgs(['-p', 'x', '--dangerously-skip-permissions'], {}, false).kind).toBe('run');
-    expect(parseClaudeArgs(['-p', 'x', '--permission-mode', 'bypassPermissions'], { IS_SANDBOX: '1' }, true).kind).toBe('run');
+    expect(parseClaudeArgs(['-p', 'x', '--permission-mode', 'bypassPermissions'], { IS_SANDBOX: '1' }, true).kind).toBe(
+      'run',
+    );
   });
 
   it('collects allowed tools (comma or space separated) and acceptEdits', () => {
-    const invocation = run(parseClaudeArgs(['-p', '--allowedTools', 'Bash,Read', 'Glob', '--permission-mode=acceptEdits', '--', 'x'], {}, false));
+    const invocation = run(
+      parseClaudeArgs(
+        ['-p', '--allowedTools', 'Bash,Read', 'Glob', '--permission-mode=acceptEdits', '--', 'x'],
+        {},
+        false,
+      ),
+    );
     expect(invocation.allowedTools).toEqual(expect.arrayContaining(['Bash', 'Read', 'Glob', 'Edit', 'Write']));
     expect(invocation.autoApprove).toBe(false);
   });

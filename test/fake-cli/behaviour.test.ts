@@ -5,13 +5,25 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from '../../harness/fake-cli/install.js';
+import {
+  installFakeClis,
+  readFakeCliLog,
+  setFakeCliTurn,
+  waitForFakeCliEvent,
+} from '../../harness/fake-cli/install.js';
 import type { ScriptScenario } from '../../harness/fake-cli/script-types.js';
 import type { StartEntry, ToolEntry } from '../../harness/fake-cli/state.js';
 import { FAKE_CLI, HEADLESS_ARGS, newBase, runFake } from './run-fake.js';
 
-const text = (prompt: string, words = ['Hi.']): ScriptScenario => ({ id: 't', turns: [{ prompt, responses: [{ text: words, usage: { input_tokens: 5, output_tokens: 1 } }] }] });
-const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const text = (prompt: string, words = ['Hi.']): ScriptScenario => ({
+  id: 't',
+  turns: [{ prompt, responses: [{ text: words, usage: { input_tokens: 5, output_tokens: 1 } }] }],
+});
+const lines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 const EDITS: ScriptScenario = {
   id: 'edits',
@@ -37,7 +49,12 @@ describe('the D4 log', () => {
     const run = await runFake({ cli: 'codex', args: HEADLESS_ARGS.codex('Edit things.'), scenario: EDITS });
     expect(run.code).toBe(0);
     const start = run.log.find((entry): entry is StartEntry => entry.event === 'start')!;
-    expect(start).toMatchObject({ cli: 'codex', cwd: run.workspace, prompt: 'Edit things.', argv: HEADLESS_ARGS.codex('Edit things.') });
+    expect(start).toMatchObject({
+      cli: 'codex',
+      cwd: run.workspace,
+      prompt: 'Edit things.',
+      argv: HEADLESS_ARGS.codex('Edit things.'),
+    });
     const tools = run.log.filter((entry): entry is ToolEntry => entry.event === 'tool');
     expect(tools.map((entry) => [entry.callId, Object.keys(entry.effects)])).toEqual([
       ['w', ['out.txt']],
@@ -45,14 +62,26 @@ describe('the D4 log', () => {
       ['sh', ['runs.log']],
     ]);
     expect(readFileSync(path.join(run.workspace, 'notes.txt'), 'utf8')).toBe('Many notes.\n');
-    const items = lines(run.stdout).filter((line) => line.type === 'item.completed').map((line) => line.item as Record<string, unknown>);
-    expect(items.filter((item) => item.type === 'file_change').map((item) => (item.changes as Array<{ kind: string }>)[0]!.kind)).toEqual(['add', 'update']);
+    const items = lines(run.stdout)
+      .filter((line) => line.type === 'item.completed')
+      .map((line) => line.item as Record<string, unknown>);
+    expect(
+      items
+        .filter((item) => item.type === 'file_change')
+        .map((item) => (item.changes as Array<{ kind: string }>)[0]!.kind),
+    ).toEqual(['add', 'update']);
   });
 });
 
 describe('codex and stdin', () => {
   it('waits for stdin EOF when the shim leaves stdin open, and logs it', async () => {
-    const run = await runFake({ cli: 'codex', args: HEADLESS_ARGS.codex('Hi'), scenario: text('Hi'), stdin: 'open', stdinWaitMs: 300 });
+    const run = await runFake({
+      cli: 'codex',
+      args: HEADLESS_ARGS.codex('Hi'),
+      scenario: text('Hi'),
+      stdin: 'open',
+      stdinWaitMs: 300,
+    });
     expect(run.stderr).toContain('Reading additional input from stdin...');
     expect(run.log.some((entry) => entry.event === 'stdin-open')).toBe(true);
     expect(run.code).toBe(0);
@@ -66,20 +95,43 @@ describe('codex and stdin', () => {
 });
 
 describe('permissions', () => {
-  const bash: ScriptScenario = { id: 'b', turns: [{ prompt: 'Run it.', responses: [{ toolCalls: [{ id: 'x', name: 'Bash', input: { command: 'echo ran >> runs.log' } }] }, { text: ['ok'] }] }] };
+  const bash: ScriptScenario = {
+    id: 'b',
+    turns: [
+      {
+        prompt: 'Run it.',
+        responses: [
+          { toolCalls: [{ id: 'x', name: 'Bash', input: { command: 'echo ran >> runs.log' } }] },
+          { text: ['ok'] },
+        ],
+      },
+    ],
+  };
 
   it('claude denies Bash without bypass or --allowedTools, and says so in permission_denials', async () => {
-    const run = await runFake({ cli: 'claude', args: ['-p', '--output-format', 'stream-json', '--verbose', '--', 'Run it.'], scenario: bash });
+    const run = await runFake({
+      cli: 'claude',
+      args: ['-p', '--output-format', 'stream-json', '--verbose', '--', 'Run it.'],
+      scenario: bash,
+    });
     const printed = lines(run.stdout);
     const toolResult = printed.find((line) => line.type === 'user')!;
     expect(JSON.stringify(toolResult)).toContain("haven't granted it yet");
     expect((printed.at(-1)!.permission_denials as unknown[]).length).toBe(1);
-    const allowed = await runFake({ cli: 'claude', args: ['-p', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', '--', 'Run it.'], scenario: bash });
+    const allowed = await runFake({
+      cli: 'claude',
+      args: ['-p', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', '--', 'Run it.'],
+      scenario: bash,
+    });
     expect(readFileSync(path.join(allowed.workspace, 'runs.log'), 'utf8')).toBe('ran\n');
   });
 
   it('gemini refuses a shell command in headless default mode', async () => {
-    const run = await runFake({ cli: 'gemini', args: ['--output-format=stream-json', '--prompt=Run it.'], scenario: bash });
+    const run = await runFake({
+      cli: 'gemini',
+      args: ['--output-format=stream-json', '--prompt=Run it.'],
+      scenario: bash,
+    });
     const result = lines(run.stdout).find((line) => line.type === 'tool_result')!;
     expect(result).toMatchObject({ status: 'error', error: { type: 'execution_denied' } });
   });
@@ -88,11 +140,26 @@ describe('permissions', () => {
 describe('sessions', () => {
   it('resumes a session an earlier start created and refuses an unknown one', async () => {
     const base = newBase();
-    const first = await runFake({ cli: 'claude', args: ['-p', '--output-format', 'stream-json', '--verbose', '--', 'Hi'], scenario: text('Hi'), base });
+    const first = await runFake({
+      cli: 'claude',
+      args: ['-p', '--output-format', 'stream-json', '--verbose', '--', 'Hi'],
+      scenario: text('Hi'),
+      base,
+    });
     const sessionId = lines(first.stdout)[0]!.session_id as string;
-    const again = await runFake({ cli: 'claude', args: ['-p', '--output-format', 'stream-json', '--verbose', `--resume=${sessionId}`, '--', 'Hi'], scenario: text('Hi'), base });
+    const again = await runFake({
+      cli: 'claude',
+      args: ['-p', '--output-format', 'stream-json', '--verbose', `--resume=${sessionId}`, '--', 'Hi'],
+      scenario: text('Hi'),
+      base,
+    });
     expect(lines(again.stdout)[0]!.session_id).toBe(sessionId);
-    const unknown = await runFake({ cli: 'claude', args: ['-p', '--output-format', 'stream-json', '--verbose', '--resume=nope', '--', 'Hi'], scenario: text('Hi'), base });
+    const unknown = await runFake({
+      cli: 'claude',
+      args: ['-p', '--output-format', 'stream-json', '--verbose', '--resume=nope', '--', 'Hi'],
+      scenario: text('Hi'),
+      base,
+    });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No conversation found with session ID: nope');
   });
@@ -100,7 +167,10 @@ describe('sessions', () => {
 
 describe('a broken setup gets a clear message, never a stack trace', () => {
   it('no state file configured', () => {
-    const run = spawnSync(process.execPath, [FAKE_CLI, 'gemini', '-p', 'x'], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [FAKE_CLI, 'gemini', '-p', 'x'], {
+      env: { PATH: process.env.PATH },
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('YUME_CONFORMANCE_FAKE_CLI_STATE is not set');
     expect(run.stderr).not.toContain('    at ');
@@ -110,7 +180,12 @@ describe('a broken setup gets a clear message, never a stack trace', () => {
     const base = newBase();
     const binDir = path.join(base, 'bin');
     const stateFile = path.join(base, 'state.json');
-    await installFakeClis(binDir, { scenario: text('Hi'), turnIndex: 0, stateFile, logFile: path.join(base, 'log.jsonl') });
+    await installFakeClis(binDir, {
+      scenario: text('Hi'),
+      turnIndex: 0,
+      stateFile,
+      logFile: path.join(base, 'log.jsonl'),
+    });
     expect(() => setFakeCliTurn(stateFile, 3)).toThrow(/names turn 3, but scenario t has 1 turn\(s\)/);
   });
 
@@ -126,11 +201,25 @@ describe.runIf(process.platform !== 'win32')('launchers on PATH', () => {
     const base = mkdtempSync(path.join(os.tmpdir(), 'yume-launchers-'));
     const binDir = path.join(base, 'bin');
     const logFile = path.join(base, 'log.jsonl');
-    const installed = await installFakeClis(binDir, { scenario: text('Hi', ['Hello ', 'there.']), turnIndex: 0, stateFile: path.join(base, 'state.json'), logFile, clis: ['gemini', 'codex'] });
+    const installed = await installFakeClis(binDir, {
+      scenario: text('Hi', ['Hello ', 'there.']),
+      turnIndex: 0,
+      stateFile: path.join(base, 'state.json'),
+      logFile,
+      clis: ['gemini', 'codex'],
+    });
     expect(Object.keys(installed.launchers)).toEqual(['gemini', 'codex']);
-    const run = spawnSync('gemini', ['--output-format=stream-json', '--prompt=Hi'], { cwd: base, env: { PATH: `${binDir}${path.delimiter}${process.env.PATH}` }, encoding: 'utf8' });
+    const run = spawnSync('gemini', ['--output-format=stream-json', '--prompt=Hi'], {
+      cwd: base,
+      env: { PATH: `${binDir}${path.delimiter}${process.env.PATH}` },
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(0);
-    expect(lines(run.stdout).filter((line) => line.type === 'message' && line.role === 'assistant').map((line) => line.content)).toEqual(['Hello ', 'there.']);
+    expect(
+      lines(run.stdout)
+        .filter((line) => line.type === 'message' && line.role === 'assistant')
+        .map((line) => line.content),
+    ).toEqual(['Hello ', 'there.']);
     expect(readFakeCliLog(logFile).filter((entry) => entry.event === 'start')).toHaveLength(1);
     expect(spawnSync('claude', ['--version'], { env: { PATH: binDir }, encoding: 'utf8' }).error).toBeDefined(); // not installed
     expect(await waitForFakeCliEvent(logFile, (entry) => entry.event === 'stall', { timeoutMs: 50 })).toBeUndefined();

@@ -2,7 +2,15 @@
 // prompts, the same 3-word text chunks, the same tool calls and the same usage numbers.
 import type { FakeCliName, ScriptResponse, ScriptScenario } from '../../harness/fake-cli/script-types.js';
 
-export const CAPTURE_IDS = ['1-plain', '2-tool', '3-two-tools', '4-tool-error', '5-http-500', '5b-http-429', '6-interrupt'] as const;
+export const CAPTURE_IDS = [
+  '1-plain',
+  '2-tool',
+  '3-two-tools',
+  '4-tool-error',
+  '5-http-500',
+  '5b-http-429',
+  '6-interrupt',
+] as const;
 export type CaptureId = (typeof CAPTURE_IDS)[number] | '6b-interrupt-group';
 
 const FIRST = { input_tokens: 121, output_tokens: 26 };
@@ -15,10 +23,16 @@ function single(id: string, prompt: string, responses: ScriptResponse[]): Script
 export function captureScenario(id: CaptureId, cli: FakeCliName): ScriptScenario {
   switch (id) {
     case '1-plain':
-      return single(id, 'Say hello.', [{ text: ['Hello! This is ', 'a plain text ', 'reply from the ', 'mock provider.'], usage: FIRST }]);
+      return single(id, 'Say hello.', [
+        { text: ['Hello! This is ', 'a plain text ', 'reply from the ', 'mock provider.'], usage: FIRST },
+      ]);
     case '2-tool':
       return single(id, 'Read hello.txt and tell me what it says.', [
-        { text: ["I'll read the ", 'file.'], toolCalls: [{ id: 'read', name: 'Read', input: { file_path: 'hello.txt' } }], usage: FIRST },
+        {
+          text: ["I'll read the ", 'file.'],
+          toolCalls: [{ id: 'read', name: 'Read', input: { file_path: 'hello.txt' } }],
+          usage: FIRST,
+        },
         { text: ['The file says: ', 'Hello from the ', 'fixture file.'], usage: SECOND },
       ]);
     case '3-two-tools':
@@ -33,7 +47,11 @@ export function captureScenario(id: CaptureId, cli: FakeCliName): ScriptScenario
         { text: ['I read hello.txt ', 'and listed the ', 'directory.'], usage: SECOND },
       ]);
     case '4-tool-error': {
-      const shell = { id: 'fail', name: 'Bash', input: { command: 'cat missing.txt; exit 3', description: 'Run cat missing.txt; exit 3' } };
+      const shell = {
+        id: 'fail',
+        name: 'Bash',
+        input: { command: 'cat missing.txt; exit 3', description: 'Run cat missing.txt; exit 3' },
+      };
       const read = { id: 'missing', name: 'Read', input: { file_path: 'missing.txt' } };
       // codex got only the shell command: its only execution tool is exec_command.
       return single(id, 'Read missing.txt and run a command that fails.', [
@@ -49,7 +67,11 @@ export function captureScenario(id: CaptureId, cli: FakeCliName): ScriptScenario
     case '6b-interrupt-group':
       // The mock sent six chunks before it held the stream; the fakes hold after their first chunk.
       return single(id, 'Write a long story.', [
-        { text: ['Once upon a time, in a land far away, there was a very long story that'], stall: 'after-first-text', usage: { input_tokens: 121, output_tokens: 18 } },
+        {
+          text: ['Once upon a time, in a land far away, there was a very long story that'],
+          stall: 'after-first-text',
+          usage: { input_tokens: 121, output_tokens: 18 },
+        },
       ]);
   }
 }

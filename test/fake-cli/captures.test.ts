@@ -9,7 +9,9 @@ import type { FakeCliName } from '../../harness/fake-cli/script-types.js';
 import { CAPTURE_IDS, captureScenario, type CaptureId } from './capture-scenarios.js';
 import { HEADLESS_ARGS, runFake, sleep, type FakeRun } from './run-fake.js';
 
-const CAPTURES = path.resolve(process.env.YUME_CAPTURES_DIR ?? path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures'));
+const CAPTURES = path.resolve(
+  process.env.YUME_CAPTURES_DIR ?? path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures'),
+);
 const CLIS: FakeCliName[] = ['gemini', 'codex', 'claude'];
 /** Objects whose keys are data (model names), compared by their values' shape only. */
 const DYNAMIC_KEYS = new Set(['models', 'modelUsage', 'model_usage_since_last_result']);
@@ -40,14 +42,20 @@ function shapeOf(value: Json, key?: string): Json {
       const first = Object.values(value)[0];
       return first === undefined ? {} : { '*': shapeOf(first) };
     }
-    return Object.fromEntries(Object.keys(value).sort().map((name) => [name, shapeOf(value[name]!, name)]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((name) => [name, shapeOf(value[name]!, name)]),
+    );
   }
   return typeof value;
 }
 
 /** Consecutive equal entries collapsed (the number of streamed deltas is the provider's business). */
 function collapse(values: Json[]): string[] {
-  return values.map((value) => JSON.stringify(value)).filter((text, index, all) => index === 0 || all[index - 1] !== text);
+  return values
+    .map((value) => JSON.stringify(value))
+    .filter((text, index, all) => index === 0 || all[index - 1] !== text);
 }
 
 function normaliseText(text: string, workdir: string): string {
@@ -104,7 +112,12 @@ function noise(stderr: string): string[] {
   return stderr
     .split('\n')
     .filter((line) => /^[A-Z[]/.test(line))
-    .map((line) => line.replace(/\/[^\s"')]+/g, '/PATH').replace(/\d+/g, 'N').slice(0, 48));
+    .map((line) =>
+      line
+        .replace(/\/[^\s"')]+/g, '/PATH')
+        .replace(/\d+/g, 'N')
+        .slice(0, 48),
+    );
 }
 
 interface CaptureFiles {
@@ -130,10 +143,23 @@ async function runLikeCapture(cli: FakeCliName, id: CaptureId): Promise<FakeRun>
   const args = HEADLESS_ARGS[cli](scenario.turns[0]!.prompt);
   const env = { IS_SANDBOX: '1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:40000', ANTHROPIC_API_KEY: 'sk-ant-mock-key' };
   if (id === '6b-interrupt-group') {
-    return runFake({ cli, args, scenario, env, onEvent: { event: 'stall', act: (pid) => void process.kill(-pid, 'SIGINT') } });
+    return runFake({
+      cli,
+      args,
+      scenario,
+      env,
+      onEvent: { event: 'stall', act: (pid) => void process.kill(-pid, 'SIGINT') },
+    });
   }
   if (id !== '6-interrupt') return runFake({ cli, args, scenario, env });
-  if (cli !== 'gemini') return runFake({ cli, args, scenario, env, onEvent: { event: 'stall', act: (pid) => void process.kill(pid, 'SIGINT') } });
+  if (cli !== 'gemini')
+    return runFake({
+      cli,
+      args,
+      scenario,
+      env,
+      onEvent: { event: 'stall', act: (pid) => void process.kill(pid, 'SIGINT') },
+    });
   // gemini ignored SIGINT to its pid; the capture then killed the launcher, and the orphaned worker printed
   // its error result once its stream ended.
   return runFake({
@@ -153,7 +179,9 @@ async function runLikeCapture(cli: FakeCliName, id: CaptureId): Promise<FakeRun>
   });
 }
 
-const cases = CLIS.flatMap((cli) => [...CAPTURE_IDS, ...(cli === 'gemini' ? (['6b-interrupt-group'] as const) : [])].map((id) => ({ cli, id })));
+const cases = CLIS.flatMap((cli) =>
+  [...CAPTURE_IDS, ...(cli === 'gemini' ? (['6b-interrupt-group'] as const) : [])].map((id) => ({ cli, id })),
+);
 
 describe('fake CLIs match the real captures', () => {
   it('finds the captures', () => {
@@ -169,7 +197,10 @@ describe('fake CLIs match the real captures', () => {
       const printed = parse(fake.stdout);
 
       expect(collapse(printed.map((line) => shapeOf(line)))).toEqual(collapse(captured.map((line) => shapeOf(line))));
-      const ignore = cli === 'claude' && id === '6-interrupt' ? ['modelUsage', 'model_usage_since_last_result', 'total_cost_usd'] : [];
+      const ignore =
+        cli === 'claude' && id === '6-interrupt'
+          ? ['modelUsage', 'model_usage_since_last_result', 'total_cost_usd']
+          : [];
       expect(values(printed, fake.workspace, ignore)).toEqual(values(captured, `/home/dev/work/${cli}`, ignore));
       const code = fake.code ?? (fake.signal === 'SIGKILL' ? 137 : -1);
       expect(code, fake.stderr).toBe(capture!.code);

@@ -23,18 +23,52 @@ let clock = 0;
 const at = () => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, (clock += 10))).toISOString();
 
 function start(turnIndex: number, fields: Partial<Extract<FakeCliLogEntry, { event: 'start' }>> = {}): FakeCliLogEntry {
-  return { event: 'start', cli: 'codex', pid: 100 + turnIndex, turnIndex, time: at(), argv: ['exec', '--', scenario.turns[turnIndex]!.prompt], cwd: '/w', prompt: scenario.turns[turnIndex]!.prompt, sessionId: 'thread-a', ...fields };
+  return {
+    event: 'start',
+    cli: 'codex',
+    pid: 100 + turnIndex,
+    turnIndex,
+    time: at(),
+    argv: ['exec', '--', scenario.turns[turnIndex]!.prompt],
+    cwd: '/w',
+    prompt: scenario.turns[turnIndex]!.prompt,
+    sessionId: 'thread-a',
+    ...fields,
+  };
 }
 
 function tool(turnIndex: number, fields: Partial<Extract<FakeCliLogEntry, { event: 'tool' }>> = {}): FakeCliLogEntry[] {
-  const base = { cli: 'codex' as const, pid: 100 + turnIndex, turnIndex, callId: 'read-1', name: 'Read', cliToolId: 'item_1' };
+  const base = {
+    cli: 'codex' as const,
+    pid: 100 + turnIndex,
+    turnIndex,
+    callId: 'read-1',
+    name: 'Read',
+    cliToolId: 'item_1',
+  };
   return [
     { event: 'tool-start', ...base, time: at() },
-    { event: 'tool', ...base, time: at(), input: { file_path: 'hello.txt' }, isError: false, reportedIsError: false, output: 'Hello', effects: {}, ...fields },
+    {
+      event: 'tool',
+      ...base,
+      time: at(),
+      input: { file_path: 'hello.txt' },
+      isError: false,
+      reportedIsError: false,
+      output: 'Hello',
+      effects: {},
+      ...fields,
+    },
   ];
 }
 
-const result = (isError: boolean, line = 3): CanonicalEvent => ({ kind: 'tool_result', line, toolUseId: 'x', content: '', isError });
+const result = (isError: boolean, line = 3): CanonicalEvent => ({
+  kind: 'tool_result',
+  line,
+  toolUseId: 'x',
+  content: '',
+  isError,
+});
 
 function check(log: FakeCliLogEntry[], extra: Partial<FakeCliRunInput> = {}): string[] {
   return checkFakeCliRun({ cli: 'codex', scenario, log, turns: [0], ...extra }).map((finding) => finding.rule);
@@ -75,12 +109,17 @@ describe('cli.one-start-per-turn and cli.no-rerun-after-tool', () => {
 
 describe('cli.prompt-not-option', () => {
   it('refused arguments fail', () => {
-    expect(check([start(0, { prompt: undefined, argError: "error: unexpected argument '-x' found" })])).toContain('cli.prompt-not-option');
+    expect(check([start(0, { prompt: undefined, argError: "error: unexpected argument '-x' found" })])).toContain(
+      'cli.prompt-not-option',
+    );
   });
 
   it('a different prompt fails, a prompt arriving on stdin passes', () => {
     expect(check([start(0, { prompt: 'Read' })])).toContain('cli.prompt-not-option');
-    const viaStdin: FakeCliLogEntry[] = [start(0, { prompt: undefined }), { event: 'prompt', cli: 'codex', pid: 100, turnIndex: 0, time: at(), prompt: 'Read hello.txt.', source: 'stdin' }];
+    const viaStdin: FakeCliLogEntry[] = [
+      start(0, { prompt: undefined }),
+      { event: 'prompt', cli: 'codex', pid: 100, turnIndex: 0, time: at(), prompt: 'Read hello.txt.', source: 'stdin' },
+    ];
     expect(check(viaStdin)).not.toContain('cli.prompt-not-option');
   });
 
@@ -91,7 +130,9 @@ describe('cli.prompt-not-option', () => {
 
 describe('cli.stdin-closed', () => {
   it('a CLI that waited for stdin fails', () => {
-    expect(check([...goodTurn(), { event: 'stdin-open', cli: 'codex', pid: 100, turnIndex: 0, time: at(), waitedMs: 5000 }])).toContain('cli.stdin-closed');
+    expect(
+      check([...goodTurn(), { event: 'stdin-open', cli: 'codex', pid: 100, turnIndex: 0, time: at(), waitedMs: 5000 }]),
+    ).toContain('cli.stdin-closed');
     expect(check(goodTurn())).not.toContain('cli.stdin-closed');
   });
 });
@@ -100,11 +141,15 @@ describe('cli.resume-continues-session', () => {
   const both = [0, 1];
   it('a resumed turn without the previous CLI session fails', () => {
     expect(check([start(0), start(1)], { turns: both })).toContain('cli.resume-continues-session');
-    expect(check([start(0), start(1, { resume: 'other', sessionId: 'other' })], { turns: both })).toContain('cli.resume-continues-session');
+    expect(check([start(0), start(1, { resume: 'other', sessionId: 'other' })], { turns: both })).toContain(
+      'cli.resume-continues-session',
+    );
   });
 
   it('resuming the previous session passes', () => {
-    expect(check([start(0), start(1, { resume: 'thread-a', sessionId: 'thread-a' })], { turns: both })).not.toContain('cli.resume-continues-session');
+    expect(check([start(0), start(1, { resume: 'thread-a', sessionId: 'thread-a' })], { turns: both })).not.toContain(
+      'cli.resume-continues-session',
+    );
   });
 });
 
@@ -125,7 +170,7 @@ describe('tool.not-run-twice', () => {
 });
 
 describe('cli.tool-outcome-matches', () => {
-  it('a result whose is_error differs from the CLI\'s report fails', () => {
+  it("a result whose is_error differs from the CLI's report fails", () => {
     expect(check(goodTurn(), { eventsByTurn: [[result(true)]] })).toContain('cli.tool-outcome-matches');
   });
 
@@ -141,14 +186,27 @@ describe('cli.tool-outcome-matches', () => {
 });
 
 describe('cli.interrupt-reaches-cli', () => {
-  const interrupted: ScriptScenario = { id: 'i', turns: [{ prompt: 'Read hello.txt.', interrupt: 'after-first-text', responses: [] }] };
-  const signal = (handled: 'ignored' | 'stopped', pid: number): FakeCliLogEntry => ({ event: 'signal', cli: 'codex', pid, turnIndex: 0, time: at(), signal: 'SIGINT', handled });
+  const interrupted: ScriptScenario = {
+    id: 'i',
+    turns: [{ prompt: 'Read hello.txt.', interrupt: 'after-first-text', responses: [] }],
+  };
+  const signal = (handled: 'ignored' | 'stopped', pid: number): FakeCliLogEntry => ({
+    event: 'signal',
+    cli: 'codex',
+    pid,
+    turnIndex: 0,
+    time: at(),
+    signal: 'SIGINT',
+    handled,
+  });
 
   it('a signal only the launcher got (and ignored) fails', () => {
     expect(check([start(0), signal('ignored', 100)], { scenario: interrupted })).toContain('cli.interrupt-reaches-cli');
   });
 
   it('a signal that reached the worker passes', () => {
-    expect(check([start(0), signal('ignored', 100), signal('stopped', 101)], { scenario: interrupted })).not.toContain('cli.interrupt-reaches-cli');
+    expect(check([start(0), signal('ignored', 100), signal('stopped', 101)], { scenario: interrupted })).not.toContain(
+      'cli.interrupt-reaches-cli',
+    );
   });
 });

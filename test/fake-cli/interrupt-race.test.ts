@@ -20,7 +20,10 @@ const scenario: ScriptScenario = {
       prompt: 'Wait for half a minute using the shell.',
       interrupt: 'during-tool',
       responses: [
-        { text: ['Starting a long command.'], toolCalls: [{ id: 'bash-sleep', name: 'Bash', input: { command: 'sleep 30' } }] },
+        {
+          text: ['Starting a long command.'],
+          toolCalls: [{ id: 'bash-sleep', name: 'Bash', input: { command: 'sleep 30' } }],
+        },
         { text: [FINAL_TEXT] },
       ],
       expect: { isError: true },
@@ -85,8 +88,17 @@ describe.runIf(process.platform !== 'win32')('a group interrupt whose tool exit 
 });
 
 describe('cli.interrupt-reaches-cli and a signal during exit', () => {
-  const entry = (handled: 'ignored' | 'stopped' | 'exiting', pid: number): FakeCliLogEntry => ({ event: 'signal', cli: 'gemini', pid, turnIndex: 0, time: new Date().toISOString(), signal: 'SIGINT', handled });
-  const judge = (log: FakeCliLogEntry[]) => checkInterrupt({ cli: 'gemini', scenario, log }).map((finding) => finding.rule);
+  const entry = (handled: 'ignored' | 'stopped' | 'exiting', pid: number): FakeCliLogEntry => ({
+    event: 'signal',
+    cli: 'gemini',
+    pid,
+    turnIndex: 0,
+    time: new Date().toISOString(),
+    signal: 'SIGINT',
+    handled,
+  });
+  const judge = (log: FakeCliLogEntry[]) =>
+    checkInterrupt({ cli: 'gemini', scenario, log }).map((finding) => finding.rule);
 
   it('a worker that got the signal while already ending was reached', () => {
     expect(judge([entry('ignored', 100), entry('exiting', 101)])).toEqual([]);

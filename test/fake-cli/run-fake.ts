@@ -52,7 +52,12 @@ export async function runFake(options: FakeRunOptions): Promise<FakeRun> {
   const workspace = path.join(base, 'work');
   const stateFile = path.join(base, 'state.json');
   const logFile = path.join(base, 'log.jsonl');
-  writeState(stateFile, { scenario: options.scenario, turnIndex: options.turnIndex ?? 0, stallTimeoutMs: options.stallTimeoutMs ?? 10_000, stdinWaitMs: options.stdinWaitMs });
+  writeState(stateFile, {
+    scenario: options.scenario,
+    turnIndex: options.turnIndex ?? 0,
+    stallTimeoutMs: options.stallTimeoutMs ?? 10_000,
+    stdinWaitMs: options.stdinWaitMs,
+  });
   const child = spawn(process.execPath, [FAKE_CLI, options.cli, ...options.args], {
     cwd: workspace,
     env: {
@@ -90,7 +95,9 @@ export async function runFake(options: FakeRunOptions): Promise<FakeRun> {
       }
     })();
   }
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('close', (c, s) => resolve([c, s])),
+  );
   clearTimeout(killer);
   await watcher;
   try {
@@ -102,8 +109,26 @@ export async function runFake(options: FakeRunOptions): Promise<FakeRun> {
 }
 
 export const HEADLESS_ARGS: Record<FakeCliName, (prompt: string) => string[]> = {
-  claude: (prompt) => ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5', '--dangerously-skip-permissions'],
-  gemini: (prompt) => ['-p', prompt, '--output-format', 'stream-json', '--model', 'gemini-2.5-flash', '--approval-mode', 'yolo'],
+  claude: (prompt) => [
+    '-p',
+    prompt,
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--model',
+    'claude-sonnet-4-5',
+    '--dangerously-skip-permissions',
+  ],
+  gemini: (prompt) => [
+    '-p',
+    prompt,
+    '--output-format',
+    'stream-json',
+    '--model',
+    'gemini-2.5-flash',
+    '--approval-mode',
+    'yolo',
+  ],
   codex: (prompt) => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
 };
 

@@ -5,18 +5,40 @@ import type { MockProviderId, ModelResponse } from '../../harness/mock/scenario-
 
 export const CAPTURES_DIR = path.resolve(import.meta.dirname, '../fixtures/streams/captures');
 
-export const CLI_PROVIDER: Record<string, MockProviderId> = { claude: 'anthropic', gemini: 'gemini', codex: 'openai-responses' };
+export const CLI_PROVIDER: Record<string, MockProviderId> = {
+  claude: 'anthropic',
+  gemini: 'gemini',
+  codex: 'openai-responses',
+};
 
-export interface CapturedRequest { n: number; method: string; path: string; query: string; headers: Record<string, string>; body: unknown }
-export interface SseEvent { event?: string; data: unknown }
-export type CapturedResponse = { kind: 'http'; status: number; headers: Record<string, string>; body: unknown } | { kind: 'stream'; events: SseEvent[] };
+export interface CapturedRequest {
+  n: number;
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+export interface SseEvent {
+  event?: string;
+  data: unknown;
+}
+export type CapturedResponse =
+  | { kind: 'http'; status: number; headers: Record<string, string>; body: unknown }
+  | { kind: 'stream'; events: SseEvent[] };
 
 export function captureNames(cli: string): string[] {
-  return readdirSync(path.join(CAPTURES_DIR, cli)).filter((name) => name.endsWith('.requests.jsonl')).map((name) => name.replace('.requests.jsonl', '')).sort();
+  return readdirSync(path.join(CAPTURES_DIR, cli))
+    .filter((name) => name.endsWith('.requests.jsonl'))
+    .map((name) => name.replace('.requests.jsonl', ''))
+    .sort();
 }
 
 export function capturedRequests(cli: string, name: string): CapturedRequest[] {
-  return readFileSync(path.join(CAPTURES_DIR, cli, `${name}.requests.jsonl`), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as CapturedRequest);
+  return readFileSync(path.join(CAPTURES_DIR, cli, `${name}.requests.jsonl`), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as CapturedRequest);
 }
 
 /** Parses a data-only or event:+data: SSE text into events (comment lines ignored). */
@@ -36,14 +58,25 @@ export function parseSse(text: string): SseEvent[] {
 
 export function capturedResponses(cli: string, name: string): CapturedResponse[] {
   const text = readFileSync(path.join(CAPTURES_DIR, cli, `${name}.provider.sse`), 'utf8');
-  return text.split(/^: ==== response #\d+ .*$/m).slice(1).map((section): CapturedResponse => {
-    const http = /^: HTTP (\d+) (\{.*\})$/m.exec(section);
-    if (http) {
-      const bodyLine = section.slice(section.indexOf(http[0]) + http[0].length).trim().split('\n')[0]!;
-      return { kind: 'http', status: Number(http[1]), headers: JSON.parse(http[2]!) as Record<string, string>, body: JSON.parse(bodyLine) };
-    }
-    return { kind: 'stream', events: parseSse(section) };
-  });
+  return text
+    .split(/^: ==== response #\d+ .*$/m)
+    .slice(1)
+    .map((section): CapturedResponse => {
+      const http = /^: HTTP (\d+) (\{.*\})$/m.exec(section);
+      if (http) {
+        const bodyLine = section
+          .slice(section.indexOf(http[0]) + http[0].length)
+          .trim()
+          .split('\n')[0]!;
+        return {
+          kind: 'http',
+          status: Number(http[1]),
+          headers: JSON.parse(http[2]!) as Record<string, string>,
+          body: JSON.parse(bodyLine),
+        };
+      }
+      return { kind: 'stream', events: parseSse(section) };
+    });
 }
 
 type Json = Record<string, any>;
@@ -57,27 +90,43 @@ export function scriptFromCapture(provider: MockProviderId, response: CapturedRe
   if (provider === 'anthropic') {
     const inputs = new Map<number, { name: string; json: string }>();
     for (const event of data) {
-      if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') inputs.set(event.index, { name: event.content_block.name, json: '' });
+      if (event.type === 'content_block_start' && event.content_block.type === 'tool_use')
+        inputs.set(event.index, { name: event.content_block.name, json: '' });
       if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text.push(event.delta.text);
-      if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') inputs.get(event.index)!.json += event.delta.partial_json;
+      if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta')
+        inputs.get(event.index)!.json += event.delta.partial_json;
     }
-    for (const { name, json } of inputs.values()) toolCalls.push({ id: `capture-${toolCalls.length}`, name, input: JSON.parse(json) });
+    for (const { name, json } of inputs.values())
+      toolCalls.push({ id: `capture-${toolCalls.length}`, name, input: JSON.parse(json) });
   } else if (provider === 'gemini') {
     for (const event of data) {
       for (const part of event.candidates?.[0]?.content?.parts ?? []) {
         if (typeof part.text === 'string') text.push(part.text);
-        if (part.functionCall) toolCalls.push({ id: `capture-${toolCalls.length}`, name: part.functionCall.name, input: part.functionCall.args });
+        if (part.functionCall)
+          toolCalls.push({
+            id: `capture-${toolCalls.length}`,
+            name: part.functionCall.name,
+            input: part.functionCall.args,
+          });
       }
     }
   } else {
     for (const event of data) {
       if (event.type === 'response.output_text.delta') text.push(event.delta);
       if (event.type === 'response.output_item.done' && event.item.type === 'function_call') {
-        toolCalls.push({ id: `capture-${toolCalls.length}`, name: event.item.name, input: JSON.parse(event.item.arguments) });
+        toolCalls.push({
+          id: `capture-${toolCalls.length}`,
+          name: event.item.name,
+          input: JSON.parse(event.item.arguments),
+        });
       }
     }
   }
-  return { ...(text.length ? { text } : {}), ...(toolCalls.length ? { toolCalls } : {}), usage: { input_tokens: 121, output_tokens: 26 } };
+  return {
+    ...(text.length ? { text } : {}),
+    ...(toolCalls.length ? { toolCalls } : {}),
+    usage: { input_tokens: 121, output_tokens: 26 },
+  };
 }
 
 /** The JSON paths present in a value: object keys by name, array items as []. Leaf values are not part of a shape. */

@@ -6,7 +6,15 @@ import { startMockServer, type MockServer } from '../../harness/mock/mock-server
 import { requestView } from '../../harness/mock/request-views.js';
 import type { MockProviderId, Scenario } from '../../harness/mock/scenario-types.js';
 import {
-  CLI_PROVIDER, captureNames, capturedRequests, capturedResponses, eventName, fieldPaths, parseSse, scriptFromCapture, type CapturedResponse,
+  CLI_PROVIDER,
+  captureNames,
+  capturedRequests,
+  capturedResponses,
+  eventName,
+  fieldPaths,
+  parseSse,
+  scriptFromCapture,
+  type CapturedResponse,
 } from './capture-files.js';
 import { scriptedResponses } from './scenario-fixtures.js';
 
@@ -22,13 +30,22 @@ const AUTH: Record<MockProviderId, Record<string, string>> = {
   'openai-chat': { authorization: `Bearer ${DUMMY_CREDENTIALS.openaiApiKey}` },
 };
 /** Headers replayed as the CLI sent them, minus the ones fetch sets itself and the redacted credentials. */
-const DROPPED = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'x-api-key', 'x-goog-api-key', 'authorization']);
+const DROPPED = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'accept-encoding',
+  'x-api-key',
+  'x-goog-api-key',
+  'authorization',
+]);
 
 /** Union of event names and, per event name, of field paths over a list of responses. */
 function shapes(responses: CapturedResponse[]): Map<string, Set<string>> {
   const byName = new Map<string, Set<string>>();
   for (const response of responses) {
-    const events = response.kind === 'stream' ? response.events : [{ event: `http-${response.status}`, data: response.body }];
+    const events =
+      response.kind === 'stream' ? response.events : [{ event: `http-${response.status}`, data: response.body }];
     for (const event of events) {
       const name = eventName(event);
       const paths = byName.get(name) ?? new Set<string>();
@@ -48,8 +65,20 @@ describe.each(cases)('%s/%s', (cli, name) => {
 
   test('the captured requests are accepted and answered like the capture; the answer has the captured shape', async () => {
     const scenario: Scenario = {
-      id: `capture-${cli}-${name}`, title: name, description: 'replay', spec: 'captures',
-      turns: [{ prompt: 'replay', responses: scriptedResponses(captured.map((response) => scriptFromCapture(provider, response)), `${cli}/${name}`), expect: { isError: false } }],
+      id: `capture-${cli}-${name}`,
+      title: name,
+      description: 'replay',
+      spec: 'captures',
+      turns: [
+        {
+          prompt: 'replay',
+          responses: scriptedResponses(
+            captured.map((response) => scriptFromCapture(provider, response)),
+            `${cli}/${name}`,
+          ),
+          expect: { isError: false },
+        },
+      ],
     };
     const server = await startMockServer({ scenario, provider });
     servers.push(server);
@@ -57,15 +86,25 @@ describe.each(cases)('%s/%s', (cli, name) => {
     for (const request of requests) {
       const headers: Record<string, string> = { ...AUTH[provider] };
       for (const [key, value] of Object.entries(request.headers)) if (!DROPPED.has(key)) headers[key] = value;
-      const response = await fetch(`${server.url}${request.path}${request.query}`, { method: request.method, headers, body: JSON.stringify(request.body) });
+      const response = await fetch(`${server.url}${request.path}${request.query}`, {
+        method: request.method,
+        headers,
+        body: JSON.stringify(request.body),
+      });
       const text = await response.text();
-      answers.push(response.status === 200
-        ? { kind: 'stream', events: parseSse(text) }
-        : { kind: 'http', status: response.status, headers: {}, body: JSON.parse(text) });
+      answers.push(
+        response.status === 200
+          ? { kind: 'stream', events: parseSse(text) }
+          : { kind: 'http', status: response.status, headers: {}, body: JSON.parse(text) },
+      );
     }
     const recorded = server.requests();
-    expect(recorded.map((request) => request.outcome)).toEqual(captured.slice(0, requests.length).map((response) => (response.kind === 'http' ? 'http-fault' : 'stream')));
-    expect(answers.map((answer) => (answer.kind === 'http' ? answer.status : 200))).toEqual(captured.slice(0, requests.length).map((response) => (response.kind === 'http' ? response.status : 200)));
+    expect(recorded.map((request) => request.outcome)).toEqual(
+      captured.slice(0, requests.length).map((response) => (response.kind === 'http' ? 'http-fault' : 'stream')),
+    );
+    expect(answers.map((answer) => (answer.kind === 'http' ? answer.status : 200))).toEqual(
+      captured.slice(0, requests.length).map((response) => (response.kind === 'http' ? response.status : 200)),
+    );
 
     // Same event types, and every field the CLI saw is present in the mock's events of that type.
     const want = shapes(captured.slice(0, requests.length));

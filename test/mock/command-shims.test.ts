@@ -9,14 +9,34 @@ import { cmdQuoteArg, writeCommandShim } from '../../harness/process/command-shi
 import { writeAuthHelpers } from '../../harness/mock/auth-helpers.js';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 
-const TRICKY = ['plain', 'with space', 'quote"inside', "single'quote", 'trailing\\', 'back\\\\"slash', '50% off %PATH%', 'a&b|c<d>e^f', '(paren)', '!bang!', '$HOME `id` $(id)', '', 'ünï✓'];
+const TRICKY = [
+  'plain',
+  'with space',
+  'quote"inside',
+  "single'quote",
+  'trailing\\',
+  'back\\\\"slash',
+  '50% off %PATH%',
+  'a&b|c<d>e^f',
+  '(paren)',
+  '!bang!',
+  '$HOME `id` $(id)',
+  '',
+  'ünï✓',
+];
 
 /** What cmd.exe does to one line of a batch file for these shims: %% -> %, ^x -> x (no quoted regions remain). */
 function cmdLineProcessing(line: string): string {
   let out = '';
   for (let i = 0; i < line.length; i += 1) {
     const ch = line[i]!;
-    if (ch === '%' && line[i + 1] === '%') { out += '%'; i += 1; } else if (ch === '^') { out += line[i + 1] ?? ''; i += 1; } else out += ch;
+    if (ch === '%' && line[i + 1] === '%') {
+      out += '%';
+      i += 1;
+    } else if (ch === '^') {
+      out += line[i + 1] ?? '';
+      i += 1;
+    } else out += ch;
   }
   return out;
 }
@@ -31,11 +51,16 @@ function windowsArgv(commandLine: string): string[] {
     const ch = commandLine[i]!;
     if (ch === '\\') {
       let count = 0;
-      while (commandLine[i] === '\\') { count += 1; i += 1; }
+      while (commandLine[i] === '\\') {
+        count += 1;
+        i += 1;
+      }
       if (commandLine[i] === '"') {
         current += '\\'.repeat(Math.floor(count / 2));
         if (count % 2 === 1) current += '"';
-        else { inQuotes = !inQuotes; }
+        else {
+          inQuotes = !inQuotes;
+        }
         hasArg = true;
       } else {
         current += '\\'.repeat(count);
@@ -59,7 +84,7 @@ function windowsArgv(commandLine: string): string[] {
 }
 
 describe('POSIX shims', () => {
-  test('a node shim passes its fixed args and the caller\'s argv through unchanged', async () => {
+  test("a node shim passes its fixed args and the caller's argv through unchanged", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'yume-shims-'));
     const script = path.join(dir, 'print argv.mjs');
     writeFileSync(script, 'console.log(JSON.stringify(process.argv.slice(2)));\n');
@@ -78,7 +103,9 @@ describe('POSIX shims', () => {
   });
 
   test('names that are not plain file names are refused', async () => {
-    await expect(writeCommandShim(tmpdir(), '../evil', { kind: 'print', stdout: 'x' })).rejects.toThrow(/plain file name/);
+    await expect(writeCommandShim(tmpdir(), '../evil', { kind: 'print', stdout: 'x' })).rejects.toThrow(
+      /plain file name/,
+    );
   });
 });
 
@@ -89,7 +116,12 @@ describe('Windows .cmd content', () => {
 
   test('a node shim: CRLF lines, quoted program, every argument escaped, caller args appended', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'yume-shims-'));
-    const { windows } = await writeCommandShim(dir, 'fake-tool', { kind: 'node', script: 'C:\\tools dir\\tool.mjs', args: TRICKY, node: 'C:\\Program Files\\nodejs\\node.exe' });
+    const { windows } = await writeCommandShim(dir, 'fake-tool', {
+      kind: 'node',
+      script: 'C:\\tools dir\\tool.mjs',
+      args: TRICKY,
+      node: 'C:\\Program Files\\nodejs\\node.exe',
+    });
     const content = readFileSync(windows, 'utf8');
     expect(content.endsWith('\r\n')).toBe(true);
     const lines = content.split('\r\n');
@@ -105,7 +137,12 @@ describe('Windows .cmd content', () => {
 
   test('a print shim with an argv condition', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'yume-shims-'));
-    const { windows } = await writeCommandShim(dir, 'tool', { kind: 'print', stdout: 'token & more 100%', whenArgs: ['auth', 'token'], usage: 'only <auth token>' });
+    const { windows } = await writeCommandShim(dir, 'tool', {
+      kind: 'print',
+      stdout: 'token & more 100%',
+      whenArgs: ['auth', 'token'],
+      usage: 'only <auth token>',
+    });
     expect(readFileSync(windows, 'utf8').split('\r\n')).toEqual([
       '@echo off',
       'setlocal DisableDelayedExpansion',
@@ -131,7 +168,12 @@ describe('fake auth helpers', () => {
     const run = (file: string, args: string[]) => execa(file, args, { env, reject: false, timeout: 10_000 });
     expect((await run('gcloud', ['auth', 'print-access-token'])).stdout).toBe('ya29.yume-conformance-gcloud-dummy');
     expect((await run('gh', ['auth', 'token'])).stdout).toBe('gho_yume_conformance_dummy');
-    for (const [file, args] of [['gcloud', ['auth', 'login']], ['gcloud', []], ['gh', ['auth', 'token', '--extra']], ['gh', ['api', 'user']]] as const) {
+    for (const [file, args] of [
+      ['gcloud', ['auth', 'login']],
+      ['gcloud', []],
+      ['gh', ['auth', 'token', '--extra']],
+      ['gh', ['api', 'user']],
+    ] as const) {
       const result = await run(file, [...args]);
       expect(result.exitCode).toBe(2);
       expect(result.stdout).toBe('');

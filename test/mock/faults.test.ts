@@ -1,7 +1,12 @@
 // Every fault, seen through the official SDKs: the error class and status a real API would produce.
 import { describe, expect, test } from 'vitest';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
-import { MOCK_PROVIDER_IDS, type HttpFaultStatus, type MockProviderId, type ModelResponse } from '../../harness/mock/scenario-types.js';
+import {
+  MOCK_PROVIDER_IDS,
+  type HttpFaultStatus,
+  type MockProviderId,
+  type ModelResponse,
+} from '../../harness/mock/scenario-types.js';
 import { mockServersClosedAfterEach } from './mock-servers.js';
 import { driveWithSdk, sdkFailure } from './sdk-drivers.js';
 import { oneTurn } from './scenario-fixtures.js';
@@ -10,8 +15,17 @@ const start = mockServersClosedAfterEach();
 const text: ModelResponse = { text: ['Hello ', 'after ', 'all.'], usage: { input_tokens: 9, output_tokens: 3 } };
 
 /** Error class each SDK raises per status (openai and anthropic share the names; Gemini has one class). */
-const CLASS: Record<number, string> = { 400: 'BadRequestError', 401: 'AuthenticationError', 403: 'PermissionDeniedError', 404: 'NotFoundError', 429: 'RateLimitError', 500: 'InternalServerError', 503: 'InternalServerError' };
-const expectedClass = (provider: MockProviderId, status: number): string => (provider === 'gemini' ? 'ApiError' : CLASS[status]!);
+const CLASS: Record<number, string> = {
+  400: 'BadRequestError',
+  401: 'AuthenticationError',
+  403: 'PermissionDeniedError',
+  404: 'NotFoundError',
+  429: 'RateLimitError',
+  500: 'InternalServerError',
+  503: 'InternalServerError',
+};
+const expectedClass = (provider: MockProviderId, status: number): string =>
+  provider === 'gemini' ? 'ApiError' : CLASS[status]!;
 /** The error envelope field that names the error kind, per provider. */
 const ERROR_KIND: Record<MockProviderId, (body: any) => string> = {
   'openai-chat': (body) => body.error.type,
@@ -28,18 +42,22 @@ const EXPECTED_KIND: Record<number, Record<'openai' | 'gemini' | 'anthropic', st
   500: { openai: 'server_error', gemini: 'INTERNAL', anthropic: 'api_error' },
   503: { openai: 'server_error', gemini: 'UNAVAILABLE', anthropic: 'api_error' },
 };
-const family = (provider: MockProviderId): 'openai' | 'gemini' | 'anthropic' => (provider.startsWith('openai') ? 'openai' : provider === 'gemini' ? 'gemini' : 'anthropic');
+const family = (provider: MockProviderId): 'openai' | 'gemini' | 'anthropic' =>
+  provider.startsWith('openai') ? 'openai' : provider === 'gemini' ? 'gemini' : 'anthropic';
 
 describe.each(MOCK_PROVIDER_IDS)('%s', (provider) => {
-  test.each([400, 401, 403, 404] as const)('HTTP %i: the SDK raises the real error class and does not retry', async (status) => {
-    const server = await start({ scenario: oneTurn('fatal', [{ fault: { kind: 'http', status } }, text]) });
-    const failure = await sdkFailure(() => driveWithSdk(provider, { baseUrls: server.baseUrls, maxRetries: 2 }));
-    expect(failure.name).toBe(expectedClass(provider, status));
-    expect(failure.status).toBe(status);
-    const requests = server.requests();
-    expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ outcome: 'http-fault', status });
-  });
+  test.each([400, 401, 403, 404] as const)(
+    'HTTP %i: the SDK raises the real error class and does not retry',
+    async (status) => {
+      const server = await start({ scenario: oneTurn('fatal', [{ fault: { kind: 'http', status } }, text]) });
+      const failure = await sdkFailure(() => driveWithSdk(provider, { baseUrls: server.baseUrls, maxRetries: 2 }));
+      expect(failure.name).toBe(expectedClass(provider, status));
+      expect(failure.status).toBe(status);
+      const requests = server.requests();
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({ outcome: 'http-fault', status });
+    },
+  );
 
   test.each([429, 500, 503] as const)('HTTP %i then success: one SDK retry gets the answer', async (status) => {
     const server = await start({ scenario: oneTurn('retry', [{ fault: { kind: 'http', status } }, text]) });
@@ -55,10 +73,14 @@ describe.each(MOCK_PROVIDER_IDS)('%s', (provider) => {
   });
 
   test('repeat: an exhausted 500 is answered on every attempt', async () => {
-    const server = await start({ scenario: oneTurn('exhausted', [{ fault: { kind: 'http', status: 500 }, repeat: 2 }]) });
+    const server = await start({
+      scenario: oneTurn('exhausted', [{ fault: { kind: 'http', status: 500 }, repeat: 2 }]),
+    });
     const failure = await sdkFailure(() => driveWithSdk(provider, { baseUrls: server.baseUrls, maxRetries: 1 }));
     expect(failure).toMatchObject({ name: expectedClass(provider, 500), status: 500 });
-    expect(server.requests().map((request) => request.outcome)).toEqual(provider === 'gemini' ? ['http-fault'] : ['http-fault', 'http-fault']);
+    expect(server.requests().map((request) => request.outcome)).toEqual(
+      provider === 'gemini' ? ['http-fault'] : ['http-fault', 'http-fault'],
+    );
   });
 
   test('stream cut mid-event: the SDK fails, the server records an incomplete response', async () => {
@@ -74,7 +96,7 @@ describe.each(MOCK_PROVIDER_IDS)('%s', (provider) => {
     expect(failure.message).toMatch(/JSON|Unexpected|parsing|Unterminated|position/i);
   });
 
-  test('mid-stream error: the SDK raises the provider\'s API error', async () => {
+  test("mid-stream error: the SDK raises the provider's API error", async () => {
     const server = await start({ scenario: oneTurn('midstream', [{ ...text, fault: { kind: 'mid-stream-error' } }]) });
     const failure = await sdkFailure(() => driveWithSdk(provider, { baseUrls: server.baseUrls }));
     if (provider === 'openai-responses') {
@@ -89,7 +111,11 @@ describe.each(MOCK_PROVIDER_IDS)('%s', (provider) => {
 
   test('error bodies: real envelope, kind and retry-after header', async () => {
     for (const status of [400, 401, 403, 404, 429, 500, 503] as HttpFaultStatus[]) {
-      const server = await start({ scenario: oneTurn('bodies', [{ fault: { kind: 'http', status, ...(status === 429 ? { retryAfter: 1 } : {}) } }]) });
+      const server = await start({
+        scenario: oneTurn('bodies', [
+          { fault: { kind: 'http', status, ...(status === 429 ? { retryAfter: 1 } : {}) } },
+        ]),
+      });
       const response = await rawRequest(provider, server.url);
       expect(response.status).toBe(status);
       const body = (await response.json()) as any;
@@ -103,7 +129,9 @@ describe.each(MOCK_PROVIDER_IDS)('%s', (provider) => {
 
 describe('timing faults', () => {
   test('retry-after: 1 is what the SDK waits; the gap is recorded', async () => {
-    const server = await start({ scenario: oneTurn('retry-after', [{ fault: { kind: 'http', status: 429, retryAfter: 1 } }, text]) });
+    const server = await start({
+      scenario: oneTurn('retry-after', [{ fault: { kind: 'http', status: 429, retryAfter: 1 } }, text]),
+    });
     await driveWithSdk('anthropic', { baseUrls: server.baseUrls, maxRetries: 1 });
     const [first, second] = server.requests();
     expect(second!.elapsedMs - first!.elapsedMs).toBeGreaterThanOrEqual(950);
@@ -114,14 +142,18 @@ describe('timing faults', () => {
     const closed = new Promise((resolve) => server.events.once('client-closed', resolve));
     const controller = new AbortController();
     const response = await fetch(`${server.baseUrls.openai}/chat/completions`, {
-      method: 'POST', signal: controller.signal,
+      method: 'POST',
+      signal: controller.signal,
       headers: { authorization: `Bearer ${DUMMY_CREDENTIALS.openaiApiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'm', stream: true, messages: [] }),
     });
     const reader = response.body!.getReader();
     let received = '';
     while (!received.includes('Hello ')) received += new TextDecoder().decode((await reader.read()).value);
-    const more = await Promise.race([reader.read().then(() => 'data'), new Promise((resolve) => setTimeout(() => resolve('silence'), 300))]);
+    const more = await Promise.race([
+      reader.read().then(() => 'data'),
+      new Promise((resolve) => setTimeout(() => resolve('silence'), 300)),
+    ]);
     expect(more).toBe('silence');
     controller.abort();
     await closed;
@@ -132,7 +164,10 @@ describe('timing faults', () => {
     const server = await start({ scenario: oneTurn('gate', [text]), gate: true });
     const firstText = new Promise((resolve) => server.events.once('first-text-sent', resolve));
     let finished = false;
-    const run = driveWithSdk('anthropic', { baseUrls: server.baseUrls }).then((got) => { finished = true; return got; });
+    const run = driveWithSdk('anthropic', { baseUrls: server.baseUrls }).then((got) => {
+      finished = true;
+      return got;
+    });
     expect(await firstText).toEqual({ index: 0, turn: 0 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(finished).toBe(false);
@@ -152,8 +187,12 @@ describe('timing faults', () => {
 
 describe('requests the script does not allow', () => {
   test('D1: a request that does not declare a called tool gets the provider 400 naming it', async () => {
-    const server = await start({ scenario: oneTurn('d1', [{ toolCalls: [{ id: 'r', name: 'Read', input: { file_path: 'x' } }] }]) });
-    const failure = await sdkFailure(() => driveWithSdk('openai-chat', { baseUrls: server.baseUrls, tools: ['read_file'] }));
+    const server = await start({
+      scenario: oneTurn('d1', [{ toolCalls: [{ id: 'r', name: 'Read', input: { file_path: 'x' } }] }]),
+    });
+    const failure = await sdkFailure(() =>
+      driveWithSdk('openai-chat', { baseUrls: server.baseUrls, tools: ['read_file'] }),
+    );
     expect(failure).toMatchObject({ name: 'BadRequestError', status: 400 });
     expect(failure.message).toContain('"Read"');
     expect(server.requests()[0]).toMatchObject({ outcome: 'tools-not-declared', missingTools: ['Read'] });
@@ -168,18 +207,43 @@ describe('requests the script does not allow', () => {
   });
 });
 
-function rawRequest(provider: MockProviderId, url: string, headers?: Record<string, string>, query = ''): Promise<Response> {
+function rawRequest(
+  provider: MockProviderId,
+  url: string,
+  headers?: Record<string, string>,
+  query = '',
+): Promise<Response> {
   const body = JSON.stringify({ model: 'm', stream: true, messages: [], contents: [], input: 'go' });
   const json = { 'content-type': 'application/json' };
   switch (provider) {
     case 'openai-chat':
-      return fetch(`${url}/v1/chat/completions${query}`, { method: 'POST', body, headers: headers ?? { ...json, authorization: `Bearer ${DUMMY_CREDENTIALS.openaiApiKey}` } });
+      return fetch(`${url}/v1/chat/completions${query}`, {
+        method: 'POST',
+        body,
+        headers: headers ?? { ...json, authorization: `Bearer ${DUMMY_CREDENTIALS.openaiApiKey}` },
+      });
     case 'openai-responses':
-      return fetch(`${url}/v1/responses${query}`, { method: 'POST', body, headers: headers ?? { ...json, authorization: `Bearer ${DUMMY_CREDENTIALS.openaiApiKey}` } });
+      return fetch(`${url}/v1/responses${query}`, {
+        method: 'POST',
+        body,
+        headers: headers ?? { ...json, authorization: `Bearer ${DUMMY_CREDENTIALS.openaiApiKey}` },
+      });
     case 'anthropic':
-      return fetch(`${url}/v1/messages${query}`, { method: 'POST', body, headers: headers ?? { ...json, 'x-api-key': DUMMY_CREDENTIALS.anthropicApiKey, 'anthropic-version': '2023-06-01' } });
+      return fetch(`${url}/v1/messages${query}`, {
+        method: 'POST',
+        body,
+        headers: headers ?? {
+          ...json,
+          'x-api-key': DUMMY_CREDENTIALS.anthropicApiKey,
+          'anthropic-version': '2023-06-01',
+        },
+      });
     case 'gemini':
-      return fetch(`${url}/v1beta/models/gemini-2.5-flash:streamGenerateContent${query || '?alt=sse'}`, { method: 'POST', body, headers: headers ?? { ...json, 'x-goog-api-key': DUMMY_CREDENTIALS.geminiApiKey } });
+      return fetch(`${url}/v1beta/models/gemini-2.5-flash:streamGenerateContent${query || '?alt=sse'}`, {
+        method: 'POST',
+        body,
+        headers: headers ?? { ...json, 'x-goog-api-key': DUMMY_CREDENTIALS.geminiApiKey },
+      });
   }
 }
 

@@ -7,7 +7,8 @@ describe('re-chunking', () => {
   const bytes = new TextEncoder().encode('data: {"a":"naïve café ✓"}\n\n'.repeat(20));
 
   test('pieces concatenate to the original bytes; the same seed gives the same split, another seed another', () => {
-    const split = (seed: number): number[] => splitAtRandomOffsets(bytes, seededRandom(seed)).map((chunk) => chunk.length);
+    const split = (seed: number): number[] =>
+      splitAtRandomOffsets(bytes, seededRandom(seed)).map((chunk) => chunk.length);
     const pieces = splitAtRandomOffsets(bytes, seededRandom(42));
     expect(Buffer.concat(pieces)).toEqual(Buffer.from(bytes));
     expect(split(42)).toEqual(split(42));

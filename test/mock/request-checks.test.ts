@@ -30,18 +30,38 @@ afterEach(async () => {
 function sentCalls(scenario: Scenario, provider: MockProviderId, turn = 0, response = 0): SentCall[] {
   const ids = toolCallIdMap(scenario, provider);
   return scenario.turns[turn]!.responses[response]!.toolCalls!.map((call) => ({
-    id: ids.get(call.id)!.providerId, name: call.name, input: call.input!, thoughtSignature: ids.get(call.id)!.thoughtSignature,
+    id: ids.get(call.id)!.providerId,
+    name: call.name,
+    input: call.input!,
+    thoughtSignature: ids.get(call.id)!.thoughtSignature,
   }));
 }
 
 /** Runs the two requests of a one-turn, one-tool-round scenario and returns the findings. */
-async function runTurn(scenario: Scenario, provider: MockProviderId, exchange: { calls: SentCall[]; results: SentResult[] }, extra: Partial<Conversation> = {}): Promise<Finding[]> {
+async function runTurn(
+  scenario: Scenario,
+  provider: MockProviderId,
+  exchange: { calls: SentCall[]; results: SentResult[] },
+  extra: Partial<Conversation> = {},
+): Promise<Finding[]> {
   const server = await startMockServer({ scenario, provider });
   servers.push(server);
   const prompt = scenario.turns[0]!.prompt;
   const tools = extra.tools ?? ['Read', 'Bash', 'Write', 'Edit'];
-  await send(provider, server.url, conversationBody(provider, { turns: [{ prompt, exchanges: [] }], tools, includeUsage: extra.includeUsage }));
-  await send(provider, server.url, conversationBody(provider, { turns: [{ prompt, exchanges: [{ assistantText: 'Reading.', ...exchange }] }], tools, includeUsage: extra.includeUsage }));
+  await send(
+    provider,
+    server.url,
+    conversationBody(provider, { turns: [{ prompt, exchanges: [] }], tools, includeUsage: extra.includeUsage }),
+  );
+  await send(
+    provider,
+    server.url,
+    conversationBody(provider, {
+      turns: [{ prompt, exchanges: [{ assistantText: 'Reading.', ...exchange }] }],
+      tools,
+      includeUsage: extra.includeUsage,
+    }),
+  );
   return checkProviderRequests(scenario, provider, server.requests());
 }
 
@@ -55,14 +75,20 @@ function parallelResults(provider: MockProviderId): SentResult[] {
 
 describe.each(MOCK_PROVIDER_IDS)('%s', (provider) => {
   test('a correct request history passes', async () => {
-    const findings = await runTurn(parallel, provider, { calls: sentCalls(parallel, provider), results: parallelResults(provider) });
+    const findings = await runTurn(parallel, provider, {
+      calls: sentCalls(parallel, provider),
+      results: parallelResults(provider),
+    });
     expect(findings).toEqual([]);
   });
 
   test('a wrong or missing tool result id fails requests.tool-result-id', async () => {
     const results = parallelResults(provider);
     // Gemini has no ids: dropping one functionResponse breaks the name/order match.
-    const broken = provider === 'gemini' ? results.slice(0, 1) : [{ ...results[0]!, id: 'call_not_issued_by_the_mock' }, results[1]!];
+    const broken =
+      provider === 'gemini'
+        ? results.slice(0, 1)
+        : [{ ...results[0]!, id: 'call_not_issued_by_the_mock' }, results[1]!];
     const findings = await runTurn(parallel, provider, { calls: sentCalls(parallel, provider), results: broken });
     expect(rules(findings)).toEqual(['requests.tool-result-id']);
     expect(findings[0]!.severity).toBe('MUST');
@@ -70,13 +96,21 @@ describe.each(MOCK_PROVIDER_IDS)('%s', (provider) => {
 
   test('a result without the tool output fails requests.tool-result-content', async () => {
     const results = parallelResults(provider);
-    const findings = await runTurn(parallel, provider, { calls: sentCalls(parallel, provider), results: [{ ...results[0]!, content: 'done' }, results[1]!] });
+    const findings = await runTurn(parallel, provider, {
+      calls: sentCalls(parallel, provider),
+      results: [{ ...results[0]!, content: 'done' }, results[1]!],
+    });
     expect(rules(findings)).toEqual(['requests.tool-result-content']);
     expect(findings[0]!.message).toContain('Hello from the fixture file.');
   });
 
   test('a request that does not declare the called tool fails requests.tools-declared', async () => {
-    const findings = await runTurn(parallel, provider, { calls: sentCalls(parallel, provider), results: parallelResults(provider) }, { tools: ['read_file'] });
+    const findings = await runTurn(
+      parallel,
+      provider,
+      { calls: sentCalls(parallel, provider), results: parallelResults(provider) },
+      { tools: ['read_file'] },
+    );
     expect(rules(findings)).toContain('requests.tools-declared');
     expect(findings.find((finding) => finding.rule === 'requests.tools-declared')!.message).toContain('Read');
   });
@@ -92,41 +126,78 @@ describe('provider-specific rules', () => {
   });
 
   test('openai-chat: streaming without include_usage fails requests.usage-requested (SHOULD)', async () => {
-    const findings = await runTurn(parallel, 'openai-chat', { calls: sentCalls(parallel, 'openai-chat'), results: parallelResults('openai-chat') }, { includeUsage: false });
+    const findings = await runTurn(
+      parallel,
+      'openai-chat',
+      { calls: sentCalls(parallel, 'openai-chat'), results: parallelResults('openai-chat') },
+      { includeUsage: false },
+    );
     expect(rules(findings)).toEqual(['requests.usage-requested']);
     expect(findings[0]!.severity).toBe('SHOULD');
   });
 
   test('anthropic: a failing tool sent back without is_error fails requests.tool-result-error-flag', async () => {
     const calls = sentCalls(toolError, 'anthropic');
-    const result = (isError?: boolean): SentResult[] => [{ id: calls[0]!.id, name: 'Read', content: 'File does not exist.', isError }];
+    const result = (isError?: boolean): SentResult[] => [
+      { id: calls[0]!.id, name: 'Read', content: 'File does not exist.', isError },
+    ];
     expect(await runTurn(toolError, 'anthropic', { calls, results: result(true) })).toEqual([]);
-    expect(rules(await runTurn(toolError, 'anthropic', { calls, results: result(undefined) }))).toEqual(['requests.tool-result-error-flag']);
+    expect(rules(await runTurn(toolError, 'anthropic', { calls, results: result(undefined) }))).toEqual([
+      'requests.tool-result-error-flag',
+    ]);
   });
 });
 
 describe('history on resume', () => {
   const resumed: Scenario = {
-    id: 'resume-check', title: 't', description: 'd', spec: 'R8',
+    id: 'resume-check',
+    title: 't',
+    description: 'd',
+    spec: 'R8',
     turns: [
       {
         prompt: 'Read hello.txt.',
-        responses: [{ text: ['Reading.'], toolCalls: [{ id: 'first-read', name: 'Read', input: { file_path: 'hello.txt' } }] }, { text: ['It greets you.'] }],
-        expect: { isError: false, toolResults: [{ id: 'first-read', isError: false, contains: ['Hello from the fixture file.'] }] },
+        responses: [
+          { text: ['Reading.'], toolCalls: [{ id: 'first-read', name: 'Read', input: { file_path: 'hello.txt' } }] },
+          { text: ['It greets you.'] },
+        ],
+        expect: {
+          isError: false,
+          toolResults: [{ id: 'first-read', isError: false, contains: ['Hello from the fixture file.'] }],
+        },
       },
-      { prompt: 'And what was the second line?', resume: true, responses: [{ text: ['Second line.'] }], expect: { isError: false } },
+      {
+        prompt: 'And what was the second line?',
+        resume: true,
+        responses: [{ text: ['Second line.'] }],
+        expect: { isError: false },
+      },
     ],
   };
 
   test.each(MOCK_PROVIDER_IDS)('%s: the whole first turn must come back in the resumed turn', async (provider) => {
     const calls = sentCalls(resumed, provider);
-    const firstTurn = { prompt: 'Read hello.txt.', exchanges: [{ assistantText: 'Reading.', calls, results: [{ id: calls[0]!.id, name: 'Read', content: HELLO_OUTPUT }] }], answer: 'It greets you.' };
+    const firstTurn = {
+      prompt: 'Read hello.txt.',
+      exchanges: [
+        { assistantText: 'Reading.', calls, results: [{ id: calls[0]!.id, name: 'Read', content: HELLO_OUTPUT }] },
+      ],
+      answer: 'It greets you.',
+    };
     const tools = ['Read'];
     const play = async (secondTurnHistory: Conversation['turns']): Promise<Finding[]> => {
       const server = await startMockServer({ scenario: resumed, provider });
       servers.push(server);
-      await send(provider, server.url, conversationBody(provider, { turns: [{ prompt: firstTurn.prompt, exchanges: [] }], tools }));
-      await send(provider, server.url, conversationBody(provider, { turns: [{ ...firstTurn, answer: undefined }], tools }));
+      await send(
+        provider,
+        server.url,
+        conversationBody(provider, { turns: [{ prompt: firstTurn.prompt, exchanges: [] }], tools }),
+      );
+      await send(
+        provider,
+        server.url,
+        conversationBody(provider, { turns: [{ ...firstTurn, answer: undefined }], tools }),
+      );
       server.setTurn(1);
       await send(provider, server.url, conversationBody(provider, { turns: secondTurnHistory, tools }));
       return checkProviderRequests(resumed, provider, server.requests());
@@ -140,8 +211,15 @@ describe('history on resume', () => {
 
 describe('checks on recorded timing and outcomes (hand-made records)', () => {
   const record = (fields: Partial<CheckedRequest> & Pick<CheckedRequest, 'index'>): CheckedRequest => ({
-    provider: 'openai-chat', path: '/v1/chat/completions', query: '', turn: 0, outcome: 'stream', elapsedMs: 0, closedByClient: false,
-    body: { model: 'm', stream: true, stream_options: { include_usage: true }, messages: [] }, ...fields,
+    provider: 'openai-chat',
+    path: '/v1/chat/completions',
+    query: '',
+    turn: 0,
+    outcome: 'stream',
+    elapsedMs: 0,
+    closedByClient: false,
+    body: { model: 'm', stream: true, stream_options: { include_usage: true }, messages: [] },
+    ...fields,
   });
   const retryAfter = loadScenario(path.join(transcripts, 'fault-429-retry-after'));
   const interrupt = loadScenario(path.join(transcripts, 'interrupt'));
@@ -153,31 +231,82 @@ describe('checks on recorded timing and outcomes (hand-made records)', () => {
       record({ index: 0, responseIndex: 0, outcome: 'http-fault', status: 429 }),
       record({ index: 1, responseIndex: 1, elapsedMs: gap }),
     ];
-    expect(rules(checkProviderRequests(retryAfter, 'openai-chat', requests(300)))).toEqual(['requests.retry-after-honoured']);
+    expect(rules(checkProviderRequests(retryAfter, 'openai-chat', requests(300)))).toEqual([
+      'requests.retry-after-honoured',
+    ]);
     expect(checkProviderRequests(retryAfter, 'openai-chat', requests(1005))).toEqual([]);
   });
 
   test('requests.connection-closed-on-interrupt: the stalled stream must be closed by the client', () => {
-    expect(rules(checkProviderRequests(interrupt, 'openai-chat', [record({ index: 0, responseIndex: 0, closedByClient: false })])))
-      .toEqual(['requests.connection-closed-on-interrupt']);
-    expect(checkProviderRequests(interrupt, 'openai-chat', [record({ index: 0, responseIndex: 0, closedByClient: true })])).toEqual([]);
+    expect(
+      rules(
+        checkProviderRequests(interrupt, 'openai-chat', [
+          record({ index: 0, responseIndex: 0, closedByClient: false }),
+        ]),
+      ),
+    ).toEqual(['requests.connection-closed-on-interrupt']);
+    expect(
+      checkProviderRequests(interrupt, 'openai-chat', [record({ index: 0, responseIndex: 0, closedByClient: true })]),
+    ).toEqual([]);
   });
 
   test('requests.no-retry-after-fatal: a second request after 401', () => {
     const first = record({ index: 0, responseIndex: 0, outcome: 'http-fault', status: 401 });
     expect(checkProviderRequests(fault401, 'openai-chat', [first])).toEqual([]);
-    expect(rules(checkProviderRequests(fault401, 'openai-chat', [first, record({ index: 1, outcome: 'unscripted', status: 400, elapsedMs: 5 })])))
-      .toEqual(['requests.no-retry-after-fatal']);
+    expect(
+      rules(
+        checkProviderRequests(fault401, 'openai-chat', [
+          first,
+          record({ index: 1, outcome: 'unscripted', status: 400, elapsedMs: 5 }),
+        ]),
+      ),
+    ).toEqual(['requests.no-retry-after-fatal']);
   });
 
   test('requests.unscripted, requests.auth, requests.endpoint, requests.body-json, requests.streaming', () => {
     const ok = record({ index: 0, responseIndex: 0 });
     expect(checkProviderRequests(plain, 'openai-chat', [ok])).toEqual([]);
-    expect(rules(checkProviderRequests(plain, 'openai-chat', [ok, record({ index: 1, outcome: 'unscripted', status: 400 })]))).toEqual(['requests.unscripted']);
-    expect(rules(checkProviderRequests(plain, 'openai-chat', [record({ index: 0, outcome: 'auth-rejected', status: 401 }), record({ index: 1, responseIndex: 0 })]))).toEqual(['requests.auth']);
-    expect(rules(checkProviderRequests(plain, 'openai-chat', [record({ index: 0, provider: undefined, path: '/v1/models', outcome: 'no-route' }), record({ index: 1, responseIndex: 0 })]))).toEqual(['requests.endpoint']);
-    expect(rules(checkProviderRequests(plain, 'openai-chat', [record({ index: 0, outcome: 'bad-body', status: 400, body: undefined }), record({ index: 1, responseIndex: 0 })]))).toEqual(['requests.body-json']);
-    expect(rules(checkProviderRequests(plain, 'openai-chat', [record({ index: 0, responseIndex: 0, outcome: 'json', body: { model: 'm', stream_options: { include_usage: true }, messages: [] } })]))).toEqual(['requests.streaming']);
+    expect(
+      rules(
+        checkProviderRequests(plain, 'openai-chat', [ok, record({ index: 1, outcome: 'unscripted', status: 400 })]),
+      ),
+    ).toEqual(['requests.unscripted']);
+    expect(
+      rules(
+        checkProviderRequests(plain, 'openai-chat', [
+          record({ index: 0, outcome: 'auth-rejected', status: 401 }),
+          record({ index: 1, responseIndex: 0 }),
+        ]),
+      ),
+    ).toEqual(['requests.auth']);
+    expect(
+      rules(
+        checkProviderRequests(plain, 'openai-chat', [
+          record({ index: 0, provider: undefined, path: '/v1/models', outcome: 'no-route' }),
+          record({ index: 1, responseIndex: 0 }),
+        ]),
+      ),
+    ).toEqual(['requests.endpoint']);
+    expect(
+      rules(
+        checkProviderRequests(plain, 'openai-chat', [
+          record({ index: 0, outcome: 'bad-body', status: 400, body: undefined }),
+          record({ index: 1, responseIndex: 0 }),
+        ]),
+      ),
+    ).toEqual(['requests.body-json']);
+    expect(
+      rules(
+        checkProviderRequests(plain, 'openai-chat', [
+          record({
+            index: 0,
+            responseIndex: 0,
+            outcome: 'json',
+            body: { model: 'm', stream_options: { include_usage: true }, messages: [] },
+          }),
+        ]),
+      ),
+    ).toEqual(['requests.streaming']);
   });
 });
 

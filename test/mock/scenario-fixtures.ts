@@ -2,7 +2,14 @@
 import type { ModelResponse, Scenario, Turn } from '../../harness/mock/scenario-types.js';
 
 export function oneTurn(id: string, responses: Turn['responses'], extra: Partial<Scenario> = {}): Scenario {
-  return { id, title: id, description: id, spec: 'test', turns: [{ prompt: 'go', responses, expect: { isError: false } }], ...extra };
+  return {
+    id,
+    title: id,
+    description: id,
+    spec: 'test',
+    turns: [{ prompt: 'go', responses, expect: { isError: false } }],
+    ...extra,
+  };
 }
 
 /** A turn's responses from a computed list: the schema (and so the `Turn` type) wants at least one. */

@@ -3,13 +3,33 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync, exist
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadAllScenarios, loadScenario, ScenarioLoadError, validateScenario } from '../../harness/mock/scenario-loader.js';
+import {
+  loadAllScenarios,
+  loadScenario,
+  ScenarioLoadError,
+  validateScenario,
+} from '../../harness/mock/scenario-loader.js';
 
 const transcripts = path.resolve(import.meta.dirname, '../../transcripts');
 const MINE = [
-  'plain-text', 'single-tool', 'multi-tool', 'tool-error', 'interrupt', 'fault-401', 'fault-403', 'fault-400', 'fault-404',
-  'fault-429-then-success', 'fault-429-retry-after', 'fault-500-exhausted', 'fault-503', 'fault-stream-cut', 'fault-malformed-chunk',
-  'invalid-tool-arguments', 'parallel-tools', 'gcloud-auth',
+  'plain-text',
+  'single-tool',
+  'multi-tool',
+  'tool-error',
+  'interrupt',
+  'fault-401',
+  'fault-403',
+  'fault-400',
+  'fault-404',
+  'fault-429-then-success',
+  'fault-429-retry-after',
+  'fault-500-exhausted',
+  'fault-503',
+  'fault-stream-cut',
+  'fault-malformed-chunk',
+  'invalid-tool-arguments',
+  'parallel-tools',
+  'gcloud-auth',
 ];
 
 function writeScenario(text: string, folder = 'broken'): string {
@@ -29,7 +49,10 @@ function problemsOf(dir: string): string[] {
   throw new Error('expected the scenario to be rejected');
 }
 const valid = {
-  id: 'broken', title: 't', description: 'd', spec: 's',
+  id: 'broken',
+  title: 't',
+  description: 'd',
+  spec: 's',
   turns: [{ prompt: 'p', responses: [{ text: ['hi'] }], expect: { isError: false } }],
 };
 
@@ -38,14 +61,20 @@ describe('shipped scenarios', () => {
     const scenarios = loadAllScenarios(transcripts);
     const ids = scenarios.map((scenario) => scenario.id);
     for (const id of MINE) expect(ids).toContain(id);
-    expect(scenarios.filter((scenario) => scenario.required).map((scenario) => scenario.id).sort())
-      .toEqual(['interrupt', 'multi-tool', 'plain-text', 'single-tool', 'tool-error']);
+    expect(
+      scenarios
+        .filter((scenario) => scenario.required)
+        .map((scenario) => scenario.id)
+        .sort(),
+    ).toEqual(['interrupt', 'multi-tool', 'plain-text', 'single-tool', 'tool-error']);
   });
 
   test.each(MINE)('%s has its workspace fixtures', (id) => {
     const scenario = loadScenario(path.join(transcripts, id));
     expect(scenario.workspaceDir).toBeDefined();
-    expect(readFileSync(path.join(scenario.workspaceDir!, 'hello.txt'), 'utf8')).toBe('Hello from the fixture file.\nSecond line.\n');
+    expect(readFileSync(path.join(scenario.workspaceDir!, 'hello.txt'), 'utf8')).toBe(
+      'Hello from the fixture file.\nSecond line.\n',
+    );
     expect(existsSync(path.join(scenario.workspaceDir!, 'notes.txt'))).toBe(true);
   });
 
@@ -54,13 +83,24 @@ describe('shipped scenarios', () => {
     const calls = scenario.turns.flatMap((turn) => turn.responses.flatMap((response) => response.toolCalls ?? []));
     expect(calls.map((call) => call.name)).toEqual(expect.arrayContaining(['Write', 'Edit']));
     // Apply the script's Write/Edit calls to the fixtures and compare with workspace-after/.
-    const files = new Map(readdirSync(scenario.workspaceDir!).map((name) => [name, readFileSync(path.join(scenario.workspaceDir!, name), 'utf8')]));
+    const files = new Map(
+      readdirSync(scenario.workspaceDir!).map((name) => [
+        name,
+        readFileSync(path.join(scenario.workspaceDir!, name), 'utf8'),
+      ]),
+    );
     for (const call of calls) {
       const input = call.input as Record<string, string>;
       if (call.name === 'Write') files.set(input.file_path!, input.content!);
-      if (call.name === 'Edit') files.set(input.file_path!, files.get(input.file_path!)!.replace(input.old_string!, input.new_string!));
+      if (call.name === 'Edit')
+        files.set(input.file_path!, files.get(input.file_path!)!.replace(input.old_string!, input.new_string!));
     }
-    const after = new Map(readdirSync(scenario.workspaceAfterDir!).map((name) => [name, readFileSync(path.join(scenario.workspaceAfterDir!, name), 'utf8')]));
+    const after = new Map(
+      readdirSync(scenario.workspaceAfterDir!).map((name) => [
+        name,
+        readFileSync(path.join(scenario.workspaceAfterDir!, name), 'utf8'),
+      ]),
+    );
     expect(after).toEqual(files);
   });
 });
@@ -88,8 +128,12 @@ describe('clear errors', () => {
     const text = lines.join('\n');
     expect(text).toMatch(/scenario\.json:1 \(document\): missing property "title" — fix: add "title"/);
     expect(text).toMatch(/:\d+ \/turns\/0\/responses\/1\/fault: unknown fault kind "timeout" — fix: use one of "http"/);
-    expect(text).toMatch(/\/turns\/0\/responses\/2\/toolCalls\/0: has both "input" and "rawArguments" — fix: keep "input"/);
-    expect(text).toMatch(/\/turns\/0\/expect\/isEror: unknown property "isEror" — fix: remove "isEror" or correct its spelling/);
+    expect(text).toMatch(
+      /\/turns\/0\/responses\/2\/toolCalls\/0: has both "input" and "rawArguments" — fix: keep "input"/,
+    );
+    expect(text).toMatch(
+      /\/turns\/0\/expect\/isEror: unknown property "isEror" — fix: remove "isEror" or correct its spelling/,
+    );
     const isErorLine = lines.find((entry) => entry.includes('isEror'))!;
     const reported = Number(/scenario\.json:(\d+)/.exec(isErorLine)![1]);
     expect(JSON.stringify(broken, null, 2).split('\n')[reported - 1]).toContain('"isEror"');
@@ -99,19 +143,29 @@ describe('clear errors', () => {
     const broken = {
       ...structuredClone(valid),
       id: 'other-name',
-      turns: [{
-        prompt: 'p', interrupt: 'after-first-text',
-        responses: [
-          { fault: { kind: 'http', status: 500 }, text: ['lost'] },
-          { toolCalls: [{ id: 'dup', name: 'Read', input: {} }, { id: 'dup', name: 'Read', input: {} }] },
-        ],
-        expect: { isError: false, toolResults: [{ id: 'nope', isError: false }] },
-      }],
+      turns: [
+        {
+          prompt: 'p',
+          interrupt: 'after-first-text',
+          responses: [
+            { fault: { kind: 'http', status: 500 }, text: ['lost'] },
+            {
+              toolCalls: [
+                { id: 'dup', name: 'Read', input: {} },
+                { id: 'dup', name: 'Read', input: {} },
+              ],
+            },
+          ],
+          expect: { isError: false, toolResults: [{ id: 'nope', isError: false }] },
+        },
+      ],
     };
     const text = problemsOf(writeScenario(JSON.stringify(broken, null, 2))).join('\n');
     expect(text).toContain('/id: id "other-name" differs from the folder name "broken" — fix: set "id" to "broken"');
     expect(text).toContain('/turns/0/responses/1/toolCalls/1/id: tool call id "dup" is used twice');
-    expect(text).toContain('/turns/0/expect/toolResults/0/id: no tool call with id "nope" in this turn — fix: use one of "dup"');
+    expect(text).toContain(
+      '/turns/0/expect/toolResults/0/id: no tool call with id "nope" in this turn — fix: use one of "dup"',
+    );
     expect(text).toContain('/turns/0/responses/0: an HTTP fault answers before any streaming');
     expect(text).toContain('/turns/0/interrupt: an interrupt after the first text needs a response that stalls');
   });
@@ -135,6 +189,8 @@ describe('clear errors', () => {
 
   test('validateScenario checks an in-memory script', () => {
     expect(validateScenario(valid).id).toBe('broken');
-    expect(() => validateScenario({ ...valid, turns: [{ prompt: '', responses: [], expect: {} }] })).toThrow(ScenarioLoadError);
+    expect(() => validateScenario({ ...valid, turns: [{ prompt: '', responses: [], expect: {} }] })).toThrow(
+      ScenarioLoadError,
+    );
   });
 });

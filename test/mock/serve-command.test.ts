@@ -10,10 +10,17 @@ const cli = path.join(root, 'dist', 'cli.js');
 describe('yume-conformance serve', () => {
   test('serves a scenario on 127.0.0.1, logs requests on stderr, stops cleanly on SIGTERM and SIGINT', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const child = execa(process.execPath, [cli, 'serve', '--scenario', 'single-tool', '--seed', '3'], { cwd: root, reject: false, timeout: 30_000, forceKillAfterDelay: 2000 });
+      const child = execa(process.execPath, [cli, 'serve', '--scenario', 'single-tool', '--seed', '3'], {
+        cwd: root,
+        reject: false,
+        timeout: 30_000,
+        forceKillAfterDelay: 2000,
+      });
       let stdout = '';
       let stderr = '';
-      child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout!.on('data', (chunk: Buffer) => {
           stdout += chunk.toString();
@@ -39,13 +46,25 @@ describe('yume-conformance serve', () => {
   });
 
   test('an unknown scenario or a bad option is a usage error (exit 2) with a clear message', async () => {
-    const missing = await execa(process.execPath, [cli, 'serve', '--scenario', 'no-such-scenario'], { cwd: root, reject: false, timeout: 15_000 });
+    const missing = await execa(process.execPath, [cli, 'serve', '--scenario', 'no-such-scenario'], {
+      cwd: root,
+      reject: false,
+      timeout: 15_000,
+    });
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/cannot load scenario "no-such-scenario".*cannot read scenario\.json/s);
-    const badProvider = await execa(process.execPath, [cli, 'serve', '--provider', 'openai'], { cwd: root, reject: false, timeout: 15_000 });
+    const badProvider = await execa(process.execPath, [cli, 'serve', '--provider', 'openai'], {
+      cwd: root,
+      reject: false,
+      timeout: 15_000,
+    });
     expect(badProvider.exitCode).toBe(2);
     expect(badProvider.stderr).toContain('expected one of openai-chat, openai-responses, gemini, anthropic');
-    const badPort = await execa(process.execPath, [cli, 'serve', '--port', '70000'], { cwd: root, reject: false, timeout: 15_000 });
+    const badPort = await execa(process.execPath, [cli, 'serve', '--port', '70000'], {
+      cwd: root,
+      reject: false,
+      timeout: 15_000,
+    });
     expect(badPort.exitCode).toBe(2);
   });
 });

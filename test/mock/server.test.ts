@@ -15,13 +15,19 @@ const start = mockServersClosedAfterEach();
 function tryConnect(host: string, port: number): Promise<'connected' | string> {
   return new Promise((resolve) => {
     const socket = connect({ host, port });
-    socket.once('connect', () => { socket.destroy(); resolve('connected'); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
     socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
   });
 }
 
 const twoTurns: Scenario = {
-  id: 'two-turns', title: 't', description: 'd', spec: 's',
+  id: 'two-turns',
+  title: 't',
+  description: 'd',
+  spec: 's',
   turns: [
     { prompt: 'one', responses: [{ text: ['First turn.'] }], expect: { isError: false } },
     { prompt: 'two', resume: true, responses: [{ text: ['Second turn.'] }], expect: { isError: false } },
@@ -35,14 +41,22 @@ describe('listening', () => {
     expect(server.port).toBeGreaterThan(0);
     expect(server.baseUrls).toEqual({ openai: `${server.url}/v1`, anthropic: server.url, gemini: server.url });
     expect(await tryConnect('127.0.0.1', server.port)).toBe('connected');
-    const others = Object.values(networkInterfaces()).flat().filter((info) => info && !info.internal).map((info) => info!.address);
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((info) => info && !info.internal)
+      .map((info) => info!.address);
     for (const host of ['::1', ...others]) expect(await tryConnect(host, server.port)).not.toBe('connected');
   });
 
   test('close() ends a stalled stream and frees the port; later connections are refused', async () => {
-    const server = await startMockServer({ scenario: oneTurn('close', [{ text: ['a', 'b'], stall: 'after-first-text' }]) });
+    const server = await startMockServer({
+      scenario: oneTurn('close', [{ text: ['a', 'b'], stall: 'after-first-text' }]),
+    });
     const firstText = new Promise((resolve) => server.events.once('first-text-sent', resolve));
-    const pending = driveWithSdk('anthropic', { baseUrls: server.baseUrls }).then(() => 'finished', () => 'failed');
+    const pending = driveWithSdk('anthropic', { baseUrls: server.baseUrls }).then(
+      () => 'finished',
+      () => 'failed',
+    );
     await firstText;
     const started = performance.now();
     await server.close();
@@ -53,7 +67,7 @@ describe('listening', () => {
     expect(server.requests()[0]).toMatchObject({ closedByClient: false, completed: false });
   });
 
-  test('two servers in parallel never see each other\'s requests', async () => {
+  test("two servers in parallel never see each other's requests", async () => {
     const [a, b] = await Promise.all([
       start({ scenario: oneTurn('iso-a', [{ text: ['from A'] }, { text: ['again A'] }]) }),
       start({ scenario: oneTurn('iso-b', [{ text: ['from B'] }]) }),
@@ -66,7 +80,12 @@ describe('listening', () => {
     ]);
     expect([fromA.text, againA.text].sort()).toEqual(['again A', 'from A']);
     expect(fromB.text).toBe('from B');
-    expect(a.requests().map((request) => request.provider).sort()).toEqual(['anthropic', 'openai-chat']);
+    expect(
+      a
+        .requests()
+        .map((request) => request.provider)
+        .sort(),
+    ).toEqual(['anthropic', 'openai-chat']);
     expect(b.requests().map((request) => request.provider)).toEqual(['gemini']);
   });
 });
@@ -78,7 +97,16 @@ describe('turns and recording', () => {
     server.setTurn(1);
     expect((await driveWithSdk('gemini', { baseUrls: server.baseUrls })).text).toBe('Second turn.');
     const [first, second] = server.requests();
-    expect(first).toMatchObject({ index: 0, turn: 0, responseIndex: 0, attempt: 0, method: 'POST', path: '/v1beta/models/gemini-2.5-flash:streamGenerateContent', query: '?alt=sse', provider: 'gemini' });
+    expect(first).toMatchObject({
+      index: 0,
+      turn: 0,
+      responseIndex: 0,
+      attempt: 0,
+      method: 'POST',
+      path: '/v1beta/models/gemini-2.5-flash:streamGenerateContent',
+      query: '?alt=sse',
+      provider: 'gemini',
+    });
     expect(first!.headers['x-goog-api-key']).toBe(DUMMY_CREDENTIALS.geminiApiKey);
     expect((first!.body as { contents: unknown[] }).contents).toBeDefined();
     expect(first!.time).toBeGreaterThan(Date.now() - 60_000);
@@ -107,9 +135,14 @@ describe('turns and recording', () => {
 
   test('chunking: frames end on event boundaries; a seed splits inside events, deterministically', async () => {
     const chunkEnds = async (options: Partial<MockServerOptions>): Promise<boolean[]> => {
-      const server = await start({ scenario: oneTurn('chunks', [{ text: ['Hello ', 'world, ', 'split ✓ me.'] }]), ...options });
+      const server = await start({
+        scenario: oneTurn('chunks', [{ text: ['Hello ', 'world, ', 'split ✓ me.'] }]),
+        ...options,
+      });
       const response = await fetch(`${server.baseUrls.openai}/chat/completions`, {
-        method: 'POST', headers: { authorization: `Bearer ${DUMMY_CREDENTIALS.openaiApiKey}` }, body: JSON.stringify({ model: 'm', stream: true, messages: [] }),
+        method: 'POST',
+        headers: { authorization: `Bearer ${DUMMY_CREDENTIALS.openaiApiKey}` },
+        body: JSON.stringify({ model: 'm', stream: true, messages: [] }),
       });
       const reader = response.body!.getReader();
       const ends: boolean[] = [];

@@ -42,7 +42,9 @@ describe('the JUnit reader used by the package test', () => {
   });
 
   it('rejects well-formed XML that is not JUnit', () => {
-    expect(() => parseJUnit('<html><body/></html>')).toThrow('the root element is <html>, not <testsuites> or <testsuite>');
+    expect(() => parseJUnit('<html><body/></html>')).toThrow(
+      'the root element is <html>, not <testsuites> or <testsuite>',
+    );
     expect(() => parseJUnit('<testsuites></testsuites>')).toThrow('no <testsuite> element');
   });
 });

@@ -20,7 +20,8 @@ function lineOf(xml: string, index: number): number {
 
 function checkCharacterData(xml: string, start: number, text: string): void {
   for (let index = text.indexOf('&'); index !== -1; index = text.indexOf('&', index + 1)) {
-    if (!ENTITY.test(text.slice(index))) throw new XmlError(`line ${lineOf(xml, start + index)}: "&" that is not an entity`);
+    if (!ENTITY.test(text.slice(index)))
+      throw new XmlError(`line ${lineOf(xml, start + index)}: "&" that is not an entity`);
   }
   if (text.includes('<')) throw new XmlError(`line ${lineOf(xml, start)}: raw "<" in character data`);
 }
@@ -79,7 +80,8 @@ export function parseXml(xml: string): XmlElement {
       if (!match) fail('closing tag without a name');
       const name = match![0];
       const close = xml.indexOf('>', index);
-      if (close === -1 || xml.slice(index + 2 + name.length, close).trim() !== '') fail(`malformed closing tag </${name}`);
+      if (close === -1 || xml.slice(index + 2 + name.length, close).trim() !== '')
+        fail(`malformed closing tag </${name}`);
       const open = stack.pop();
       if (!open) fail(`closing tag </${name}> without an opening tag`);
       if (open!.name !== name) fail(`</${name}> closes <${open!.name}>`);

@@ -30,11 +30,18 @@ let packedFiles: string[];
 
 beforeAll(async () => {
   // dist/*.js comes from the global setup (scripts/build.mjs); the declarations from scripts/build-types.mjs.
-  execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'build-types.mjs')], { cwd: repoRoot, stdio: 'pipe', timeout: 120_000 });
+  execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'build-types.mjs')], {
+    cwd: repoRoot,
+    stdio: 'pipe',
+    timeout: 120_000,
+  });
   work = mkdtempSync(path.join(tmpdir(), 'yc package '));
   // --ignore-scripts: dist/ is already built, and rebuilding it here would rewrite files that tests running
   // in parallel are spawning.
-  const pack = await runNpmTool('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: repoRoot, timeoutMs: 60_000 });
+  const pack = await runNpmTool('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+    cwd: repoRoot,
+    timeoutMs: 60_000,
+  });
   if (pack.exitCode !== 0) throw new Error(describeRun('npm pack', pack));
   const manifest = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m)));
   tarball = path.join(work, manifest[0].filename);
@@ -42,7 +49,10 @@ beforeAll(async () => {
 
   consumer = path.join(work, 'consumer project');
   mkdirSync(consumer);
-  writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  writeFileSync(
+    path.join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
   const install = await runNpmTool('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
     cwd: consumer,
     timeoutMs: INSTALL_TIMEOUT_MS,
@@ -84,8 +94,10 @@ describe('the packed tarball', () => {
   });
 
   it('leaves out sources, tests, build scripts and CI config of this repository', () => {
-    const unwanted = packedFiles.filter((file) =>
-      /^(test|harness|reference-shim|scripts|reports|node_modules|\.github|\.ci)\//.test(file) || /^tsconfig.*\.json$|^vitest\.config/.test(file),
+    const unwanted = packedFiles.filter(
+      (file) =>
+        /^(test|harness|reference-shim|scripts|reports|node_modules|\.github|\.ci)\//.test(file) ||
+        /^tsconfig.*\.json$|^vitest\.config/.test(file),
     );
     expect(unwanted).toEqual([]);
   });
@@ -94,58 +106,79 @@ describe('the packed tarball', () => {
 describe('installed from the tarball into a fresh project', () => {
   const junitCases = (file: string) => parseJUnit(readFileSync(file, 'utf8')).cases;
 
-  it('`npx yume-conformance` passes with the bundled reference shim and writes JUnit that parses', async () => {
-    const run = await runNpmTool(
-      'npx',
-      [
-        'yume-conformance',
-        '--provider', 'openai-chat',
-        ...REQUIRED_SCENARIOS.flatMap((id) => ['--scenario', id]),
-        '--reporter', 'junit:reports/bundled.xml',
-        '--reporter', 'json:reports/bundled.json',
-      ],
-      { cwd: consumer, timeoutMs: SUITE_TIMEOUT_MS },
-    );
-    expect(run.exitCode, describeRun('npx yume-conformance', run)).toBe(0);
-    const cases = junitCases(path.join(consumer, 'reports', 'bundled.xml'));
-    expect(cases.length).toBeGreaterThanOrEqual(REQUIRED_SCENARIOS.length);
-    expect(cases.filter((testCase) => testCase.failed)).toEqual([]);
+  it(
+    '`npx yume-conformance` passes with the bundled reference shim and writes JUnit that parses',
+    async () => {
+      const run = await runNpmTool(
+        'npx',
+        [
+          'yume-conformance',
+          '--provider',
+          'openai-chat',
+          ...REQUIRED_SCENARIOS.flatMap((id) => ['--scenario', id]),
+          '--reporter',
+          'junit:reports/bundled.xml',
+          '--reporter',
+          'json:reports/bundled.json',
+        ],
+        { cwd: consumer, timeoutMs: SUITE_TIMEOUT_MS },
+      );
+      expect(run.exitCode, describeRun('npx yume-conformance', run)).toBe(0);
+      const cases = junitCases(path.join(consumer, 'reports', 'bundled.xml'));
+      expect(cases.length).toBeGreaterThanOrEqual(REQUIRED_SCENARIOS.length);
+      expect(cases.filter((testCase) => testCase.failed)).toEqual([]);
 
-    // The action's annotator (shipped in ci/) reads the real report and calls it a pass on this OS.
-    const summaryFile = path.join(work, 'summary.md');
-    const annotate = execFileSync(
-      process.execPath,
-      [path.join(consumer, 'node_modules', 'yume-conformance', 'ci', 'annotate.mjs'), '--report', 'reports/bundled.json', '--os', 'test-os', '--summary-file', summaryFile],
-      { cwd: consumer, encoding: 'utf8', timeout: 30_000 },
-    );
-    expect(annotate).not.toMatch(/^::error/m);
-    expect(readFileSync(summaryFile, 'utf8')).toContain('**Verdict on test-os: passed**');
-  }, SUITE_TIMEOUT_MS + 30_000);
+      // The action's annotator (shipped in ci/) reads the real report and calls it a pass on this OS.
+      const summaryFile = path.join(work, 'summary.md');
+      const annotate = execFileSync(
+        process.execPath,
+        [
+          path.join(consumer, 'node_modules', 'yume-conformance', 'ci', 'annotate.mjs'),
+          '--report',
+          'reports/bundled.json',
+          '--os',
+          'test-os',
+          '--summary-file',
+          summaryFile,
+        ],
+        { cwd: consumer, encoding: 'utf8', timeout: 30_000 },
+      );
+      expect(annotate).not.toMatch(/^::error/m);
+      expect(readFileSync(summaryFile, 'utf8')).toContain('**Verdict on test-os: passed**');
+    },
+    SUITE_TIMEOUT_MS + 30_000,
+  );
 
-  it('`npx yume-conformance <path>` passes with a shim given by a path that has spaces', async () => {
-    const shimDir = path.join(work, 'my shims');
-    mkdirSync(shimDir);
-    const shim = path.join(shimDir, 'yume shim.cjs');
-    // The bin and the bundle it runs (found next to it).
-    const dist = path.join(consumer, 'node_modules', 'yume-conformance', 'dist');
-    copyFileSync(path.join(dist, 'yume-shim.cjs'), shim);
-    copyFileSync(path.join(dist, 'yume-shim-bundle.cjs'), path.join(shimDir, 'yume-shim-bundle.cjs'));
-    const run = await runNpmTool(
-      'npx',
-      [
-        'yume-conformance',
-        shim,
-        '--provider', 'openai-chat',
-        ...PATH_SHIM_SCENARIOS.flatMap((id) => ['--scenario', id]),
-        '--reporter', 'junit:reports/by-path.xml',
-      ],
-      { cwd: consumer, timeoutMs: SUITE_TIMEOUT_MS },
-    );
-    expect(run.exitCode, describeRun(`npx yume-conformance ${shim}`, run)).toBe(0);
-    const cases = junitCases(path.join(consumer, 'reports', 'by-path.xml'));
-    expect(cases.length).toBeGreaterThanOrEqual(PATH_SHIM_SCENARIOS.length);
-    expect(cases.filter((testCase) => testCase.failed)).toEqual([]);
-  }, SUITE_TIMEOUT_MS + 30_000);
+  it(
+    '`npx yume-conformance <path>` passes with a shim given by a path that has spaces',
+    async () => {
+      const shimDir = path.join(work, 'my shims');
+      mkdirSync(shimDir);
+      const shim = path.join(shimDir, 'yume shim.cjs');
+      // The bin and the bundle it runs (found next to it).
+      const dist = path.join(consumer, 'node_modules', 'yume-conformance', 'dist');
+      copyFileSync(path.join(dist, 'yume-shim.cjs'), shim);
+      copyFileSync(path.join(dist, 'yume-shim-bundle.cjs'), path.join(shimDir, 'yume-shim-bundle.cjs'));
+      const run = await runNpmTool(
+        'npx',
+        [
+          'yume-conformance',
+          shim,
+          '--provider',
+          'openai-chat',
+          ...PATH_SHIM_SCENARIOS.flatMap((id) => ['--scenario', id]),
+          '--reporter',
+          'junit:reports/by-path.xml',
+        ],
+        { cwd: consumer, timeoutMs: SUITE_TIMEOUT_MS },
+      );
+      expect(run.exitCode, describeRun(`npx yume-conformance ${shim}`, run)).toBe(0);
+      const cases = junitCases(path.join(consumer, 'reports', 'by-path.xml'));
+      expect(cases.length).toBeGreaterThanOrEqual(PATH_SHIM_SCENARIOS.length);
+      expect(cases.filter((testCase) => testCase.failed)).toEqual([]);
+    },
+    SUITE_TIMEOUT_MS + 30_000,
+  );
 
   it('exports the API, the schemas and package.json, and nothing else', () => {
     const script = path.join(consumer, 'check-exports.mjs');
@@ -161,7 +194,9 @@ try { require.resolve('yume-conformance/harness/index.ts'); } catch (error) { in
 console.log(JSON.stringify({ runConformance: typeof runConformance, validate: typeof validate, schema: schema.$id, name: require('yume-conformance/package.json').name, internal }));
 `,
     );
-    const output = JSON.parse(execFileSync(process.execPath, [script], { cwd: consumer, encoding: 'utf8', timeout: 30_000 }));
+    const output = JSON.parse(
+      execFileSync(process.execPath, [script], { cwd: consumer, encoding: 'utf8', timeout: 30_000 }),
+    );
     expect(output).toEqual({
       runConformance: 'function',
       validate: 'function',
@@ -174,7 +209,18 @@ console.log(JSON.stringify({ runConformance: typeof runConformance, validate: ty
   it('gives TypeScript users the declarations of runConformance and validate', () => {
     writeFileSync(
       path.join(consumer, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['use-api.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['use-api.ts'],
+      }),
     );
     // With strict on, an import without declarations is error TS7016; a wrong call shape is another error.
     writeFileSync(
@@ -195,7 +241,9 @@ console.log(JSON.stringify({ runConformance: typeof runConformance, validate: ty
 describe('publint', () => {
   it('finds no error or warning in this package', async () => {
     const { messages, pkg } = await publint({ pkgDir: repoRoot, pack: 'npm', strict: true });
-    const problems = messages.filter((message) => message.type !== 'suggestion').map((message) => formatMessage(message, pkg, { color: false }));
+    const problems = messages
+      .filter((message) => message.type !== 'suggestion')
+      .map((message) => formatMessage(message, pkg, { color: false }));
     expect(problems).toEqual([]);
   });
 
@@ -204,9 +252,16 @@ describe('publint', () => {
     mkdirSync(broken);
     writeFileSync(
       path.join(broken, 'package.json'),
-      JSON.stringify({ name: 'broken', version: '1.0.0', type: 'module', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }),
+      JSON.stringify({
+        name: 'broken',
+        version: '1.0.0',
+        type: 'module',
+        exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+      }),
     );
     const { messages } = await publint({ pkgDir: broken, pack: false, strict: true });
-    expect(messages.filter((message) => message.type === 'error').map((message) => message.code)).toContain('FILE_DOES_NOT_EXIST');
+    expect(messages.filter((message) => message.type === 'error').map((message) => message.code)).toContain(
+      'FILE_DOES_NOT_EXIST',
+    );
   });
 });

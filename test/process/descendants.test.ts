@@ -31,7 +31,12 @@ describe('DescendantTracker', () => {
     ]);
     const tracker = new DescendantTracker({ rootPid: 100, table, intervalMs: 1000, processGroup: true });
     await tracker.poll();
-    expect(tracker.seen().map((info) => info.pid).sort()).toEqual([101, 102]);
+    expect(
+      tracker
+        .seen()
+        .map((info) => info.pid)
+        .sort(),
+    ).toEqual([101, 102]);
     expect((await tracker.alive()).map((info) => info.pid).sort()).toEqual([101, 102]);
   });
 
@@ -47,11 +52,21 @@ describe('DescendantTracker', () => {
 
   it('sees a group member whose parent already exited only through the group (POSIX)', async () => {
     const snapshot = [proc(100, 1, 100), proc(103, 1, 100)];
-    const withGroup = new DescendantTracker({ rootPid: 100, table: new ScriptedTable([snapshot]), intervalMs: 1000, processGroup: true });
+    const withGroup = new DescendantTracker({
+      rootPid: 100,
+      table: new ScriptedTable([snapshot]),
+      intervalMs: 1000,
+      processGroup: true,
+    });
     await withGroup.poll();
     expect(withGroup.seen().map((info) => info.pid)).toEqual([103]);
     // Windows has no groups: only the parent chain counts.
-    const noGroup = new DescendantTracker({ rootPid: 100, table: new ScriptedTable([snapshot]), intervalMs: 1000, processGroup: false });
+    const noGroup = new DescendantTracker({
+      rootPid: 100,
+      table: new ScriptedTable([snapshot]),
+      intervalMs: 1000,
+      processGroup: false,
+    });
     await noGroup.poll();
     expect(noGroup.seen()).toEqual([]);
   });
@@ -62,12 +77,24 @@ describe('DescendantTracker', () => {
       snapshot: async () => [proc(1, 0, 1), escaped, proc(400, 1, 400)],
       withEnvironmentEntry: async (entry) => (entry === 'YUME_CONFORMANCE_RUN_ID=abc' ? [escaped] : []),
     };
-    const tracker = new DescendantTracker({ rootPid: 100, table, intervalMs: 1000, processGroup: true, environmentMarker: 'YUME_CONFORMANCE_RUN_ID=abc' });
+    const tracker = new DescendantTracker({
+      rootPid: 100,
+      table,
+      intervalMs: 1000,
+      processGroup: true,
+      environmentMarker: 'YUME_CONFORMANCE_RUN_ID=abc',
+    });
     expect((await tracker.alive()).map((info) => info.pid)).toEqual([300]);
   });
 
   it('follows children lists on the fast path and finds a double-forked group member in the final sweep', async () => {
-    const processes = new Map([[100, proc(100, 1, 100)], [101, proc(101, 100, 100)], [102, proc(102, 101, 102)], [103, proc(103, 1, 100)], [50, proc(50, 1, 50)]]);
+    const processes = new Map([
+      [100, proc(100, 1, 100)],
+      [101, proc(101, 100, 100)],
+      [102, proc(102, 101, 102)],
+      [103, proc(103, 1, 100)],
+      [50, proc(50, 1, 50)],
+    ]);
     const children: Record<number, number[]> = { 100: [101], 101: [102] };
     let snapshots = 0;
     const table: ProcessTable = {
@@ -81,7 +108,12 @@ describe('DescendantTracker', () => {
     const tracker = new DescendantTracker({ rootPid: 100, table, intervalMs: 1000, processGroup: true });
     await tracker.poll();
     expect(snapshots).toBe(0); // polling read only the children lists
-    expect(tracker.seen().map((info) => info.pid).sort()).toEqual([101, 102]);
+    expect(
+      tracker
+        .seen()
+        .map((info) => info.pid)
+        .sort(),
+    ).toEqual([101, 102]);
     // 103 (in the group, already reparented to 1) is found by the sweep; 50 is older than the shim.
     expect((await tracker.alive()).map((info) => info.pid).sort()).toEqual([101, 102, 103]);
   });

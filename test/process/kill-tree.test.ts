@@ -23,12 +23,30 @@ describe.runIf(posix)('killTree (POSIX)', () => {
       console.log(JSON.stringify([a.pid, b.pid]));
       setInterval(() => {}, 1000);`;
     const leader = spawn(process.execPath, ['-e', script], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
-    const pids: number[] = await new Promise((resolve) => leader.stdout.once('data', (data) => resolve(JSON.parse(String(data)))));
-    const tracker = new DescendantTracker({ rootPid: leader.pid!, table: processTableFor(process.platform), intervalMs: 50, processGroup: true });
+    const pids: number[] = await new Promise((resolve) =>
+      leader.stdout.once('data', (data) => resolve(JSON.parse(String(data)))),
+    );
+    const tracker = new DescendantTracker({
+      rootPid: leader.pid!,
+      table: processTableFor(process.platform),
+      intervalMs: 50,
+      processGroup: true,
+    });
     await tracker.poll();
-    expect(tracker.seen().map((info) => info.pid).sort()).toEqual([...pids].sort());
+    expect(
+      tracker
+        .seen()
+        .map((info) => info.pid)
+        .sort(),
+    ).toEqual([...pids].sort());
     const started = Date.now();
-    const killed = await killTree({ platform: process.platform, rootPid: leader.pid, processGroup: true, alive: () => tracker.alive(), graceMs: 300 });
+    const killed = await killTree({
+      platform: process.platform,
+      rootPid: leader.pid,
+      processGroup: true,
+      alive: () => tracker.alive(),
+      graceMs: 300,
+    });
     expect(killed.map((info) => info.pid).sort()).toEqual([...pids].sort());
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (const pid of [leader.pid!, ...pids]) expect(await runs(pid)).toBe(false);

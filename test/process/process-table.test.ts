@@ -13,7 +13,14 @@ import {
 describe('parseProcStat', () => {
   it('reads pid, state, ppid, pgid and start time, with a command name holding spaces and parentheses', () => {
     const stat = '4242 (my (odd) shim) S 4200 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 3 0 987654 1000 50 0';
-    expect(parseProcStat(stat)).toEqual({ pid: 4242, ppid: 4200, pgid: 4242, state: 'S', start: '987654', name: 'my (odd) shim' });
+    expect(parseProcStat(stat)).toEqual({
+      pid: 4242,
+      ppid: 4200,
+      pgid: 4242,
+      state: 'S',
+      start: '987654',
+      name: 'my (odd) shim',
+    });
   });
 
   it('rejects garbage', () => {
@@ -23,7 +30,8 @@ describe('parseProcStat', () => {
 
 describe('parsePsOutput', () => {
   it('reads the ps columns, with the five-word start time as identity', () => {
-    const text = '  501   1   501 Ss   Tue Nov 25 21:56:00 2025     /usr/local/bin/node\n  502 501   501 Z+   Tue Nov 25 21:56:01 2025 (sleep)\n';
+    const text =
+      '  501   1   501 Ss   Tue Nov 25 21:56:00 2025     /usr/local/bin/node\n  502 501   501 Z+   Tue Nov 25 21:56:01 2025 (sleep)\n';
     expect(parsePsOutput(text)).toEqual([
       { pid: 501, ppid: 1, pgid: 501, state: 'S', start: 'Tue Nov 25 21:56:00 2025', name: '/usr/local/bin/node' },
       { pid: 502, ppid: 501, pgid: 501, state: 'Z', start: 'Tue Nov 25 21:56:01 2025', name: '(sleep)' },

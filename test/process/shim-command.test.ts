@@ -17,7 +17,11 @@ describe('shimSpawnCommand', () => {
       platform: 'win32',
       execPath: 'C:\\node\\node.exe',
     });
-    expect(command).toEqual({ file: 'C:\\node\\node.exe', args: ['C:\\Program Files\\shim\\index.mjs', '--cwd', 'C:\\work dir'], kind: 'node' });
+    expect(command).toEqual({
+      file: 'C:\\node\\node.exe',
+      args: ['C:\\Program Files\\shim\\index.mjs', '--cwd', 'C:\\work dir'],
+      kind: 'node',
+    });
   });
 
   it.each(['shim.cmd', 'shim.BAT'])('starts %s through cmd.exe on Windows', (shim) => {

@@ -34,7 +34,10 @@ describe('spawnShim: output', () => {
   });
 
   it('passes a closed stdin (EOF at once) to spawn-per-turn runs and a pipe to persistent ones', async () => {
-    const echo = ['-e', 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>process.stdout.write(JSON.stringify(d)))'];
+    const echo = [
+      '-e',
+      'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>process.stdout.write(JSON.stringify(d)))',
+    ];
     const closed = await run(process.execPath, { args: echo }).done;
     expect(closed.stdout.toString()).toBe('""');
     const piped = run(process.execPath, { args: echo, stdin: 'pipe' });
@@ -96,7 +99,11 @@ describe.runIf(posix)('spawnShim: misbehaving shims end within the timeout + 5 s
     expect(method).toBe('sigint-group');
     expect(deliverInterrupt(shim, method!)).toBe(true);
     const exit = await shim.done;
-    const lines = exit.stdout.toString().trim().split('\n').map((line) => JSON.parse(line));
+    const lines = exit.stdout
+      .toString()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const pids = lines.find((line) => line.type === 'pids');
     expect(lines.at(-1)).toEqual({ type: 'got', signal: 'SIGINT' });
     expect(exit.exitCode).toBe(130);

@@ -64,7 +64,11 @@ describe('escapeCmdMetacharacters', () => {
 
 describe('cmdInvocation', () => {
   it('runs the batch file through cmd.exe with verbatim, quoted arguments', () => {
-    const invocation = cmdInvocation('C:\\Program Files\\My Shim\\shim.cmd', ['--prompt', 'Fix & test "now"'], 'C:\\Windows\\system32\\cmd.exe');
+    const invocation = cmdInvocation(
+      'C:\\Program Files\\My Shim\\shim.cmd',
+      ['--prompt', 'Fix & test "now"'],
+      'C:\\Windows\\system32\\cmd.exe',
+    );
     expect(invocation.file).toBe('C:\\Windows\\system32\\cmd.exe');
     expect(invocation.windowsVerbatimArguments).toBe(true);
     expect(invocation.args.slice(0, 3)).toEqual(['/d', '/s', '/c']);

@@ -10,8 +10,10 @@ import { STREAM_RULES } from '../../harness/rules/stream-rules.js';
 const RULES = allRules();
 
 describe('rule catalog', () => {
-  it('holds the stream rules and every feature\'s run rules with unique dotted kebab-case ids', () => {
-    expect(RULES.length).toBe(STREAM_RULES.length + RUN_RULES.length + REQUEST_RULES.length + RUNNER_RULES.length + FAKE_CLI_RULES.length);
+  it("holds the stream rules and every feature's run rules with unique dotted kebab-case ids", () => {
+    expect(RULES.length).toBe(
+      STREAM_RULES.length + RUN_RULES.length + REQUEST_RULES.length + RUNNER_RULES.length + FAKE_CLI_RULES.length,
+    );
     expect(new Set(RULES.map((r) => r.id)).size).toBe(RULES.length);
     for (const rule of RULES) {
       expect(rule.id).toMatch(/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/);
@@ -24,7 +26,20 @@ describe('rule catalog', () => {
   });
 
   it('names the rules the architecture and the issues refer to', () => {
-    for (const id of ['framing.single-line-json', 'turn.result-last', 'tool.result-pairs-use', 'usage.present', 'error.no-success-after-error', 'interrupt.error-result', 'golden.text', 'workspace.matches', 'requests.tool-result-id', 'requests.tools-declared', 'process.exit-after-result', 'secrets.no-credential-echo']) {
+    for (const id of [
+      'framing.single-line-json',
+      'turn.result-last',
+      'tool.result-pairs-use',
+      'usage.present',
+      'error.no-success-after-error',
+      'interrupt.error-result',
+      'golden.text',
+      'workspace.matches',
+      'requests.tool-result-id',
+      'requests.tools-declared',
+      'process.exit-after-result',
+      'secrets.no-credential-echo',
+    ]) {
       expect(hasRule(id), id).toBe(true);
     }
   });
@@ -34,7 +49,11 @@ describe('rule catalog', () => {
     const app = new Set(rulesForProfile('yume-app').map((r) => r.id));
     for (const rule of RULES.filter((r) => r.id.startsWith('app.'))) expect(spec.has(rule.id)).toBe(false);
     // Only the spec rules that the app profile replaces by a stricter app.* rule are missing there.
-    expect([...spec].filter((id) => !app.has(id)).sort()).toEqual(['framing.blank-line', 'framing.dollar-terminator', 'usage.not-zero']);
+    expect([...spec].filter((id) => !app.has(id)).sort()).toEqual([
+      'framing.blank-line',
+      'framing.dollar-terminator',
+      'usage.not-zero',
+    ]);
   });
 
   it('looks rules up by id and fails loudly for an unknown id', () => {
@@ -43,8 +62,14 @@ describe('rule catalog', () => {
   });
 
   it('rejects malformed rule definitions', () => {
-    expect(() => defineRules('run', [{ id: 'Golden Text', severity: 'MUST', source: 'R10', title: 't', fix: 'f' }])).toThrow(/kebab-case/);
-    expect(() => defineRules('run', [{ id: 'golden.x', severity: 'MUST', source: 'R10', title: '', fix: 'f' }])).toThrow(/needs a title/);
-    expect(defineRules('run', [{ id: 'golden.x', severity: 'INFO', source: 'R10', title: 't', fix: 'f' }])[0]).toMatchObject({ level: 'run', profiles: ['spec', 'yume-app'] });
+    expect(() =>
+      defineRules('run', [{ id: 'Golden Text', severity: 'MUST', source: 'R10', title: 't', fix: 'f' }]),
+    ).toThrow(/kebab-case/);
+    expect(() =>
+      defineRules('run', [{ id: 'golden.x', severity: 'MUST', source: 'R10', title: '', fix: 'f' }]),
+    ).toThrow(/needs a title/);
+    expect(
+      defineRules('run', [{ id: 'golden.x', severity: 'INFO', source: 'R10', title: 't', fix: 'f' }])[0],
+    ).toMatchObject({ level: 'run', profiles: ['spec', 'yume-app'] });
   });
 });

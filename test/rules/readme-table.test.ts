@@ -25,7 +25,9 @@ describe('README rule table', () => {
   });
 
   it('escapes pipes in cells so a title cannot break the table', () => {
-    const table = renderRulesMarkdown([{ id: 'x.y', severity: 'MUST', profiles: ['spec'], source: 'a|b', title: 'one | two', fix: 'f', level: 'stream' }]);
+    const table = renderRulesMarkdown([
+      { id: 'x.y', severity: 'MUST', profiles: ['spec'], source: 'a|b', title: 'one | two', fix: 'f', level: 'stream' },
+    ]);
     expect(table).toContain('| `x.y` | MUST | spec | a\\|b | one \\| two |');
   });
 });

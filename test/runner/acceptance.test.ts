@@ -5,21 +5,37 @@ import { describe, expect, it } from 'vitest';
 import { runConformance, runDetails } from '../../harness/runner/run-conformance.js';
 
 describe('the reference shim', () => {
-  it('passes the representative matrix', async () => {
-    const started = performance.now();
-    const report = await runConformance({ jobs: 2 });
-    const failing = report.runs
-      .filter((run) => run.status === 'failed' || (run.status === 'not-verified' && run.required))
-      .map((run) => `${run.scenario} · ${run.provider} · ${String(run.invocation)}/${run.profile}/${run.dialect}${run.seed === undefined ? '' : ` · seed ${String(run.seed)}`}\n  ${run.findings.filter((finding) => finding.severity === 'MUST').map((finding) => `${finding.rule}: ${finding.message.split('\n')[0]}`).join('\n  ')}`);
-    expect(failing, failing.join('\n')).toEqual([]);
-    expect(report.exitCode).toBe(0);
-    // Every required scenario ran for every provider id, and what is not verified says why.
-    for (const id of ['plain-text', 'single-tool', 'multi-tool', 'tool-error', 'interrupt']) {
-      expect(new Set(report.runs.filter((run) => run.scenario === id && run.status === 'passed').map((run) => run.provider)).size, id).toBe(7);
-    }
-    for (const run of report.runs.filter((entry) => entry.status === 'not-verified' || entry.status === 'partial')) expect(run.notVerified).toBeTruthy();
-    expect(runDetails(report)).toHaveLength(report.runs.length);
-    // The budget of R12: generous, so a busy machine does not make it flaky.
-    expect(performance.now() - started).toBeLessThan(5 * 60_000);
-  }, 8 * 60_000);
+  it(
+    'passes the representative matrix',
+    async () => {
+      const started = performance.now();
+      const report = await runConformance({ jobs: 2 });
+      const failing = report.runs
+        .filter((run) => run.status === 'failed' || (run.status === 'not-verified' && run.required))
+        .map(
+          (run) =>
+            `${run.scenario} · ${run.provider} · ${String(run.invocation)}/${run.profile}/${run.dialect}${run.seed === undefined ? '' : ` · seed ${String(run.seed)}`}\n  ${run.findings
+              .filter((finding) => finding.severity === 'MUST')
+              .map((finding) => `${finding.rule}: ${finding.message.split('\n')[0]}`)
+              .join('\n  ')}`,
+        );
+      expect(failing, failing.join('\n')).toEqual([]);
+      expect(report.exitCode).toBe(0);
+      // Every required scenario ran for every provider id, and what is not verified says why.
+      for (const id of ['plain-text', 'single-tool', 'multi-tool', 'tool-error', 'interrupt']) {
+        expect(
+          new Set(
+            report.runs.filter((run) => run.scenario === id && run.status === 'passed').map((run) => run.provider),
+          ).size,
+          id,
+        ).toBe(7);
+      }
+      for (const run of report.runs.filter((entry) => entry.status === 'not-verified' || entry.status === 'partial'))
+        expect(run.notVerified).toBeTruthy();
+      expect(runDetails(report)).toHaveLength(report.runs.length);
+      // The budget of R12: generous, so a busy machine does not make it flaky.
+      expect(performance.now() - started).toBeLessThan(5 * 60_000);
+    },
+    8 * 60_000,
+  );
 });

@@ -2,14 +2,25 @@ import { describe, expect, it } from 'vitest';
 import type { Turn } from '../../harness/mock/scenario-types.js';
 import { toCanonicalEvents } from '../../harness/protocol/canonical.js';
 import { renderHtml, escapeHtml } from '../../harness/report/html.js';
-import { adjustGoldenForCli, adjustObservedForCli, turnEndsInCutMessage } from '../../harness/runner/cli-adjustments.js';
+import {
+  adjustGoldenForCli,
+  adjustObservedForCli,
+  turnEndsInCutMessage,
+} from '../../harness/runner/cli-adjustments.js';
 import { compareWithGolden } from '../../harness/runner/golden-compare.js';
 import { buildTurnModels } from '../../harness/runner/golden-model.js';
 
 const jsonl = (...messages: object[]) => messages.map((message) => JSON.stringify(message)).join('\n') + '\n';
 
 describe('Type-B golden adjustments (R10, harness/fake-cli/omissions.ts)', () => {
-  const readTurn: Turn = { prompt: 'p', responses: [{ text: ['Reading.'], toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: 'hello.txt' } }] }, { text: ['Done.'] }], expect: { isError: false } };
+  const readTurn: Turn = {
+    prompt: 'p',
+    responses: [
+      { text: ['Reading.'], toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: 'hello.txt' } }] },
+      { text: ['Done.'] },
+    ],
+    expect: { isError: false },
+  };
   const golden = buildTurnModels(
     toCanonicalEvents(
       jsonl(
@@ -23,10 +34,18 @@ describe('Type-B golden adjustments (R10, harness/fake-cli/omissions.ts)', () =>
     {},
   );
 
-  it('expects codex\'s own tool call (a Read runs as `cat`) instead of the app\'s', () => {
+  it("expects codex's own tool call (a Read runs as `cat`) instead of the app's", () => {
     const adjusted = adjustGoldenForCli(golden, [readTurn], 'codex', { workspace: '/w' });
     const observed = buildTurnModels(
-      toCanonicalEvents(jsonl({ type: 'text', content: 'Reading.' }, { type: 'tool_use', id: 'i1', name: 'Bash', input: { command: 'cat hello.txt' } }, { type: 'tool_result', tool_use_id: 'i1', content: 'hi' }, { type: 'text', content: 'Done.' }, { type: 'result', is_error: false })),
+      toCanonicalEvents(
+        jsonl(
+          { type: 'text', content: 'Reading.' },
+          { type: 'tool_use', id: 'i1', name: 'Bash', input: { command: 'cat hello.txt' } },
+          { type: 'tool_result', tool_use_id: 'i1', content: 'hi' },
+          { type: 'text', content: 'Done.' },
+          { type: 'result', is_error: false },
+        ),
+      ),
       { workspace: '/w' },
     );
     expect(compareWithGolden({ label: 'g', turns: adjusted }, observed, 'o')).toEqual([]);
@@ -35,21 +54,53 @@ describe('Type-B golden adjustments (R10, harness/fake-cli/omissions.ts)', () =>
   });
 
   it('drops the partial text of a message cut short for CLIs that print whole messages only', () => {
-    const interrupted: Turn = { prompt: 'p', interrupt: 'after-first-text', responses: [{ text: ['One, '], stall: 'after-first-text' }], expect: { isError: true } };
+    const interrupted: Turn = {
+      prompt: 'p',
+      interrupt: 'after-first-text',
+      responses: [{ text: ['One, '], stall: 'after-first-text' }],
+      expect: { isError: true },
+    };
     expect(turnEndsInCutMessage(interrupted)).toBe(true);
     expect(turnEndsInCutMessage(readTurn)).toBe(false);
-    const partial = buildTurnModels(toCanonicalEvents(jsonl({ type: 'text', content: 'One, ' }, { type: 'interrupt' }, { type: 'result', is_error: true })), {});
-    const nothing = buildTurnModels(toCanonicalEvents(jsonl({ type: 'interrupt' }, { type: 'result', is_error: true })), {});
-    expect(compareWithGolden({ label: 'g', turns: adjustGoldenForCli(partial, [interrupted], 'claude', { workspace: '/w' }) }, adjustObservedForCli(nothing, [interrupted], 'claude'), 'o')).toEqual([]);
+    const partial = buildTurnModels(
+      toCanonicalEvents(
+        jsonl({ type: 'text', content: 'One, ' }, { type: 'interrupt' }, { type: 'result', is_error: true }),
+      ),
+      {},
+    );
+    const nothing = buildTurnModels(
+      toCanonicalEvents(jsonl({ type: 'interrupt' }, { type: 'result', is_error: true })),
+      {},
+    );
+    expect(
+      compareWithGolden(
+        { label: 'g', turns: adjustGoldenForCli(partial, [interrupted], 'claude', { workspace: '/w' }) },
+        adjustObservedForCli(nothing, [interrupted], 'claude'),
+        'o',
+      ),
+    ).toEqual([]);
     // gemini streams partial text, so there it is still compared.
-    expect(compareWithGolden({ label: 'g', turns: adjustGoldenForCli(partial, [interrupted], 'gemini', { workspace: '/w' }) }, adjustObservedForCli(nothing, [interrupted], 'gemini'), 'o')[0]?.rule).toBe('golden.text');
+    expect(
+      compareWithGolden(
+        { label: 'g', turns: adjustGoldenForCli(partial, [interrupted], 'gemini', { workspace: '/w' }) },
+        adjustObservedForCli(nothing, [interrupted], 'gemini'),
+        'o',
+      )[0]?.rule,
+    ).toBe('golden.text');
   });
 });
 
 describe('the HTML report', () => {
   const report = {
     summary: { passed: 0, failed: 1, warnings: 0, notVerified: 0 },
-    runs: [{ scenario: 'single-tool', provider: 'openai-chat', status: 'failed' as const, findings: [{ rule: 'golden.text', severity: 'MUST' as const, message: 'text <differs> & "so"', line: 2 }] }],
+    runs: [
+      {
+        scenario: 'single-tool',
+        provider: 'openai-chat',
+        status: 'failed' as const,
+        findings: [{ rule: 'golden.text', severity: 'MUST' as const, message: 'text <differs> & "so"', line: 2 }],
+      },
+    ],
     verdict: 'failed' as const,
   };
 

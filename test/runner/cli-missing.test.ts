@@ -1,7 +1,16 @@
 // Scenario cli-missing (R5, "binary or CLI missing"): the runner installs no fake official CLI and hides any
 // real one, the reference shim's CLI translators report the absence as a `system` error and an error result,
 // and a translator that shows the spawn error as assistant text with a success result fails error.fault-outcome.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,17 +34,34 @@ function settings(shim: string, userEnv: Record<string, string> = {}): SuiteSett
     userEnv,
     timeoutMs: 15_000,
     platform: process.platform,
-    capabilities: capabilitiesFrom({ providers: ['all'], persistent: true, dialect: 'both', features: ['bash', 'resume', 'permission-modes', 'interactive', 'gcloud'] }, 'test'),
+    capabilities: capabilitiesFrom(
+      {
+        providers: ['all'],
+        persistent: true,
+        dialect: 'both',
+        features: ['bash', 'resume', 'permission-modes', 'interactive', 'gcloud'],
+      },
+      'test',
+    ),
     protocolVersion: '1.0',
   };
 }
 
 function run(shim: string, provider: ProviderId, userEnv: Record<string, string> = {}): Promise<RunResult> {
-  return runScenario({ scenario: scenario(), provider, invocation: { kind: 'spec' }, profile: 'spec', dialect: 'flat' }, settings(shim, userEnv));
+  return runScenario(
+    { scenario: scenario(), provider, invocation: { kind: 'spec' }, profile: 'spec', dialect: 'flat' },
+    settings(shim, userEnv),
+  );
 }
 
 const linesOf = (result: RunResult) =>
-  result.processes.flatMap((process) => process.stdout.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>));
+  result.processes.flatMap((process) =>
+    process.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>),
+  );
 
 /** A folder holding programs named like the official CLIs; running any of them creates `marker`. */
 function plantedClis(marker: string): string {
@@ -49,7 +75,10 @@ function plantedClis(marker: string): string {
 }
 
 const cleanup: string[] = [];
-const savedPath = { key: Object.keys(process.env).find((key) => key.toUpperCase() === 'PATH') ?? 'PATH', value: process.env.PATH ?? process.env.Path };
+const savedPath = {
+  key: Object.keys(process.env).find((key) => key.toUpperCase() === 'PATH') ?? 'PATH',
+  value: process.env.PATH ?? process.env.Path,
+};
 afterEach(() => {
   process.env[savedPath.key] = savedPath.value;
   for (const dir of cleanup.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -59,19 +88,36 @@ describe('scenario cli-missing', () => {
   it('applies only to the CLI provider ids, and the schema refuses it for a REST id', () => {
     const loaded = scenario();
     expect(loaded.cli).toBe('missing');
-    const runs = buildMatrix({ scenarios: loadAllScenarios(transcripts), providers: [...PROVIDER_IDS], capabilities: settings(referenceShim).capabilities, full: true, seed: 1 });
+    const runs = buildMatrix({
+      scenarios: loadAllScenarios(transcripts),
+      providers: [...PROVIDER_IDS],
+      capabilities: settings(referenceShim).capabilities,
+      full: true,
+      seed: 1,
+    });
     const providers = new Set(runs.filter((spec) => spec.scenario.id === 'cli-missing').map((spec) => spec.provider));
     expect([...providers].sort()).toEqual([...CLI_IDS].sort());
 
     const { dir: _dir, workspaceDir: _workspace, workspaceAfterDir: _after, ...raw } = loaded;
-    expect(() => validateScenario({ ...raw, providers: ['gemini-cli', 'openai-chat'] }, 'cli-missing/scenario.json')).toThrow(/providers/);
+    expect(() =>
+      validateScenario({ ...raw, providers: ['gemini-cli', 'openai-chat'] }, 'cli-missing/scenario.json'),
+    ).toThrow(/providers/);
     const { providers: _providers, ...withoutProviders } = raw;
     expect(() => validateScenario(withoutProviders, 'cli-missing/scenario.json')).toThrow(/providers/);
     expect(() => validateScenario(raw, 'cli-missing/scenario.json')).not.toThrow();
   });
 
   it('is not verified under yume-app, whose gemini/openai ids also offer the REST backend (R7)', () => {
-    const check = preflight({ scenario: scenario(), provider: 'gemini-cli', invocation: { kind: 'yume-app' }, profile: 'yume-app', dialect: 'flat' }, settings(referenceShim));
+    const check = preflight(
+      {
+        scenario: scenario(),
+        provider: 'gemini-cli',
+        invocation: { kind: 'yume-app' },
+        profile: 'yume-app',
+        dialect: 'flat',
+      },
+      settings(referenceShim),
+    );
     expect(check.notVerified).toMatch(/REST backend/);
   });
 
@@ -126,27 +172,36 @@ describe('missing-cli helpers', () => {
   it('drops exactly the folders holding one of the names, relative ones resolved against the cwd', () => {
     const base = mkdtempSync(path.join(os.tmpdir(), 'yc-path-'));
     cleanup.push(base);
-    for (const name of ['with', 'without', path.join('cwd', 'rel')]) mkdirSync(path.join(base, name), { recursive: true });
+    for (const name of ['with', 'without', path.join('cwd', 'rel')])
+      mkdirSync(path.join(base, name), { recursive: true });
     writeFileSync(path.join(base, 'with', 'claude'), '');
     writeFileSync(path.join(base, 'cwd', 'rel', 'gemini'), '');
     mkdirSync(path.join(base, 'without', 'codex')); // a folder named like a CLI is not a program
-    const parent = { PATH: [path.join(base, 'with'), path.join(base, 'without'), 'rel'].join(path.delimiter), HOME: '/h' };
+    const parent = {
+      PATH: [path.join(base, 'with'), path.join(base, 'without'), 'rel'].join(path.delimiter),
+      HOME: '/h',
+    };
     const hidden = hideProgramsFromPath(parent, process.platform, path.join(base, 'cwd'));
     expect(hidden.dropped).toEqual([path.join(base, 'with'), 'rel']);
     expect(hidden.parent.PATH).toBe(path.join(base, 'without'));
     expect(hidden.parent.HOME).toBe('/h');
-    expect(programsOnPath({ PATH: parent.PATH }, process.platform, path.join(base, 'cwd'))).toEqual([path.join(base, 'with', 'claude'), path.join(base, 'cwd', 'rel', 'gemini')]);
+    expect(programsOnPath({ PATH: parent.PATH }, process.platform, path.join(base, 'cwd'))).toEqual([
+      path.join(base, 'with', 'claude'),
+      path.join(base, 'cwd', 'rel', 'gemini'),
+    ]);
     expect(programsOnPath({ PATH: hidden.parent.PATH! }, process.platform, path.join(base, 'cwd'))).toEqual([]);
   });
 
-  it('links node into the bin folder only when node\'s own folder was dropped', () => {
+  it("links node into the bin folder only when node's own folder was dropped", () => {
     const bin = mkdtempSync(path.join(os.tmpdir(), 'yc-bin-'));
     cleanup.push(bin);
     const windows = process.platform === 'win32';
     const link = path.join(bin, windows ? 'node.cmd' : 'node');
     expect(keepNodeReachable([path.join(bin, 'elsewhere')], process.execPath, bin, process.platform, bin)).toBe(false);
     expect(existsSync(link)).toBe(false);
-    expect(keepNodeReachable([path.dirname(process.execPath)], process.execPath, bin, process.platform, bin)).toBe(true);
+    expect(keepNodeReachable([path.dirname(process.execPath)], process.execPath, bin, process.platform, bin)).toBe(
+      true,
+    );
     if (windows) expect(readFileSync(link, 'utf8')).toContain(process.execPath);
     else expect(readlinkSync(link)).toBe(process.execPath);
   });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_DUMMY_SECRETS, buildEnvironment, parseEnvAssignments } from '../../harness/runner/environment.js';
 
-const baseUrls = { openai: 'http://127.0.0.1:5000/v1', anthropic: 'http://127.0.0.1:5000', gemini: 'http://127.0.0.1:5000' };
+const baseUrls = {
+  openai: 'http://127.0.0.1:5000/v1',
+  anthropic: 'http://127.0.0.1:5000',
+  gemini: 'http://127.0.0.1:5000',
+};
 
 describe('the shim environment (R7, D2)', () => {
   const parent = {
@@ -13,8 +17,14 @@ describe('the shim environment (R7, D2)', () => {
     HOME: '/home/dev',
   };
 
-  it('isolates HOME, sets the mocks\' base URLs and the dummy keys, puts the run\'s bin first, and leaks nothing else', () => {
-    const env = buildEnvironment({ platform: 'linux', parent, home: '/tmp/r/home', baseUrls, pathFirst: ['/tmp/r/bin'] });
+  it("isolates HOME, sets the mocks' base URLs and the dummy keys, puts the run's bin first, and leaks nothing else", () => {
+    const env = buildEnvironment({
+      platform: 'linux',
+      parent,
+      home: '/tmp/r/home',
+      baseUrls,
+      pathFirst: ['/tmp/r/bin'],
+    });
     expect(env).toMatchObject({
       HOME: '/tmp/r/home',
       USERPROFILE: '/tmp/r/home',
@@ -35,7 +45,7 @@ describe('the shim environment (R7, D2)', () => {
     expect(Object.values(env)).not.toContain('sk-real-key-of-the-developer');
   });
 
-  it('applies the scenario\'s unset (gcloud auth) and set, then the user\'s --env last', () => {
+  it("applies the scenario's unset (gcloud auth) and set, then the user's --env last", () => {
     const env = buildEnvironment({
       platform: 'linux',
       parent,
@@ -53,10 +63,15 @@ describe('the shim environment (R7, D2)', () => {
     expect(env.YUME_CONFORMANCE_FAKE_CLI_STATE).toBe('/s.json');
   });
 
-  it('on Windows keeps the parent\'s PATH spelling, joins with ; and points APPDATA into the isolated home', () => {
+  it("on Windows keeps the parent's PATH spelling, joins with ; and points APPDATA into the isolated home", () => {
     const env = buildEnvironment({
       platform: 'win32',
-      parent: { Path: 'C:\\Windows\\system32', SystemRoot: 'C:\\Windows', ComSpec: 'C:\\Windows\\system32\\cmd.exe', PATHEXT: '.COM;.EXE;.BAT;.CMD' },
+      parent: {
+        Path: 'C:\\Windows\\system32',
+        SystemRoot: 'C:\\Windows',
+        ComSpec: 'C:\\Windows\\system32\\cmd.exe',
+        PATHEXT: '.COM;.EXE;.BAT;.CMD',
+      },
       home: 'C:\\t\\home',
       baseUrls,
       pathFirst: ['C:\\t\\bin'],
@@ -71,7 +86,13 @@ describe('the shim environment (R7, D2)', () => {
   });
 
   it('lists every dummy credential and token of D2 as a secret', () => {
-    expect(ALL_DUMMY_SECRETS).toEqual(expect.arrayContaining(['sk-yume-conformance-openai-dummy', 'ya29.yume-conformance-gcloud-dummy', 'gho_yume_conformance_dummy']));
+    expect(ALL_DUMMY_SECRETS).toEqual(
+      expect.arrayContaining([
+        'sk-yume-conformance-openai-dummy',
+        'ya29.yume-conformance-gcloud-dummy',
+        'gho_yume_conformance_dummy',
+      ]),
+    );
   });
 
   it('parses --env NAME=VALUE and rejects anything else', () => {

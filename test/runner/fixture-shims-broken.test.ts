@@ -38,37 +38,39 @@ describe.concurrent('broken fixture shims are caught, each by its rule', () => {
   });
 });
 
-describe.runIf(posix).concurrent('misbehaving processes end within timeout + 5 s with a clear finding and nothing left', () => {
-  const timeoutMs = 2500;
+describe
+  .runIf(posix)
+  .concurrent('misbehaving processes end within timeout + 5 s with a clear finding and nothing left', () => {
+    const timeoutMs = 2500;
 
-  it.each([
-    ['hangs-forever.mjs', 'plain-text', 'process.timeout'],
-    ['floods-stdout.mjs', 'plain-text', 'process.output-flood'],
-    ['grandchild-holds-stdout.mjs', 'plain-text', 'process.stdout-held-open'],
-    ['exits-without-output.mjs', 'plain-text', 'process.no-output'],
-    ['ignores-sigint.mjs', 'interrupt', 'interrupt.exit-in-time'],
-    ['leaves-bash-running.mjs', 'interrupt-during-bash', 'process.descendants-gone'],
-  ])('%s on %s → %s', async (shim, scenario, rule) => {
-    const started = performance.now();
-    // An 8 MB capture limit keeps the flood case quick; the default (64 MB) works the same way.
-    const result = await runFixture(fixtureShim(shim), scenario, { timeoutMs, maxStdoutBytes: 8 * 1024 * 1024 });
-    const elapsed = performance.now() - started;
-    expect(rules(result), describeFindings(result)).toContain(rule);
-    expect(result.status).toBe('failed');
-    expect(elapsed).toBeLessThan(timeoutMs + 5000 + 1500); // + the run's own setup and checks
-    expect(processesTagged(result.tag)).toEqual([]);
-  });
+    it.each([
+      ['hangs-forever.mjs', 'plain-text', 'process.timeout'],
+      ['floods-stdout.mjs', 'plain-text', 'process.output-flood'],
+      ['grandchild-holds-stdout.mjs', 'plain-text', 'process.stdout-held-open'],
+      ['exits-without-output.mjs', 'plain-text', 'process.no-output'],
+      ['ignores-sigint.mjs', 'interrupt', 'interrupt.exit-in-time'],
+      ['leaves-bash-running.mjs', 'interrupt-during-bash', 'process.descendants-gone'],
+    ])('%s on %s → %s', async (shim, scenario, rule) => {
+      const started = performance.now();
+      // An 8 MB capture limit keeps the flood case quick; the default (64 MB) works the same way.
+      const result = await runFixture(fixtureShim(shim), scenario, { timeoutMs, maxStdoutBytes: 8 * 1024 * 1024 });
+      const elapsed = performance.now() - started;
+      expect(rules(result), describeFindings(result)).toContain(rule);
+      expect(result.status).toBe('failed');
+      expect(elapsed).toBeLessThan(timeoutMs + 5000 + 1500); // + the run's own setup and checks
+      expect(processesTagged(result.tag)).toEqual([]);
+    });
 
-  it('names the grandchild that held stdout and says the harness ended it', async () => {
-    const result = await runFixture(fixtureShim('grandchild-holds-stdout.mjs'), 'plain-text', { timeoutMs });
-    const finding = result.findings.find((candidate) => candidate.rule === 'process.stdout-held-open');
-    expect(finding?.message).toMatch(/held by node \(pid \d+\); the harness ended them/);
-  });
+    it('names the grandchild that held stdout and says the harness ended it', async () => {
+      const result = await runFixture(fixtureShim('grandchild-holds-stdout.mjs'), 'plain-text', { timeoutMs });
+      const finding = result.findings.find((candidate) => candidate.rule === 'process.stdout-held-open');
+      expect(finding?.message).toMatch(/held by node \(pid \d+\); the harness ended them/);
+    });
 
-  it('reports the stderr of a shim that exits without output', async () => {
-    const result = await runFixture(fixtureShim('exits-without-output.mjs'), 'plain-text', { timeoutMs });
-    const finding = result.findings.find((candidate) => candidate.rule === 'process.no-output');
-    expect(finding?.message).toContain('code 3');
-    expect(finding?.message).toContain('giving up before printing anything');
+    it('reports the stderr of a shim that exits without output', async () => {
+      const result = await runFixture(fixtureShim('exits-without-output.mjs'), 'plain-text', { timeoutMs });
+      const finding = result.findings.find((candidate) => candidate.rule === 'process.no-output');
+      expect(finding?.message).toContain('code 3');
+      expect(finding?.message).toContain('giving up before printing anything');
+    });
   });
-});

@@ -4,12 +4,28 @@ import { describe, expect, it } from 'vitest';
 import { changes, computeGoldens } from '../../harness/runner/goldens.js';
 
 describe('goldens', () => {
-  it('match the reference shim\'s current output, byte for byte after stabilisation', async () => {
-    const updates = await computeGoldens({ jobs: 2 });
-    const stale = updates
-      .filter((update) => update.problems.length > 0 || changes(update))
-      .map((update) => `${update.scenario}: ${update.problems.join('; ') || [...update.diffs.entries()].filter(([, diff]) => diff).map(([name, diff]) => `${name}\n${diff}`).join('\n')}`);
-    expect(stale, `run \`yume-conformance goldens --update --reason "..."\` after checking these diffs:\n${stale.join('\n')}`).toEqual([]);
-    expect(updates.length).toBeGreaterThanOrEqual(26);
-  }, 5 * 60_000);
+  it(
+    "match the reference shim's current output, byte for byte after stabilisation",
+    async () => {
+      const updates = await computeGoldens({ jobs: 2 });
+      const stale = updates
+        .filter((update) => update.problems.length > 0 || changes(update))
+        .map(
+          (update) =>
+            `${update.scenario}: ${
+              update.problems.join('; ') ||
+              [...update.diffs.entries()]
+                .filter(([, diff]) => diff)
+                .map(([name, diff]) => `${name}\n${diff}`)
+                .join('\n')
+            }`,
+        );
+      expect(
+        stale,
+        `run \`yume-conformance goldens --update --reason "..."\` after checking these diffs:\n${stale.join('\n')}`,
+      ).toEqual([]);
+      expect(updates.length).toBeGreaterThanOrEqual(26);
+    },
+    5 * 60_000,
+  );
 });

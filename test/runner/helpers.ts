@@ -30,7 +30,11 @@ export interface FixtureRun {
 }
 
 /** Runs one scenario; `tag` is put in the shim's environment so leftovers can be found by it. */
-export async function runFixture(shimFile: string, scenarioId: string, options: FixtureRun = {}): Promise<RunResult & { tag: string }> {
+export async function runFixture(
+  shimFile: string,
+  scenarioId: string,
+  options: FixtureRun = {},
+): Promise<RunResult & { tag: string }> {
   const tag = randomUUID();
   const result = await runScenario(
     {
@@ -47,7 +51,15 @@ export async function runFixture(shimFile: string, scenarioId: string, options: 
       userEnv: { YUME_CONFORMANCE_TEST_TAG: tag },
       timeoutMs: options.timeoutMs ?? 15_000,
       platform: process.platform,
-      capabilities: capabilitiesFrom(options.capabilities ?? { providers: ['all'], persistent: true, dialect: 'both', features: ['bash', 'resume', 'permission-modes', 'interactive', 'gcloud'] }, 'test'),
+      capabilities: capabilitiesFrom(
+        options.capabilities ?? {
+          providers: ['all'],
+          persistent: true,
+          dialect: 'both',
+          features: ['bash', 'resume', 'permission-modes', 'interactive', 'gcloud'],
+        },
+        'test',
+      ),
       protocolVersion: '1.0',
       ...(options.recordOnly ? { recordOnly: true } : {}),
       ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
@@ -58,10 +70,13 @@ export async function runFixture(shimFile: string, scenarioId: string, options: 
 
 /** Rule ids of the findings at a severity (default: MUST). */
 export const rules = (result: RunResult, severity: 'MUST' | 'SHOULD' | 'INFO' = 'MUST') =>
-  [...new Set(result.findings.filter((finding) => finding.severity === severity).map((finding) => finding.rule))].sort();
+  [
+    ...new Set(result.findings.filter((finding) => finding.severity === severity).map((finding) => finding.rule)),
+  ].sort();
 
 /** Every finding, one line each, for assertion messages. */
-export const describeFindings = (result: RunResult) => result.findings.map((finding) => `${finding.severity} ${finding.rule}: ${finding.message}`).join('\n');
+export const describeFindings = (result: RunResult) =>
+  result.findings.map((finding) => `${finding.severity} ${finding.rule}: ${finding.message}`).join('\n');
 
 /** Live (non-zombie) processes whose environment carries the test tag (Linux; elsewhere: unknown → []). */
 export function processesTagged(tag: string): number[] {
@@ -72,7 +87,8 @@ export function processesTagged(tag: string): number[] {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      if (readFileSync(`/proc/${entry}/environ`).includes(`YUME_CONFORMANCE_TEST_TAG=${tag}`)) found.push(Number(entry));
+      if (readFileSync(`/proc/${entry}/environ`).includes(`YUME_CONFORMANCE_TEST_TAG=${tag}`))
+        found.push(Number(entry));
     } catch {
       // gone, or not ours
     }

@@ -14,10 +14,14 @@ function trackTimers() {
   let created = 0;
   globalThis.setTimeout = ((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
     created += 1;
-    const timer: NodeJS.Timeout = original.set((...inner: unknown[]) => {
-      live.delete(timer);
-      callback(...inner);
-    }, ms, ...args);
+    const timer: NodeJS.Timeout = original.set(
+      (...inner: unknown[]) => {
+        live.delete(timer);
+        callback(...inner);
+      },
+      ms,
+      ...args,
+    );
     live.set(timer, `${ms} ms timer set at ${new Error().stack?.split('\n')[2]?.trim()}`);
     return timer;
   }) as typeof setTimeout;
@@ -48,7 +52,12 @@ describe('timers of a run', () => {
     expect(scope.pending).toBe(0);
     expect(timers()).toBe(before);
     const afterClose = scope.delay(1);
-    expect(await Promise.race([afterClose.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('pending'), 30))])).toBe('pending');
+    expect(
+      await Promise.race([
+        afterClose.then(() => 'settled'),
+        new Promise((resolve) => setTimeout(() => resolve('pending'), 30)),
+      ]),
+    ).toBe('pending');
     expect(settled).toBe(false);
   });
 
@@ -60,16 +69,19 @@ describe('timers of a run', () => {
     expect(timers()).toBe(before);
   });
 
-  it.each(['plain-text', 'interrupt', 'persistent-mode'])('runConformance (%s) leaves no timer running', async (scenario) => {
-    const tracked = trackTimers();
-    try {
-      const report = await runConformance({ providers: ['openai-chat'], scenarios: [scenario] });
-      expect(report.summary.failed).toBe(0);
-      expect(report.runs.length).toBeGreaterThan(0);
-      expect(tracked.created()).toBeGreaterThan(0); // the tracking sees the harness's timers
-      expect(tracked.pending()).toEqual([]);
-    } finally {
-      tracked.restore();
-    }
-  });
+  it.each(['plain-text', 'interrupt', 'persistent-mode'])(
+    'runConformance (%s) leaves no timer running',
+    async (scenario) => {
+      const tracked = trackTimers();
+      try {
+        const report = await runConformance({ providers: ['openai-chat'], scenarios: [scenario] });
+        expect(report.summary.failed).toBe(0);
+        expect(report.runs.length).toBeGreaterThan(0);
+        expect(tracked.created()).toBeGreaterThan(0); // the tracking sees the harness's timers
+        expect(tracked.pending()).toEqual([]);
+      } finally {
+        tracked.restore();
+      }
+    },
+  );
 });

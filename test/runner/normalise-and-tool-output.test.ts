@@ -10,9 +10,15 @@ describe('normalisation (R10)', () => {
   const windows = { workspace: 'C:\\Users\\ci\\AppData\\Local\\Temp\\yc-1\\workspace' };
 
   it('replaces the workspace and HOME in every spelling, longest first, and line endings', () => {
-    expect(normaliseText('cwd /tmp/yc-1/workspace/a, home /tmp/yc-1/home/.yume\r\nend', unix)).toBe('cwd <cwd>/a, home <home>/.yume\nend');
-    expect(normaliseText('at C:\\Users\\ci\\AppData\\Local\\Temp\\yc-1\\workspace\\x.txt', windows)).toBe('at <cwd>\\x.txt');
-    expect(normaliseText(JSON.stringify('C:\\Users\\ci\\AppData\\Local\\Temp\\yc-1\\workspace'), windows)).toBe('"<cwd>"');
+    expect(normaliseText('cwd /tmp/yc-1/workspace/a, home /tmp/yc-1/home/.yume\r\nend', unix)).toBe(
+      'cwd <cwd>/a, home <home>/.yume\nend',
+    );
+    expect(normaliseText('at C:\\Users\\ci\\AppData\\Local\\Temp\\yc-1\\workspace\\x.txt', windows)).toBe(
+      'at <cwd>\\x.txt',
+    );
+    expect(normaliseText(JSON.stringify('C:\\Users\\ci\\AppData\\Local\\Temp\\yc-1\\workspace'), windows)).toBe(
+      '"<cwd>"',
+    );
     expect(normaliseText('C:/Users/ci/AppData/Local/Temp/yc-1/workspace/y', windows)).toBe('<cwd>/y');
   });
 
@@ -20,9 +26,13 @@ describe('normalisation (R10)', () => {
     for (const form of ['notes.txt', './notes.txt', '/tmp/yc-1/workspace/notes.txt', 'sub/../notes.txt']) {
       expect(normalisePath(form, unix)).toBe('<cwd>/notes.txt');
     }
-    expect(normalisePath('C:\\Users\\ci\\AppData\\Local\\Temp\\yc-1\\workspace\\dir\\n.txt', windows)).toBe('<cwd>/dir/n.txt');
+    expect(normalisePath('C:\\Users\\ci\\AppData\\Local\\Temp\\yc-1\\workspace\\dir\\n.txt', windows)).toBe(
+      '<cwd>/dir/n.txt',
+    );
     expect(normalisePath('/etc/passwd', unix)).toBe('/etc/passwd');
-    expect(normaliseToolInput({ file_path: 'a.txt', content: 'in /tmp/yc-1/workspace', z: 1, a: [{ path: '.' }] }, unix)).toEqual({
+    expect(
+      normaliseToolInput({ file_path: 'a.txt', content: 'in /tmp/yc-1/workspace', z: 1, a: [{ path: '.' }] }, unix),
+    ).toEqual({
       a: [{ path: '<cwd>' }],
       content: 'in <cwd>',
       file_path: '<cwd>/a.txt',
@@ -32,7 +42,12 @@ describe('normalisation (R10)', () => {
 
   it('reads tool_result content as text in each shape the app accepts', () => {
     expect(toolResultText('plain')).toBe('plain');
-    expect(toolResultText([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }])).toBe('a\nb');
+    expect(
+      toolResultText([
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ]),
+    ).toBe('a\nb');
     expect(toolResultText({ output: 'out' })).toBe('out');
     expect(toolResultText({ content: 'c' })).toBe('c');
     expect(toolResultText(null)).toBe('');
@@ -42,7 +57,14 @@ describe('normalisation (R10)', () => {
 describe('tool output by substance (golden.tool-results)', () => {
   const turn: Turn = {
     prompt: 'p',
-    responses: [{ toolCalls: [{ id: 'read-1', name: 'Read', input: { file_path: 'hello.txt' } }, { id: 'bash-1', name: 'Bash', input: { command: 'false' } }] }],
+    responses: [
+      {
+        toolCalls: [
+          { id: 'read-1', name: 'Read', input: { file_path: 'hello.txt' } },
+          { id: 'bash-1', name: 'Bash', input: { command: 'false' } },
+        ],
+      },
+    ],
     expect: {
       isError: false,
       toolResults: [
@@ -68,7 +90,11 @@ describe('tool output by substance (golden.tool-results)', () => {
     )[0];
 
   it('finds the fixture lines in cat -n numbered output, with CRLF', () => {
-    expect(checkToolOutputs(turn, observed('     1\tHello there.\r\n     2\tSecond line.'), { context: { workspace: '/w' } })).toEqual([]);
+    expect(
+      checkToolOutputs(turn, observed('     1\tHello there.\r\n     2\tSecond line.'), {
+        context: { workspace: '/w' },
+      }),
+    ).toEqual([]);
     expect(withoutLineNumbers('  12→x\n3: y')).toBe('x\ny');
   });
 
@@ -76,7 +102,9 @@ describe('tool output by substance (golden.tool-results)', () => {
     const [made] = checkToolOutputs(turn, observed('done'), { context: { workspace: '/w' } });
     expect(made).toMatchObject({ rule: 'golden.tool-results', line: 2, excerpt: 'done' });
     expect(made?.message).toContain('does not contain "Hello there.\\nSecond line."');
-    const [wrong] = checkToolOutputs(turn, observed('Hello there.\nSecond line.', false), { context: { workspace: '/w' } });
+    const [wrong] = checkToolOutputs(turn, observed('Hello there.\nSecond line.', false), {
+      context: { workspace: '/w' },
+    });
     expect(wrong?.message).toContain('bash-1 was answered with is_error false; the scenario expects true');
   });
 

@@ -13,7 +13,11 @@ const cli = path.join(root, 'dist', 'cli.js');
 
 async function yumeConformance(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: root, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
+      cwd: root,
+      timeout: 120_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -28,27 +32,57 @@ describe.concurrent('yume-conformance run', () => {
     const dir = temp();
     const result = await yumeConformance([
       fixtureShim('conforming-mini-shim.mjs'),
-      '--scenario', 'plain-text', '--scenario', 'single-tool',
-      '--reporter', 'json', '--reporter', `junit:${path.join(dir, 'junit.xml')}`, '--reporter', `html:${path.join(dir, 'report.html')}`,
-      '--out', path.join(dir, 'report.json'), '--jobs', '2', '--seed', '42',
+      '--scenario',
+      'plain-text',
+      '--scenario',
+      'single-tool',
+      '--reporter',
+      'json',
+      '--reporter',
+      `junit:${path.join(dir, 'junit.xml')}`,
+      '--reporter',
+      `html:${path.join(dir, 'report.html')}`,
+      '--out',
+      path.join(dir, 'report.json'),
+      '--jobs',
+      '2',
+      '--seed',
+      '42',
     ]);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(validatorFor('report.schema.json')(report)).toBe(true);
     expect(report.summary).toMatchObject({ failed: 0, notVerified: 0 });
     expect(report.summary.passed).toBe(report.runs.length);
-    expect(report.runs.map((entry: { seed?: number }) => entry.seed).filter(Boolean)).toEqual(expect.arrayContaining([42, 43]));
+    expect(report.runs.map((entry: { seed?: number }) => entry.seed).filter(Boolean)).toEqual(
+      expect.arrayContaining([42, 43]),
+    );
     expect(JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')).runs).toHaveLength(report.runs.length);
     const progress = result.stderr.split('\n').filter((line) => /^\[\s*\d+\/\d+\]/.test(line));
     expect(progress).toHaveLength(report.runs.length);
     expect(result.stderr).toMatch(/yume-conformance: PASSED — \d+ passed, 0 failed/);
     expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites[\s\S]*<testcase/);
     const html = readFileSync(path.join(dir, 'report.html'), 'utf8');
-    for (const part of ['expected (golden)', 'observed stdout', 'Provider requests', 'Timeline', '/v1/chat/completions', 'first assistant text on stdout']) expect(html).toContain(part);
+    for (const part of [
+      'expected (golden)',
+      'observed stdout',
+      'Provider requests',
+      'Timeline',
+      '/v1/chat/completions',
+      'first assistant text on stdout',
+    ])
+      expect(html).toContain(part);
   });
 
   it('exits 1 with the failing rule when a check fails', async () => {
-    const result = await yumeConformance(['run', fixtureShim('drops-result.mjs'), '--scenario', 'plain-text', '--reporter', 'json']);
+    const result = await yumeConformance([
+      'run',
+      fixtureShim('drops-result.mjs'),
+      '--scenario',
+      'plain-text',
+      '--reporter',
+      'json',
+    ]);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout);
     expect(report.runs[0].findings.map((finding: { rule: string }) => finding.rule)).toContain('turn.result-last');
@@ -58,10 +92,28 @@ describe.concurrent('yume-conformance run', () => {
     const dir = temp();
     const file = path.join(dir, 'expected.json');
     writeFileSync(file, JSON.stringify({ failures: [{ scenario: 'plain-text', reason: 'drops its result (#1)' }] }));
-    const expected = await yumeConformance(['run', fixtureShim('drops-result.mjs'), '--scenario', 'plain-text', '--expected-failures', file, '--reporter', 'json']);
+    const expected = await yumeConformance([
+      'run',
+      fixtureShim('drops-result.mjs'),
+      '--scenario',
+      'plain-text',
+      '--expected-failures',
+      file,
+      '--reporter',
+      'json',
+    ]);
     expect(expected.code, expected.stderr).toBe(0);
     expect(JSON.parse(expected.stdout).summary.expectedFailures).toBe(1);
-    const stale = await yumeConformance(['run', fixtureShim('conforming-mini-shim.mjs'), '--scenario', 'plain-text', '--expected-failures', file, '--reporter', 'json']);
+    const stale = await yumeConformance([
+      'run',
+      fixtureShim('conforming-mini-shim.mjs'),
+      '--scenario',
+      'plain-text',
+      '--expected-failures',
+      file,
+      '--reporter',
+      'json',
+    ]);
     expect(stale.code).toBe(1);
     expect(stale.stdout).toContain('expected-failures.stale');
   });
@@ -96,7 +148,9 @@ describe.concurrent('yume-conformance run', () => {
     writeFileSync(file, '{\n  "providers": ["openai-chat"],\n  "dialekt": "flat"\n}\n');
     const result = await yumeConformance(['run', fixtureShim('conforming-mini-shim.mjs'), '--capabilities', file]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${file}:3 /dialekt: unknown key "dialekt" — fix: remove it or correct its spelling`);
+    expect(result.stderr).toContain(
+      `${file}:3 /dialekt: unknown key "dialekt" — fix: remove it or correct its spelling`,
+    );
   });
 
   it('--list shows the runs the options select, marking required scenarios and what is not verified', async () => {
@@ -104,8 +158,16 @@ describe.concurrent('yume-conformance run', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^\d+ run\(s\) for .*yume-shim\.cjs \(capabilities: the bundled reference shim\)/);
     expect(result.stdout).toMatch(/^\* interrupt\s+openai-chat\s+spec\/spec\/flat$/m);
-    expect(result.stdout).toMatch(/persistent-interactive\s+codex-cli\s+spec\/spec\/flat {2}— not verified: declared limitation/);
-    const defaults = await yumeConformance(['run', fixtureShim('conforming-mini-shim.mjs'), '--list', '--scenario', 'persistent-mode']);
+    expect(result.stdout).toMatch(
+      /persistent-interactive\s+codex-cli\s+spec\/spec\/flat {2}— not verified: declared limitation/,
+    );
+    const defaults = await yumeConformance([
+      'run',
+      fixtureShim('conforming-mini-shim.mjs'),
+      '--list',
+      '--scenario',
+      'persistent-mode',
+    ]);
     expect(defaults.stdout).toContain('not verified: needs persistent mode');
   });
 });

@@ -4,7 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAllScenarios } from '../../harness/mock/scenario-loader.js';
-import { capabilitiesFrom, DEFAULT_CAPABILITIES, declaredLimitation, loadCapabilities, REFERENCE_SHIM_CAPABILITIES } from '../../harness/runner/capabilities.js';
+import {
+  capabilitiesFrom,
+  DEFAULT_CAPABILITIES,
+  declaredLimitation,
+  loadCapabilities,
+  REFERENCE_SHIM_CAPABILITIES,
+} from '../../harness/runner/capabilities.js';
 import { loadExpectedFailures } from '../../harness/runner/expected-failures.js';
 import { buildMatrix } from '../../harness/runner/matrix.js';
 import { PROVIDER_IDS } from '../../harness/runner/providers.js';
@@ -37,7 +43,8 @@ function result(overrides: Partial<RunResult>): RunResult {
     ...overrides,
   };
 }
-const failing = (rule: string, overrides: Partial<RunResult> = {}) => result({ status: 'failed', findings: [runFinding(rule, 'x')], ...overrides });
+const failing = (rule: string, overrides: Partial<RunResult> = {}) =>
+  result({ status: 'failed', findings: [runFinding(rule, 'x')], ...overrides });
 
 describe('capabilities', () => {
   it('defaults to spawn-per-turn, openai-chat, flat, no optional features', () => {
@@ -47,15 +54,28 @@ describe('capabilities', () => {
   });
 
   it('loads a file, expands "all" and "both", and reports unknown keys and values with their line', () => {
-    const file = tempFile('caps.json', JSON.stringify({ providers: ['all'], dialect: 'both', persistent: true, features: ['bash'] }));
-    expect(loadCapabilities(file)).toMatchObject({ providers: [...PROVIDER_IDS], dialects: ['flat', 'claude'], persistent: true, source: file });
+    const file = tempFile(
+      'caps.json',
+      JSON.stringify({ providers: ['all'], dialect: 'both', persistent: true, features: ['bash'] }),
+    );
+    expect(loadCapabilities(file)).toMatchObject({
+      providers: [...PROVIDER_IDS],
+      dialects: ['flat', 'claude'],
+      persistent: true,
+      source: file,
+    });
     const bad = tempFile('bad.json', '{\n  "providers": ["openai"],\n  "persistant": true\n}\n');
-    expect(() => loadCapabilities(bad)).toThrow(/bad\.json:2 \/providers\/0: must be equal to one of the allowed values — fix: use one of "openai-chat"/);
+    expect(() => loadCapabilities(bad)).toThrow(
+      /bad\.json:2 \/providers\/0: must be equal to one of the allowed values — fix: use one of "openai-chat"/,
+    );
     expect(() => loadCapabilities(bad)).toThrow(/bad\.json:3 \/persistant: unknown key "persistant"/);
   });
 
   it('matches declared limitations by scenario, provider, invocation and OS', () => {
-    const capabilities = capabilitiesFrom({ limitations: [{ scenario: 'interrupt', os: ['win32'], reason: 'no frames yet' }] }, 't');
+    const capabilities = capabilitiesFrom(
+      { limitations: [{ scenario: 'interrupt', os: ['win32'], reason: 'no frames yet' }] },
+      't',
+    );
     const run = { scenario: 'interrupt', provider: 'openai-chat', invocation: 'spec', os: 'win32' };
     expect(declaredLimitation(capabilities, run)?.reason).toBe('no frames yet');
     expect(declaredLimitation(capabilities, { ...run, os: 'linux' })).toBeUndefined();
@@ -66,16 +86,34 @@ describe('preflight: what can be verified here', () => {
   const [interrupt] = loadAllScenarios(transcripts).filter((scenario) => scenario.id === 'interrupt');
   const [persistent] = loadAllScenarios(transcripts).filter((scenario) => scenario.id === 'persistent-mode');
   const settings = (platform: NodeJS.Platform, capabilities = DEFAULT_CAPABILITIES): SuiteSettings => ({
-    shim: 's', shimArgs: [], userEnv: {}, timeoutMs: 1000, platform, capabilities, protocolVersion: '1.0',
+    shim: 's',
+    shimArgs: [],
+    userEnv: {},
+    timeoutMs: 1000,
+    platform,
+    capabilities,
+    protocolVersion: '1.0',
   });
-  const spec = (scenario = interrupt!, provider: RunSpec['provider'] = 'openai-chat'): RunSpec => ({ scenario, provider, invocation: { kind: 'spec' }, profile: 'spec', dialect: 'flat' });
+  const spec = (scenario = interrupt!, provider: RunSpec['provider'] = 'openai-chat'): RunSpec => ({
+    scenario,
+    provider,
+    invocation: { kind: 'spec' },
+    profile: 'spec',
+    dialect: 'flat',
+  });
 
   it('runs the interrupt through persistent mode on Windows, or calls it a declared limitation (partial)', () => {
     expect(preflight(spec(), settings('linux'))).toEqual({ persistent: false });
-    expect(preflight(spec(), settings('win32', capabilitiesFrom({ persistent: true }, 't')))).toEqual({ persistent: true });
+    expect(preflight(spec(), settings('win32', capabilitiesFrom({ persistent: true }, 't')))).toEqual({
+      persistent: true,
+    });
     const check = preflight(spec(), settings('win32'));
     expect(check.notVerified).toMatch(/Windows cannot deliver SIGINT/);
-    expect(notVerifiedResult(spec(), check)).toMatchObject({ status: 'partial', limitation: 'no persistent mode, so no interrupt on Windows (R6)', findings: [] });
+    expect(notVerifiedResult(spec(), check)).toMatchObject({
+      status: 'partial',
+      limitation: 'no persistent mode, so no interrupt on Windows (R6)',
+      findings: [],
+    });
   });
 
   it('does not verify undeclared features; a required run not verified without a limitation fails the suite', () => {
@@ -93,11 +131,21 @@ describe('verdict and exit code', () => {
   it('0 when everything passes, 1 on a failure, 2 when the shim never started, partial stays 0', () => {
     expect(suiteExit([result({})]).code).toBe(0);
     expect(suiteExit([result({}), failing('golden.text')]).code).toBe(1);
-    expect(suiteExit([failing('process.started', { startFailure: 'x: no such file' })])).toEqual({ code: 2, reason: 'the shim could not be started: x: no such file' });
+    expect(suiteExit([failing('process.started', { startFailure: 'x: no such file' })])).toEqual({
+      code: 2,
+      reason: 'the shim could not be started: x: no such file',
+    });
     const partial = result({ status: 'partial', limitation: 'declared' });
     expect(suiteExit([result({}), partial]).code).toBe(0);
     expect(suiteVerdict([result({}), partial])).toBe('partial');
-    expect(summarizeResults([result({}), partial, failing('golden.text'), result({ status: 'not-verified', required: false })])).toMatchObject({ passed: 1, partial: 1, failed: 1, notVerified: 1 });
+    expect(
+      summarizeResults([
+        result({}),
+        partial,
+        failing('golden.text'),
+        result({ status: 'not-verified', required: false }),
+      ]),
+    ).toMatchObject({ passed: 1, partial: 1, failed: 1, notVerified: 1 });
   });
 });
 
@@ -125,9 +173,16 @@ describe('expected failures', () => {
   });
 
   it('refuses a scenario listed both as a whole and per rule', () => {
-    const clash = file([{ scenario: 'x', reason: 'a' }, { scenario: 'x', rule: 'golden.text', reason: 'b' }]);
-    expect(() => loadExpectedFailures(clash)).toThrow(/lists scenario "x" as a whole, and another entry lists its rule "golden.text"/);
-    expect(() => loadExpectedFailures(tempFile('e.json', '{"failures":[{"scenario":"x"}]}'))).toThrow(/missing "reason"/);
+    const clash = file([
+      { scenario: 'x', reason: 'a' },
+      { scenario: 'x', rule: 'golden.text', reason: 'b' },
+    ]);
+    expect(() => loadExpectedFailures(clash)).toThrow(
+      /lists scenario "x" as a whole, and another entry lists its rule "golden.text"/,
+    );
+    expect(() => loadExpectedFailures(tempFile('e.json', '{"failures":[{"scenario":"x"}]}'))).toThrow(
+      /missing "reason"/,
+    );
   });
 });
 
@@ -137,8 +192,14 @@ describe('the matrix (R12)', () => {
 
   it('representative: every scenario once per provider with the defaults, plus a fixed sample and seeded re-chunkings', () => {
     const runs = buildMatrix({ scenarios, providers: [...PROVIDER_IDS], capabilities: both, full: false, seed: 7 });
-    const core = runs.filter((run) => run.invocation.kind === 'spec' && run.profile === 'spec' && run.dialect === 'flat' && run.seed === undefined);
-    const applicable = scenarios.reduce((sum, scenario) => sum + (scenario.providers?.length ?? PROVIDER_IDS.length), 0);
+    const core = runs.filter(
+      (run) =>
+        run.invocation.kind === 'spec' && run.profile === 'spec' && run.dialect === 'flat' && run.seed === undefined,
+    );
+    const applicable = scenarios.reduce(
+      (sum, scenario) => sum + (scenario.providers?.length ?? PROVIDER_IDS.length),
+      0,
+    );
     expect(core).toHaveLength(applicable);
     expect(runs.some((run) => run.invocation.kind === 'yume-app' && run.profile === 'yume-app')).toBe(true);
     expect(runs.some((run) => run.dialect === 'claude')).toBe(true);
@@ -151,15 +212,41 @@ describe('the matrix (R12)', () => {
     const full = buildMatrix({ scenarios: one, providers: ['gemini'], capabilities: both, full: true, seed: 1 });
     // spec × {spec, yume-app} + yume-app × {yume-app}, × 2 dialects × 4 chunkings
     expect(full).toHaveLength(3 * 2 * 4);
-    const pinned = buildMatrix({ scenarios: one, providers: ['gemini'], capabilities: DEFAULT_CAPABILITIES, full: true, seed: 1, invocation: { kind: 'yume-app' }, profile: 'spec' });
-    expect(pinned.every((run) => run.invocation.kind === 'yume-app' && run.profile === 'spec' && run.dialect === 'flat')).toBe(true);
+    const pinned = buildMatrix({
+      scenarios: one,
+      providers: ['gemini'],
+      capabilities: DEFAULT_CAPABILITIES,
+      full: true,
+      seed: 1,
+      invocation: { kind: 'yume-app' },
+      profile: 'spec',
+    });
+    expect(
+      pinned.every((run) => run.invocation.kind === 'yume-app' && run.profile === 'spec' && run.dialect === 'flat'),
+    ).toBe(true);
     expect(pinned).toHaveLength(4);
     // An id the app has no provider for is left out of the full matrix unless yume-app is pinned.
-    expect(buildMatrix({ scenarios: one, providers: ['openai-chat'], capabilities: DEFAULT_CAPABILITIES, full: true, seed: 1 }).some((run) => run.invocation.kind === 'yume-app')).toBe(false);
+    expect(
+      buildMatrix({
+        scenarios: one,
+        providers: ['openai-chat'],
+        capabilities: DEFAULT_CAPABILITIES,
+        full: true,
+        seed: 1,
+      }).some((run) => run.invocation.kind === 'yume-app'),
+    ).toBe(false);
   });
 
   it('skips providers a scenario does not apply to', () => {
     const gcloud = scenarios.filter((scenario) => scenario.id === 'gcloud-auth');
-    expect(buildMatrix({ scenarios: gcloud, providers: ['openai-chat'], capabilities: DEFAULT_CAPABILITIES, full: false, seed: 1 })).toEqual([]);
+    expect(
+      buildMatrix({
+        scenarios: gcloud,
+        providers: ['openai-chat'],
+        capabilities: DEFAULT_CAPABILITIES,
+        full: false,
+        seed: 1,
+      }),
+    ).toEqual([]);
   });
 });

@@ -8,7 +8,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 const root = path.join(import.meta.dirname, '..', '..');
 
 function check(dir: string) {
-  return spawnSync(process.execPath, [path.join(dir, 'scripts', 'gen-types.mjs'), '--check'], { encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(process.execPath, [path.join(dir, 'scripts', 'gen-types.mjs'), '--check'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 }
 
 describe('generated/protocol.ts', () => {
@@ -21,7 +24,8 @@ describe('generated/protocol.ts', () => {
   it('the check fails when a schema changed without `npm run gen`, and gen repairs it', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'yume-gen-'));
     try {
-      for (const sub of ['schemas', 'generated', 'scripts']) cpSync(path.join(root, sub), path.join(dir, sub), { recursive: true });
+      for (const sub of ['schemas', 'generated', 'scripts'])
+        cpSync(path.join(root, sub), path.join(dir, sub), { recursive: true });
       symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'junction');
       const file = path.join(dir, 'schemas', 'text.schema.json');
       const schema = JSON.parse(readFileSync(file, 'utf8'));

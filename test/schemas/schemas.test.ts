@@ -35,7 +35,8 @@ describe('schemas/', () => {
     expect(Array.isArray(schema.examples) && schema.examples.length > 0).toBe(true);
     // json-schema-to-typescript mishandles these (libs.md §5.2); closed objects would break forward compatibility.
     const used = keysDeep(schema);
-    for (const keyword of ['prefixItems', 'if', 'then', 'else', 'unevaluatedProperties']) expect(used.has(keyword)).toBe(false);
+    for (const keyword of ['prefixItems', 'if', 'then', 'else', 'unevaluatedProperties'])
+      expect(used.has(keyword)).toBe(false);
     expect(JSON.stringify(schema)).not.toContain('"additionalProperties":false');
   });
 
@@ -48,9 +49,14 @@ describe('schemas/', () => {
 
   it('stream-message accepts every example of every stdout message and rejects control frames', () => {
     const union = validatorFor('stream-message.schema.json');
-    const stdout = ours.filter((f) => /^(system-|text|thinking|tool-use|tool-result|usage-|result|message-stop|error|interrupt|stream-event|assistant|user\.)/.test(f));
+    const stdout = ours.filter((f) =>
+      /^(system-|text|thinking|tool-use|tool-result|usage-|result|message-stop|error|interrupt|stream-event|assistant|user\.)/.test(
+        f,
+      ),
+    );
     expect(stdout.length).toBeGreaterThanOrEqual(17);
-    for (const file of stdout) for (const ex of schemaOf(file).examples as unknown[]) expect(union(ex), file).toBe(true);
+    for (const file of stdout)
+      for (const ex of schemaOf(file).examples as unknown[]) expect(union(ex), file).toBe(true);
     expect(union({ type: 'set_permission_mode', mode: 'deny' })).toBe(false);
     expect(union({ type: 'tool_approval', id: 'a', approved: true })).toBe(false);
   });
@@ -68,7 +74,13 @@ describe('schemas/', () => {
 
   it('allows unknown extra fields everywhere (forward compatibility)', () => {
     expect(validatorFor('text.schema.json')({ type: 'text', content: 'x', future_field: { a: 1 } })).toBe(true);
-    expect(validatorFor('result.schema.json')({ type: 'result', is_error: false, usage: { input_tokens: 1, output_tokens: 1, new_counter: 3 } })).toBe(true);
+    expect(
+      validatorFor('result.schema.json')({
+        type: 'result',
+        is_error: false,
+        usage: { input_tokens: 1, output_tokens: 1, new_counter: 3 },
+      }),
+    ).toBe(true);
   });
 
   it.each([
@@ -83,13 +95,46 @@ describe('schemas/', () => {
     ['result.schema.json', { type: 'result' }],
     ['result.schema.json', { type: 'result', is_error: null }],
     ['error.schema.json', { type: 'error', error: { message: 'nested' } }],
-    ['system-init.schema.json', { type: 'system', subtype: 'init', session_id: 's', model: 'm', cwd: '/', permissionMode: 'default', tools: [{ name: 'Read' }] }],
+    [
+      'system-init.schema.json',
+      {
+        type: 'system',
+        subtype: 'init',
+        session_id: 's',
+        model: 'm',
+        cwd: '/',
+        permissionMode: 'default',
+        tools: [{ name: 'Read' }],
+      },
+    ],
     ['assistant.schema.json', { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text' }] } }],
     ['user.schema.json', { type: 'user', message: { role: 'user', content: [{ type: 'tool_result' }] } }],
     ['tool-input-read.schema.json', { path: 'a.txt' }],
     ['tool-input-bash.schema.json', { command: '' }],
-    ['session-file.schema.json', { id: 'a/b', provider: 'openai', model: 'm', cwd: '/', title: 't', history: [], usage: { inputTokens: 1, outputTokens: 1 } }],
-    ['session-file.schema.json', { id: 'a', provider: 'openai', model: 'm', cwd: '/', title: 't', history: [], usage: { input_tokens: 1, output_tokens: 1 } }],
+    [
+      'session-file.schema.json',
+      {
+        id: 'a/b',
+        provider: 'openai',
+        model: 'm',
+        cwd: '/',
+        title: 't',
+        history: [],
+        usage: { inputTokens: 1, outputTokens: 1 },
+      },
+    ],
+    [
+      'session-file.schema.json',
+      {
+        id: 'a',
+        provider: 'openai',
+        model: 'm',
+        cwd: '/',
+        title: 't',
+        history: [],
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    ],
   ])('%s rejects %j', (file, value) => {
     expect(validatorFor(file)(value)).toBe(false);
   });

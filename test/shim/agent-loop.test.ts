@@ -2,10 +2,18 @@
 // (R3), permission modes, interrupts (R6), usage (R4) — every printed stream checked by the harness validator.
 import { describe, expect, it } from 'vitest';
 import { validateStream } from '../../harness/validate/index.js';
-import { ProviderError, type AssembledMessage, type ModelProvider, type ModelRequest, type ModelStreamEvent } from '../../reference-shim/providers/provider.js';
+import {
+  ProviderError,
+  type AssembledMessage,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelStreamEvent,
+} from '../../reference-shim/providers/provider.js';
 import { inProcessTurn, recordingTool } from './helpers/in-process-turn.js';
 
-type Step = { fail: ProviderError; afterText?: string } | { message: Partial<AssembledMessage>; deltas?: string[]; waitForAbort?: boolean };
+type Step =
+  | { fail: ProviderError; afterText?: string }
+  | { message: Partial<AssembledMessage>; deltas?: string[]; waitForAbort?: boolean };
 
 class ScriptedProvider implements ModelProvider {
   readonly kind = 'model' as const;
@@ -27,13 +35,24 @@ class ScriptedProvider implements ModelProvider {
       await new Promise((resolve) => request.signal.addEventListener('abort', resolve));
       throw new ProviderError('aborted', 'aborted');
     }
-    yield { type: 'done', message: { text: (step.deltas ?? []).join(''), thinking: [], toolCalls: [], stopReason: 'end_turn', ...step.message } };
+    yield {
+      type: 'done',
+      message: {
+        text: (step.deltas ?? []).join(''),
+        thinking: [],
+        toolCalls: [],
+        stopReason: 'end_turn',
+        ...step.message,
+      },
+    };
   }
 }
 
 const usage = { inputTokens: 10, outputTokens: 5 };
 const conforms = (bytes: Buffer, mode: 'spawn-per-turn' | 'persistent' = 'spawn-per-turn') =>
-  validateStream(bytes, { profile: 'yume-app', mode }).findings.filter((f) => f.severity === 'MUST').map((f) => `${f.rule}: ${f.message}`);
+  validateStream(bytes, { profile: 'yume-app', mode })
+    .findings.filter((f) => f.severity === 'MUST')
+    .map((f) => `${f.rule}: ${f.message}`);
 const ofType = (lines: Array<Record<string, any>>, type: string) => lines.filter((line) => line.type === type);
 
 describe('retries (R5)', () => {
@@ -66,17 +85,24 @@ describe('retries (R5)', () => {
     expect(await turn.run('go')).toEqual({ isError: true, interrupted: false });
     expect(provider.requests).toHaveLength(3);
     expect(ofType(turn.lines, 'error')).toHaveLength(1);
-    expect(ofType(turn.lines, 'result')[0]).toMatchObject({ is_error: true, errors: ['attempt 1: HTTP 500', 'attempt 2: HTTP 500', 'HTTP 500'] });
+    expect(ofType(turn.lines, 'result')[0]).toMatchObject({
+      is_error: true,
+      errors: ['attempt 1: HTTP 500', 'attempt 2: HTTP 500', 'HTTP 500'],
+    });
     expect(ofType(turn.lines, 'result')[0]!.usage).toBeUndefined(); // no call succeeded: no 0/0 usage (R4)
     expect(conforms(turn.bytes())).toEqual([]);
   });
 
   it('does not retry once text was printed, nor when the server asks for an unreasonable wait', async () => {
-    const printed = new ScriptedProvider([{ fail: new ProviderError('retryable', 'cut', { status: 500 }), afterText: 'partial' }]);
+    const printed = new ScriptedProvider([
+      { fail: new ProviderError('retryable', 'cut', { status: 500 }), afterText: 'partial' },
+    ]);
     const first = inProcessTurn(printed);
     expect((await first.run('go')).isError).toBe(true);
     expect(printed.requests).toHaveLength(1);
-    const patient = new ScriptedProvider([{ fail: new ProviderError('retryable', 'wait an hour', { status: 429, retryAfterMs: 3_600_000 }) }]);
+    const patient = new ScriptedProvider([
+      { fail: new ProviderError('retryable', 'wait an hour', { status: 429, retryAfterMs: 3_600_000 }) },
+    ]);
     const second = inProcessTurn(patient);
     expect((await second.run('go')).isError).toBe(true);
     expect(patient.requests).toHaveLength(1);
@@ -86,7 +112,11 @@ describe('retries (R5)', () => {
     const provider = new ScriptedProvider([{ fail: new ProviderError('auth', 'HTTP 401 bad key', { status: 401 }) }]);
     const turn = inProcessTurn(provider);
     await turn.run('go');
-    expect(turn.lines.slice(1).map((line) => `${line.type}/${line.subtype ?? ''}`)).toEqual(['system/error', 'result/error_during_execution', 'message_stop/']);
+    expect(turn.lines.slice(1).map((line) => `${line.type}/${line.subtype ?? ''}`)).toEqual([
+      'system/error',
+      'result/error_during_execution',
+      'message_stop/',
+    ]);
     expect(provider.requests).toHaveLength(1);
     expect(conforms(turn.bytes())).toEqual([]);
   });
@@ -95,13 +125,33 @@ describe('retries (R5)', () => {
 describe('the loop', () => {
   it('runs parallel calls one at a time, each tool_use followed by its tool_result', async () => {
     const provider = new ScriptedProvider([
-      { deltas: ['Two reads.'], message: { toolCalls: [{ id: 'a', name: 'Read', argumentsText: '{"n":1}' }, { id: 'b', name: 'Read', argumentsText: '{"n":2}' }], usage } },
+      {
+        deltas: ['Two reads.'],
+        message: {
+          toolCalls: [
+            { id: 'a', name: 'Read', argumentsText: '{"n":1}' },
+            { id: 'b', name: 'Read', argumentsText: '{"n":2}' },
+          ],
+          usage,
+        },
+      },
       { deltas: ['Both done.'], message: { usage } },
     ]);
     const read = recordingTool('Read');
     const turn = inProcessTurn(provider, { tools: [read] });
     await turn.run('go');
-    expect(turn.lines.slice(1).map((line) => line.type)).toEqual(['text', 'usage', 'tool_use', 'tool_result', 'tool_use', 'tool_result', 'text', 'usage', 'result', 'message_stop']);
+    expect(turn.lines.slice(1).map((line) => line.type)).toEqual([
+      'text',
+      'usage',
+      'tool_use',
+      'tool_result',
+      'tool_use',
+      'tool_result',
+      'text',
+      'usage',
+      'result',
+      'message_stop',
+    ]);
     expect(read.calls).toEqual([{ n: 1 }, { n: 2 }]);
     expect(ofType(turn.lines, 'result')[0]).toMatchObject({ num_turns: 2, result: 'Both done.' });
     // Both results went back in the second request.
@@ -128,8 +178,15 @@ describe('the loop', () => {
     const read = recordingTool('Read');
     const turn = inProcessTurn(provider, { tools: [read] });
     expect((await turn.run('go')).isError).toBe(false);
-    expect(ofType(turn.lines, 'tool_use')[0]).toMatchObject({ id: 'bad', input: { _invalid_arguments: '{"file_path": oops' } });
-    expect(ofType(turn.lines, 'tool_result')[0]).toMatchObject({ tool_use_id: 'bad', is_error: true, content: expect.stringContaining('not valid JSON') });
+    expect(ofType(turn.lines, 'tool_use')[0]).toMatchObject({
+      id: 'bad',
+      input: { _invalid_arguments: '{"file_path": oops' },
+    });
+    expect(ofType(turn.lines, 'tool_result')[0]).toMatchObject({
+      tool_use_id: 'bad',
+      is_error: true,
+      content: expect.stringContaining('not valid JSON'),
+    });
     expect(read.calls).toEqual([]);
     expect(provider.requests[1]!.history).toContain('"rawArguments":"{\\"file_path\\": oops"');
   });
@@ -164,10 +221,19 @@ describe('the loop', () => {
 });
 
 describe('permission modes', () => {
-  const twoCalls = () => new ScriptedProvider([
-    { message: { toolCalls: [{ id: 'w1', name: 'Write', input: { n: 1 } }, { id: 'w2', name: 'Write', input: { n: 2 } }], usage } },
-    { message: { text: 'ok', usage } },
-  ]);
+  const twoCalls = () =>
+    new ScriptedProvider([
+      {
+        message: {
+          toolCalls: [
+            { id: 'w1', name: 'Write', input: { n: 1 } },
+            { id: 'w2', name: 'Write', input: { n: 2 } },
+          ],
+          usage,
+        },
+      },
+      { message: { text: 'ok', usage } },
+    ]);
 
   it('deny answers every call with an error and runs nothing', async () => {
     const write = recordingTool('Write');
@@ -195,7 +261,15 @@ describe('permission modes', () => {
 describe('interrupt (R6)', () => {
   it('during a tool: the tool is aborted and answered with an error, later calls are dropped, then interrupt and an error result', async () => {
     const provider = new ScriptedProvider([
-      { message: { toolCalls: [{ id: 's1', name: 'Slow', input: {} }, { id: 's2', name: 'Slow', input: {} }], usage } },
+      {
+        message: {
+          toolCalls: [
+            { id: 's1', name: 'Slow', input: {} },
+            { id: 's2', name: 'Slow', input: {} },
+          ],
+          usage,
+        },
+      },
     ]);
     const slow = recordingTool('Slow', 10_000);
     const turn = inProcessTurn(provider, { tools: [slow] });
@@ -204,9 +278,20 @@ describe('interrupt (R6)', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     controller.abort();
     expect(await pending).toEqual({ isError: true, interrupted: true });
-    expect(turn.lines.slice(1).map((line) => line.type)).toEqual(['usage', 'tool_use', 'tool_result', 'interrupt', 'result', 'message_stop']);
+    expect(turn.lines.slice(1).map((line) => line.type)).toEqual([
+      'usage',
+      'tool_use',
+      'tool_result',
+      'interrupt',
+      'result',
+      'message_stop',
+    ]);
     expect(ofType(turn.lines, 'tool_result')[0]).toMatchObject({ tool_use_id: 's1', is_error: true });
-    expect(ofType(turn.lines, 'result')[0]).toMatchObject({ is_error: true, subtype: 'cancelled', usage: { input_tokens: 10, output_tokens: 5 } });
+    expect(ofType(turn.lines, 'result')[0]).toMatchObject({
+      is_error: true,
+      subtype: 'cancelled',
+      usage: { input_tokens: 10, output_tokens: 5 },
+    });
     const assistant = turn.session.history.find((entry) => entry.role === 'assistant');
     expect(assistant).toMatchObject({ toolCalls: [{ id: 's1' }] });
     expect(conforms(turn.bytes())).toEqual([]);
@@ -232,14 +317,25 @@ describe('interrupt (R6)', () => {
 describe('claude dialect', () => {
   it('prints envelopes: the first text chunk at once, the rest coalesced; results as user envelopes', async () => {
     const provider = new ScriptedProvider([
-      { deltas: ['Hel', 'lo ', 'there'], message: { toolCalls: [{ id: 't1', name: 'Read', input: { file_path: 'x' } }], usage } },
+      {
+        deltas: ['Hel', 'lo ', 'there'],
+        message: { toolCalls: [{ id: 't1', name: 'Read', input: { file_path: 'x' } }], usage },
+      },
       { deltas: ['Done.'], message: { usage } },
     ]);
     const turn = inProcessTurn(provider, { tools: [recordingTool('Read')], dialect: 'claude' });
     await turn.run('go');
     const envelopes = turn.lines.filter((line) => line.type === 'assistant' || line.type === 'user');
-    const blocks = envelopes.map((line) => `${line.type}:${line.message.content.map((b: any) => b.type + (b.text ? `=${b.text}` : '')).join(',')}`);
-    expect(blocks).toEqual(['assistant:text=Hel', 'assistant:text=lo there', 'assistant:tool_use', 'user:tool_result', 'assistant:text=Done.']);
+    const blocks = envelopes.map(
+      (line) => `${line.type}:${line.message.content.map((b: any) => b.type + (b.text ? `=${b.text}` : '')).join(',')}`,
+    );
+    expect(blocks).toEqual([
+      'assistant:text=Hel',
+      'assistant:text=lo there',
+      'assistant:tool_use',
+      'user:tool_result',
+      'assistant:text=Done.',
+    ]);
     expect(envelopes[0]!.message.id).toBe(envelopes[2]!.message.id); // blocks of one model message share its id
     expect(new Set(turn.lines.map((line) => line.uuid)).size).toBe(turn.lines.length);
     expect(conforms(turn.bytes())).toEqual([]);

@@ -15,12 +15,61 @@ const options = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
 describe('parseCommandLine', () => {
   it('accepts the spec form with the start subcommand', () => {
     expect(
-      options(['start', '--provider', 'gemini', '--model', 'gemini-2.5-flash', '--cwd', '/w', '--session-id', 'sess-1', '--prompt', 'hi', '--output-format', 'stream-json', '--api-base', 'http://127.0.0.1:1', '--permission-mode', 'deny', '--protocol-version', '1.0']),
-    ).toMatchObject({ provider: 'gemini', model: 'gemini-2.5-flash', cwd: '/w', sessionId: 'sess-1', prompt: 'hi', apiBase: 'http://127.0.0.1:1', permissionMode: 'deny', protocolVersion: '1.0', persistent: false, dialect: 'flat' });
+      options([
+        'start',
+        '--provider',
+        'gemini',
+        '--model',
+        'gemini-2.5-flash',
+        '--cwd',
+        '/w',
+        '--session-id',
+        'sess-1',
+        '--prompt',
+        'hi',
+        '--output-format',
+        'stream-json',
+        '--api-base',
+        'http://127.0.0.1:1',
+        '--permission-mode',
+        'deny',
+        '--protocol-version',
+        '1.0',
+      ]),
+    ).toMatchObject({
+      provider: 'gemini',
+      model: 'gemini-2.5-flash',
+      cwd: '/w',
+      sessionId: 'sess-1',
+      prompt: 'hi',
+      apiBase: 'http://127.0.0.1:1',
+      permissionMode: 'deny',
+      protocolVersion: '1.0',
+      persistent: false,
+      dialect: 'flat',
+    });
   });
 
   it("accepts the app's bare form, in the app's order", () => {
-    expect(options(['--provider', 'openai', '--model', 'gpt-5.2-codex', '--cwd', '/p', '--resume', 'tab-123', '--history-file', '/h.json', '--prompt', 'x', '--output-format', 'stream-json', '--verbose'])).toMatchObject({
+    expect(
+      options([
+        '--provider',
+        'openai',
+        '--model',
+        'gpt-5.2-codex',
+        '--cwd',
+        '/p',
+        '--resume',
+        'tab-123',
+        '--history-file',
+        '/h.json',
+        '--prompt',
+        'x',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+      ]),
+    ).toMatchObject({
       provider: 'openai',
       resume: 'tab-123',
       historyFile: '/h.json',
@@ -35,10 +84,15 @@ describe('parseCommandLine', () => {
   });
 
   it('selects persistent mode, the claude dialect (flag or YUME_SHIM_DIALECT) and default models', () => {
-    expect(options(['--provider', 'anthropic', '--input-format', 'stream-json'])).toMatchObject({ persistent: true, model: 'claude-sonnet-4-5' });
+    expect(options(['--provider', 'anthropic', '--input-format', 'stream-json'])).toMatchObject({
+      persistent: true,
+      model: 'claude-sonnet-4-5',
+    });
     expect(options(['--provider', 'gemini', '--dialect', 'claude']).dialect).toBe('claude');
     expect(options(['--provider', 'gemini'], { YUME_SHIM_DIALECT: 'claude' }).dialect).toBe('claude');
-    expect(options(['--provider', 'gemini', '--dialect', 'flat'], { YUME_SHIM_DIALECT: 'claude' }).dialect).toBe('flat');
+    expect(options(['--provider', 'gemini', '--dialect', 'flat'], { YUME_SHIM_DIALECT: 'claude' }).dialect).toBe(
+      'flat',
+    );
   });
 
   it('handles --help and --version', () => {
@@ -92,7 +146,10 @@ describe('the bundled bin', () => {
   ])('argument error %j: system error, error result, exit 2, no init', async (args) => {
     const run = await runShim({ args, env });
     expect(run.code).toBe(2);
-    expect(run.lines.map((line) => `${line.type}/${line.subtype}`)).toEqual(['system/error', 'result/error_invalid_arguments']);
+    expect(run.lines.map((line) => `${line.type}/${line.subtype}`)).toEqual([
+      'system/error',
+      'result/error_invalid_arguments',
+    ]);
     expect(run.lines[1]).toMatchObject({ is_error: true });
     expect(typeof run.lines[0]!.message).toBe('string');
     expect(run.stderr).toContain('yume-shim:');
@@ -106,7 +163,12 @@ describe('the bundled bin', () => {
 
   it('copilot: init, then system error pointing to --provider openai --api-base, then an error result', async () => {
     const run = await runShim({ args: ['--provider', 'copilot', '--prompt', 'hi'], env });
-    expect(run.lines.map((line) => `${line.type}/${line.subtype ?? ''}`)).toEqual(['system/init', 'system/error', 'result/error_during_execution', 'message_stop/']);
+    expect(run.lines.map((line) => `${line.type}/${line.subtype ?? ''}`)).toEqual([
+      'system/init',
+      'system/error',
+      'result/error_during_execution',
+      'message_stop/',
+    ]);
     expect(String(run.lines[1]!.message)).toContain('--provider openai --api-base');
   });
 });
@@ -123,12 +185,25 @@ describe('session set-up (R8)', () => {
       mkdirSync(path.join(home, '.yume', 'sessions', 'gemini'), { recursive: true });
       writeFileSync(
         path.join(home, '.yume', 'sessions', 'gemini', 'sess-old.json'),
-        JSON.stringify({ id: 'sess-old', provider: 'gemini', model: 'g', cwd: '/w', title: 'Old', history: [{ role: 'user', content: 'before' }], usage: { inputTokens: 3, outputTokens: 4 } }),
+        JSON.stringify({
+          id: 'sess-old',
+          provider: 'gemini',
+          model: 'g',
+          cwd: '/w',
+          title: 'Old',
+          history: [{ role: 'user', content: 'before' }],
+          usage: { inputTokens: 3, outputTokens: 4 },
+        }),
       );
       const notices: string[] = [];
       const base = options(['--provider', 'gemini']);
       const resumed = await setUpSession({ ...base, resume: 'sess-old' }, '/w', (m) => notices.push(m));
-      expect(resumed).toMatchObject({ id: 'sess-old', title: 'Old', history: [{ role: 'user', content: 'before' }], usage: { inputTokens: 3, outputTokens: 4, cacheReadTokens: 0 } });
+      expect(resumed).toMatchObject({
+        id: 'sess-old',
+        title: 'Old',
+        history: [{ role: 'user', content: 'before' }],
+        usage: { inputTokens: 3, outputTokens: 4, cacheReadTokens: 0 },
+      });
       const fresh = await setUpSession({ ...base, sessionId: 'sess-old' }, '/w', (m) => notices.push(m));
       expect(fresh.history).toEqual([]);
       const unknown = await setUpSession({ ...base, resume: 'tab-42' }, '/w', (m) => notices.push(m));

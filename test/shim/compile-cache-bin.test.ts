@@ -42,16 +42,47 @@ function cacheReport(stderr: string): { outcome: string; action: string } {
 
 const version = (extra?: NodeJS.ProcessEnv) => runShim({ args: ['--version'], env: env(extra) });
 
-const chat = (delta: unknown, finish: string | null = null) => sse({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+const chat = (delta: unknown, finish: string | null = null) =>
+  sse({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
 
 async function readTurn(extra?: NodeJS.ProcessEnv) {
   await server?.close();
   server = await startByteServer([
-    { chunks: [chat({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'Read', arguments: '{"file_path":"hello.txt"}' } }] }), chat({}, 'tool_calls'), sse('[DONE]')] },
+    {
+      chunks: [
+        chat({
+          tool_calls: [
+            {
+              index: 0,
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'Read', arguments: '{"file_path":"hello.txt"}' },
+            },
+          ],
+        }),
+        chat({}, 'tool_calls'),
+        sse('[DONE]'),
+      ],
+    },
     { chunks: [chat({ content: 'It says hello.' }), chat({}, 'stop'), sse('[DONE]')] },
   ]);
   return runShim({
-    args: ['--provider', 'openai', '--model', 'gpt-4.1-mini', '--cwd', path.join(work, 'workspace'), '--prompt', 'Read hello.txt'],
+    args: [
+      '--provider',
+      'openai',
+      '--model',
+      'gpt-4.1-mini',
+      '--cwd',
+      path.join(work, 'workspace'),
+      '--prompt',
+      'Read hello.txt',
+    ],
     env: env(extra),
   });
 }
@@ -83,12 +114,18 @@ describe('the bin and its compile cache', () => {
     const second = await readTurn();
     expect(cacheReport(second.stderr)).toEqual({ outcome: 'hit', action: 'kept' });
     expect(cacheReport((await version()).stderr)).toEqual({ outcome: 'hit', action: 'kept' });
-    expect(readdirSync(cacheDir).filter((name) => name.endsWith('.bin'))).toEqual([expect.stringMatching(/\.full\.bin$/)]);
+    expect(readdirSync(cacheDir).filter((name) => name.endsWith('.bin'))).toEqual([
+      expect.stringMatching(/\.full\.bin$/),
+    ]);
 
-    const shape = (run: typeof first) => run.lines.map((line) => `${line.type}${line.subtype ? `/${line.subtype}` : ''}`);
+    const shape = (run: typeof first) =>
+      run.lines.map((line) => `${line.type}${line.subtype ? `/${line.subtype}` : ''}`);
     for (const run of [uncached, first, second]) {
       expect(run.code).toBe(0);
-      expect(run.lines.find((line) => line.type === 'result')).toMatchObject({ is_error: false, result: 'It says hello.' });
+      expect(run.lines.find((line) => line.type === 'result')).toMatchObject({
+        is_error: false,
+        result: 'It says hello.',
+      });
     }
     expect(shape(second)).toEqual(shape(uncached));
   });

@@ -2,11 +2,26 @@
 // when it refuses it, and that the bundle runs the same whatever happens to the cache. In process, on small
 // CommonJS "bundles". V8 keeps what a process compiled in memory, so whether it really accepts or rejects a
 // cache file is only visible across processes: that, and the real bin, are in compile-cache-bin.test.ts.
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentHash, privateDirectoryProblem, runBundleWithCompileCache, runKind } from '../../reference-shim/launcher/compile-cache.js';
+import {
+  contentHash,
+  privateDirectoryProblem,
+  runBundleWithCompileCache,
+  runKind,
+} from '../../reference-shim/launcher/compile-cache.js';
 
 let work: string;
 let cacheDir: string;
@@ -36,8 +51,12 @@ module.exports = { ran: true };
   return file;
 }
 
-const run = (bundle: string, argv: string[] = ['--prompt', 'hi'], env: NodeJS.ProcessEnv = {}, extra: { bundleId?: string } = {}) =>
-  runBundleWithCompileCache({ bundle, argv, env, cacheDir, ...extra });
+const run = (
+  bundle: string,
+  argv: string[] = ['--prompt', 'hi'],
+  env: NodeJS.ProcessEnv = {},
+  extra: { bundleId?: string } = {},
+) => runBundleWithCompileCache({ bundle, argv, env, cacheDir, ...extra });
 
 const lastRun = () => globalThis.__bundleRuns?.at(-1);
 const cacheFiles = () => readdirSync(cacheDir).sort();
@@ -51,7 +70,13 @@ describe('compile cache', () => {
   it('runs the bundle as CommonJS with require, module, __filename and __dirname', () => {
     const bundle = writeBundle();
     run(bundle);
-    expect(lastRun()).toEqual({ variant: 'A', filename: bundle, dirname: work, hasRequire: 'function', moduleIsObject: true });
+    expect(lastRun()).toEqual({
+      variant: 'A',
+      filename: bundle,
+      dirname: work,
+      hasRequire: 'function',
+      moduleIsObject: true,
+    });
   });
 
   it('misses, stores the cache at the end of the run, then hits and keeps it', () => {
@@ -123,23 +148,26 @@ describe('compile cache', () => {
     expect(result.save()).toBe('written');
   });
 
-  it.runIf(process.platform !== 'win32')('refuses a directory others may write to, or a symlink, and still runs the bundle', () => {
-    const bundle = writeBundle();
-    mkdirSync(cacheDir, { mode: 0o700 });
-    chmodSync(cacheDir, 0o777);
-    expect(privateDirectoryProblem(cacheDir)).toMatch(/writable by other users/);
-    const shared = run(bundle);
-    expect(shared.outcome).toBe('disabled');
-    expect(shared.save()).toBe('skipped');
-    expect(lastRun()).toMatchObject({ variant: 'A' });
+  it.runIf(process.platform !== 'win32')(
+    'refuses a directory others may write to, or a symlink, and still runs the bundle',
+    () => {
+      const bundle = writeBundle();
+      mkdirSync(cacheDir, { mode: 0o700 });
+      chmodSync(cacheDir, 0o777);
+      expect(privateDirectoryProblem(cacheDir)).toMatch(/writable by other users/);
+      const shared = run(bundle);
+      expect(shared.outcome).toBe('disabled');
+      expect(shared.save()).toBe('skipped');
+      expect(lastRun()).toMatchObject({ variant: 'A' });
 
-    const real = path.join(work, 'real');
-    mkdirSync(real, { mode: 0o700 });
-    const link = path.join(work, 'link');
-    symlinkSync(real, link);
-    expect(privateDirectoryProblem(link)).toMatch(/not a plain directory/);
-    expect(privateDirectoryProblem(real)).toBeUndefined();
-  });
+      const real = path.join(work, 'real');
+      mkdirSync(real, { mode: 0o700 });
+      const link = path.join(work, 'link');
+      symlinkSync(real, link);
+      expect(privateDirectoryProblem(link)).toMatch(/not a plain directory/);
+      expect(privateDirectoryProblem(real)).toBeUndefined();
+    },
+  );
 
   it('creates a missing directory private to the user', () => {
     const nested = path.join(work, 'a', 'b');

@@ -3,7 +3,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DUMMY_CREDENTIALS, providerEnvironment, startMockServer, type MockProviderId, type Scenario } from '../../harness/mock/index.js';
+import {
+  DUMMY_CREDENTIALS,
+  providerEnvironment,
+  startMockServer,
+  type MockProviderId,
+  type Scenario,
+} from '../../harness/mock/index.js';
 import { validateStream } from '../../harness/validate/index.js';
 import { runPersistentScenario } from './helpers/persistent-run.js';
 import { runScenario } from './helpers/scenario-run.js';
@@ -12,7 +18,10 @@ import { lineText, runShim, toolResults, toolUses } from './helpers/shim-process
 const HELLO_WORKSPACE = path.resolve(__dirname, '..', '..', 'transcripts', 'single-tool', 'workspace');
 
 function bodiesText(requests: Array<{ rawBody: string; turn: number }>, turn: number): string {
-  return requests.filter((request) => request.turn === turn).map((request) => request.rawBody).join('\n');
+  return requests
+    .filter((request) => request.turn === turn)
+    .map((request) => request.rawBody)
+    .join('\n');
 }
 
 function mustFindings(stdout: Buffer, mode: 'spawn-per-turn' | 'persistent' = 'spawn-per-turn'): string[] {
@@ -30,7 +39,11 @@ const resumeScenario: Scenario = {
     {
       prompt: 'Read hello.txt please.',
       responses: [
-        { text: ['Reading.'], toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: 'hello.txt' } }], usage: { input_tokens: 50, output_tokens: 10 } },
+        {
+          text: ['Reading.'],
+          toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: 'hello.txt' } }],
+          usage: { input_tokens: 50, output_tokens: 10 },
+        },
         { text: ['It greets you.'], usage: { input_tokens: 80, output_tokens: 5 } },
       ],
       expect: { isError: false },
@@ -47,10 +60,13 @@ const resumeScenario: Scenario = {
 describe('sessions and resume (R8)', () => {
   for (const provider of ['gemini', 'anthropic', 'openai-responses'] as MockProviderId[]) {
     it(`${provider}: the second process sends the whole history and keeps the session id; the file has the app's shape`, async () => {
-      const result = await runScenario({ ...resumeScenario, workspaceDir: HELLO_WORKSPACE } as never, provider, { keepDirs: true });
+      const result = await runScenario({ ...resumeScenario, workspaceDir: HELLO_WORKSPACE } as never, provider, {
+        keepDirs: true,
+      });
       try {
         const [first, second] = result.runs;
-        const initOf = (run: typeof first) => run!.lines.find((line) => line.type === 'system' && line.subtype === 'init')!;
+        const initOf = (run: typeof first) =>
+          run!.lines.find((line) => line.type === 'system' && line.subtype === 'init')!;
         expect(initOf(second).session_id).toBe(initOf(first).session_id);
         expect(second!.lines.find((line) => line.type === 'result')).toMatchObject({ is_error: false });
         const turnTwo = bodiesText(result.requests, 1);
@@ -61,9 +77,21 @@ describe('sessions and resume (R8)', () => {
         const flag = provider === 'openai-responses' ? 'codex' : provider;
         const file = path.join(result.home, '.yume', 'sessions', flag, `${initOf(first).session_id}.json`);
         const saved = JSON.parse(readFileSync(file, 'utf8'));
-        expect(saved).toMatchObject({ id: initOf(first).session_id, provider: flag, cwd: result.workspace, title: 'Read hello.txt please.' });
+        expect(saved).toMatchObject({
+          id: initOf(first).session_id,
+          provider: flag,
+          cwd: result.workspace,
+          title: 'Read hello.txt please.',
+        });
         expect(saved.usage).toEqual({ inputTokens: 250, outputTokens: 21, cacheReadTokens: 0, cacheCreationTokens: 0 });
-        expect(saved.history.map((entry: { role: string }) => entry.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
+        expect(saved.history.map((entry: { role: string }) => entry.role)).toEqual([
+          'user',
+          'assistant',
+          'tool',
+          'assistant',
+          'user',
+          'assistant',
+        ]);
         expect(mustFindings(first!.stdout)).toEqual([]);
         expect(mustFindings(second!.stdout)).toEqual([]);
       } finally {
@@ -75,14 +103,34 @@ describe('sessions and resume (R8)', () => {
   }
 
   it('yume-app: an unknown --resume id starts a session under that id (noted on stderr)', async () => {
-    const scenario: Scenario = { id: 'unknown-resume', title: 't', description: 'd', spec: 'R8', turns: [{ prompt: 'hi', responses: [{ text: ['hello'] }], expect: { isError: false } }] };
+    const scenario: Scenario = {
+      id: 'unknown-resume',
+      title: 't',
+      description: 'd',
+      spec: 'R8',
+      turns: [{ prompt: 'hi', responses: [{ text: ['hello'] }], expect: { isError: false } }],
+    };
     const mock = await startMockServer({ scenario, provider: 'gemini' });
     const { mkdtempSync } = await import('node:fs');
     const os = await import('node:os');
     const home = mkdtempSync(path.join(os.tmpdir(), 'yume-shim-home-'));
     try {
       const run = await runShim({
-        args: ['--provider', 'gemini', '--model', 'gemini-2.5-flash', '--cwd', home, '--resume', 'tab-1764100000000', '--prompt', 'hi', '--output-format', 'stream-json', '--verbose'],
+        args: [
+          '--provider',
+          'gemini',
+          '--model',
+          'gemini-2.5-flash',
+          '--cwd',
+          home,
+          '--resume',
+          'tab-1764100000000',
+          '--prompt',
+          'hi',
+          '--output-format',
+          'stream-json',
+          '--verbose',
+        ],
         env: { PATH: process.env.PATH, HOME: home, ...providerEnvironment(mock.baseUrls) },
       });
       expect(run.lines[0]).toMatchObject({ type: 'system', subtype: 'init', session_id: 'tab-1764100000000' });
@@ -95,7 +143,13 @@ describe('sessions and resume (R8)', () => {
   });
 
   it('--history-file seeds the conversation; the prompt can come from stdin', async () => {
-    const scenario: Scenario = { id: 'history-file', title: 't', description: 'd', spec: 'R8', turns: [{ prompt: 'unused', responses: [{ text: ['ok'] }], expect: { isError: false } }] };
+    const scenario: Scenario = {
+      id: 'history-file',
+      title: 't',
+      description: 'd',
+      spec: 'R8',
+      turns: [{ prompt: 'unused', responses: [{ text: ['ok'] }], expect: { isError: false } }],
+    };
     const mock = await startMockServer({ scenario, provider: 'openai-chat' });
     const { mkdtempSync } = await import('node:fs');
     const os = await import('node:os');
@@ -110,7 +164,18 @@ describe('sessions and resume (R8)', () => {
     );
     try {
       const run = await runShim({
-        args: ['--provider', 'openai', '--model', 'gpt-4.1-mini', '--cwd', home, '--history-file', historyFile, '--output-format', 'stream-json'],
+        args: [
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4.1-mini',
+          '--cwd',
+          home,
+          '--history-file',
+          historyFile,
+          '--output-format',
+          'stream-json',
+        ],
         env: { PATH: process.env.PATH, HOME: home, ...providerEnvironment(mock.baseUrls) },
         stdin: 'And of Italy?\n',
       });
@@ -159,7 +224,9 @@ describe('permission modes', () => {
       const results = toolResults(run!.lines);
       expect(results.map((r) => r.is_error)).toEqual([true, true]);
       expect(results[0]!.content).toContain('Permission denied');
-      expect(existsSync(path.join(result.workspace, 'one.txt')) || existsSync(path.join(result.workspace, 'two.txt'))).toBe(false);
+      expect(
+        existsSync(path.join(result.workspace, 'one.txt')) || existsSync(path.join(result.workspace, 'two.txt')),
+      ).toBe(false);
       expect(run!.lines.find((line) => line.type === 'result')).toMatchObject({ is_error: false });
       expect(mustFindings(run!.stdout)).toEqual([]);
     } finally {
@@ -201,10 +268,21 @@ describe('persistent mode', () => {
     spec: 'R6',
     mode: 'persistent',
     turns: [
-      { prompt: 'First question.', responses: [{ text: ['First answer.'], usage: { input_tokens: 10, output_tokens: 2 } }], expect: { isError: false } },
+      {
+        prompt: 'First question.',
+        responses: [{ text: ['First answer.'], usage: { input_tokens: 10, output_tokens: 2 } }],
+        expect: { isError: false },
+      },
       {
         prompt: 'Second question.',
-        stdin: ['', '   ', '{"type":"set_permission_mode","mode":"auto","extra":1}\r', 'not json', '{"type":"bogus_frame"}', '[1,2]'],
+        stdin: [
+          '',
+          '   ',
+          '{"type":"set_permission_mode","mode":"auto","extra":1}\r',
+          'not json',
+          '{"type":"bogus_frame"}',
+          '[1,2]',
+        ],
         responses: [{ text: ['Second answer.'], usage: { input_tokens: 20, output_tokens: 2 } }],
         expect: { isError: false },
       },
@@ -224,7 +302,9 @@ describe('persistent mode', () => {
       expect(errors[0]).toMatch(/not valid JSON/);
       expect(errors[1]).toMatch(/unknown frame type "bogus_frame"/);
       expect(errors[2]).toMatch(/no "type"/);
-      expect(run.lines.filter((line) => line.type === 'error').every((line) => line.code === 'invalid_frame')).toBe(true);
+      expect(run.lines.filter((line) => line.type === 'error').every((line) => line.code === 'invalid_frame')).toBe(
+        true,
+      );
       // The second turn carries the first one.
       expect(bodiesText(result.requests, 1)).toContain('First answer.');
     } finally {
@@ -234,10 +314,14 @@ describe('persistent mode', () => {
 
   it('accepts the claude form of the user frame', async () => {
     const result = await runPersistentScenario(twoTurns, 'anthropic', {
-      frameFor: (prompt) => JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: prompt }] } }),
+      frameFor: (prompt) =>
+        JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: prompt }] } }),
     });
     try {
-      expect(result.run.lines.filter((line) => line.type === 'result').map((line) => line.is_error)).toEqual([false, false]);
+      expect(result.run.lines.filter((line) => line.type === 'result').map((line) => line.is_error)).toEqual([
+        false,
+        false,
+      ]);
       expect(bodiesText(result.requests, 0)).toContain('First question.');
     } finally {
       result.cleanup();
@@ -252,7 +336,12 @@ describe('persistent mode', () => {
       spec: 'R6',
       mode: 'persistent',
       turns: [
-        { prompt: 'Count.', interrupt: 'after-first-text', responses: [{ text: ['One, ', 'two.'], stall: 'after-first-text' }], expect: { isError: true } },
+        {
+          prompt: 'Count.',
+          interrupt: 'after-first-text',
+          responses: [{ text: ['One, ', 'two.'], stall: 'after-first-text' }],
+          expect: { isError: true },
+        },
         { prompt: 'Again?', responses: [{ text: ['Sure.'] }], expect: { isError: false } },
       ],
     };
@@ -262,7 +351,10 @@ describe('persistent mode', () => {
       const interruptAt = types.indexOf('interrupt');
       expect(interruptAt).toBeGreaterThan(0);
       expect(result.run.lines[interruptAt + 1]).toMatchObject({ type: 'result', is_error: true, subtype: 'cancelled' });
-      expect(result.run.lines.filter((line) => line.type === 'result').map((line) => line.is_error)).toEqual([true, false]);
+      expect(result.run.lines.filter((line) => line.type === 'result').map((line) => line.is_error)).toEqual([
+        true,
+        false,
+      ]);
       expect(result.requests[0]!.closedByClient).toBe(true);
       expect(mustFindings(result.run.stdout, 'persistent')).toEqual([]);
     } finally {
@@ -272,48 +364,66 @@ describe('persistent mode', () => {
 });
 
 describe('interrupt (spawn-per-turn, SIGINT)', () => {
-  it.runIf(process.platform === 'linux')('during a Bash tool: the tool tree dies, its call gets an error result, then interrupt and an error result; exit within 2 s', async () => {
-    const scenario: Scenario = {
-      id: 'interrupt-tool',
-      title: 't',
-      description: 'd',
-      spec: 'R6',
-      turns: [
-        {
-          prompt: 'Run it.',
-          interrupt: 'during-tool',
-          responses: [{ toolCalls: [{ id: 'b1', name: 'Bash', input: { command: 'setsid sleep 60 & echo $! > escaped.pid; sleep 60' } }] }],
-          expect: { isError: true },
-        },
-      ],
-    };
-    const result = await runScenario(scenario, 'openai-chat', { keepDirs: true });
-    try {
-      const [run] = result.runs;
-      const types = run!.lines.map((line) => line.type);
-      expect(types.slice(-4)).toEqual(['tool_result', 'interrupt', 'result', 'message_stop']);
-      expect(toolResults(run!.lines)[0]).toMatchObject({ is_error: true, content: expect.stringContaining('interrupted') });
-      const sigintAt = run!.lineTimes[types.indexOf('tool_use')]! + 150;
-      expect(run!.durationMs - sigintAt).toBeLessThan(2000);
-      const escaped = Number(readFileSync(path.join(result.workspace, 'escaped.pid'), 'utf8'));
-      const stat = (() => {
-        try {
-          return readFileSync(`/proc/${escaped}/stat`, 'utf8');
-        } catch {
-          return '';
-        }
-      })();
-      expect(stat === '' || / Z /.test(stat)).toBe(true);
-      expect(mustFindings(run!.stdout)).toEqual([]);
-    } finally {
-      (await import('node:fs')).rmSync(result.workspace, { recursive: true, force: true });
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    'during a Bash tool: the tool tree dies, its call gets an error result, then interrupt and an error result; exit within 2 s',
+    async () => {
+      const scenario: Scenario = {
+        id: 'interrupt-tool',
+        title: 't',
+        description: 'd',
+        spec: 'R6',
+        turns: [
+          {
+            prompt: 'Run it.',
+            interrupt: 'during-tool',
+            responses: [
+              {
+                toolCalls: [
+                  { id: 'b1', name: 'Bash', input: { command: 'setsid sleep 60 & echo $! > escaped.pid; sleep 60' } },
+                ],
+              },
+            ],
+            expect: { isError: true },
+          },
+        ],
+      };
+      const result = await runScenario(scenario, 'openai-chat', { keepDirs: true });
+      try {
+        const [run] = result.runs;
+        const types = run!.lines.map((line) => line.type);
+        expect(types.slice(-4)).toEqual(['tool_result', 'interrupt', 'result', 'message_stop']);
+        expect(toolResults(run!.lines)[0]).toMatchObject({
+          is_error: true,
+          content: expect.stringContaining('interrupted'),
+        });
+        const sigintAt = run!.lineTimes[types.indexOf('tool_use')]! + 150;
+        expect(run!.durationMs - sigintAt).toBeLessThan(2000);
+        const escaped = Number(readFileSync(path.join(result.workspace, 'escaped.pid'), 'utf8'));
+        const stat = (() => {
+          try {
+            return readFileSync(`/proc/${escaped}/stat`, 'utf8');
+          } catch {
+            return '';
+          }
+        })();
+        expect(stat === '' || / Z /.test(stat)).toBe(true);
+        expect(mustFindings(run!.stdout)).toEqual([]);
+      } finally {
+        (await import('node:fs')).rmSync(result.workspace, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('streaming', () => {
   it('prints the first text line while the provider still withholds the rest of the stream', async () => {
-    const scenario: Scenario = { id: 'gate', title: 't', description: 'd', spec: 'streaming', turns: [{ prompt: 'hi', responses: [{ text: ['First chunk. ', 'Second chunk.'] }], expect: { isError: false } }] };
+    const scenario: Scenario = {
+      id: 'gate',
+      title: 't',
+      description: 'd',
+      spec: 'streaming',
+      turns: [{ prompt: 'hi', responses: [{ text: ['First chunk. ', 'Second chunk.'] }], expect: { isError: false } }],
+    };
     for (const dialect of ['flat', 'claude']) {
       const mock = await startMockServer({ scenario, provider: 'anthropic', gate: true });
       try {
@@ -359,7 +469,10 @@ describe('secrets', () => {
     const { mkdtempSync } = await import('node:fs');
     const os = await import('node:os');
     const workspace = mkdtempSync(path.join(os.tmpdir(), 'yume-shim-ws-'));
-    writeFileSync(path.join(workspace, 'secret.txt'), `${DUMMY_CREDENTIALS.ghToken}\n${DUMMY_CREDENTIALS.anthropicApiKey}\n`);
+    writeFileSync(
+      path.join(workspace, 'secret.txt'),
+      `${DUMMY_CREDENTIALS.ghToken}\n${DUMMY_CREDENTIALS.anthropicApiKey}\n`,
+    );
     const result = await runScenario({ ...scenario, workspaceDir: workspace } as never, 'openai-chat');
     const everything = result.runs.map((run) => run.stdout.toString() + run.stderr).join('');
     for (const secret of Object.values(DUMMY_CREDENTIALS)) expect(everything).not.toContain(secret);
@@ -370,15 +483,27 @@ describe('secrets', () => {
 
 describe('stdout closed by the reader (EPIPE)', () => {
   it('ends quietly: no stack trace, the process exits', async () => {
-    const scenario: Scenario = { id: 'epipe', title: 't', description: 'd', spec: 'framing', turns: [{ prompt: 'hi', responses: [{ text: ['a', 'b', 'c'], stall: 'after-first-text' }], expect: { isError: true } }] };
+    const scenario: Scenario = {
+      id: 'epipe',
+      title: 't',
+      description: 'd',
+      spec: 'framing',
+      turns: [
+        { prompt: 'hi', responses: [{ text: ['a', 'b', 'c'], stall: 'after-first-text' }], expect: { isError: true } },
+      ],
+    };
     const mock = await startMockServer({ scenario, provider: 'openai-chat' });
     const { spawn } = await import('node:child_process');
     const { SHIM_BIN } = await import('./helpers/shim-process.js');
     try {
-      const child = spawn(process.execPath, [SHIM_BIN, '--provider', 'openai', '--cwd', HELLO_WORKSPACE, '--prompt', 'hi'], {
-        env: { PATH: process.env.PATH, HOME: '/nonexistent-home', ...providerEnvironment(mock.baseUrls) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [SHIM_BIN, '--provider', 'openai', '--cwd', HELLO_WORKSPACE, '--prompt', 'hi'],
+        {
+          env: { PATH: process.env.PATH, HOME: '/nonexistent-home', ...providerEnvironment(mock.baseUrls) },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
       child.stdout.once('data', () => child.stdout.destroy());
@@ -392,7 +517,8 @@ describe('stdout closed by the reader (EPIPE)', () => {
       expect(code).not.toBeNull();
       expect(stderr).not.toMatch(/at .*\(|Error: write EPIPE|internal error/);
       // The server may notice the closed socket a moment after the process is gone.
-      for (let waited = 0; !mock.requests()[0]!.closedByClient && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let waited = 0; !mock.requests()[0]!.closedByClient && waited < 2000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(mock.requests()[0]!.closedByClient).toBe(true);
     } finally {
       await mock.close();

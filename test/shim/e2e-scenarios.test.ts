@@ -12,7 +12,12 @@ import { readScenarios, runScenario, type ScenarioRun, type ScenarioRunOptions }
 const PROVIDERS: MockProviderId[] = ['openai-chat', 'openai-responses', 'gemini', 'anthropic'];
 const scenarios = readScenarios(path.join(ROOT, 'transcripts'));
 
-function mustFindings(run: ScenarioRun, profile: 'spec' | 'yume-app', mode: 'spawn-per-turn' | 'persistent' = 'spawn-per-turn', scenarioTurns = 1): string[] {
+function mustFindings(
+  run: ScenarioRun,
+  profile: 'spec' | 'yume-app',
+  mode: 'spawn-per-turn' | 'persistent' = 'spawn-per-turn',
+  scenarioTurns = 1,
+): string[] {
   const problems: string[] = [];
   run.runs.forEach((process, index) => {
     const result = validateStream(process.stdout, { profile, mode });
@@ -27,8 +32,12 @@ function mustFindings(run: ScenarioRun, profile: 'spec' | 'yume-app', mode: 'spa
 }
 
 /** The lines of each turn: one process per turn, or one persistent process split after each result. */
-function turnsOf(run: ScenarioRun, persistent: boolean): Array<{ lines: Array<Record<string, unknown>>; stderr: string; timedOut: boolean }> {
-  if (!persistent) return run.runs.map((process) => ({ lines: process.lines, stderr: process.stderr, timedOut: process.timedOut }));
+function turnsOf(
+  run: ScenarioRun,
+  persistent: boolean,
+): Array<{ lines: Array<Record<string, unknown>>; stderr: string; timedOut: boolean }> {
+  if (!persistent)
+    return run.runs.map((process) => ({ lines: process.lines, stderr: process.stderr, timedOut: process.timedOut }));
   const [process] = run.runs;
   const turns: Array<{ lines: Array<Record<string, unknown>>; stderr: string; timedOut: boolean }> = [];
   let current: Array<Record<string, unknown>> = [];
@@ -67,11 +76,22 @@ function checkExpectations(scenario: LoadedScenario, run: ScenarioRun): void {
   });
 }
 
-async function runAny(scenario: LoadedScenario, provider: MockProviderId, options: ScenarioRunOptions = {}): Promise<ScenarioRun> {
+async function runAny(
+  scenario: LoadedScenario,
+  provider: MockProviderId,
+  options: ScenarioRunOptions = {},
+): Promise<ScenarioRun> {
   if (scenario.mode !== 'persistent') return runScenario(scenario, provider, options);
   const result = await runPersistentScenario(scenario, provider);
   result.cleanup();
-  return { runs: [result.run], requests: result.requests, requestFindings: checkProviderRequests(scenario, provider, result.requests), workspace: result.workspace, home: result.home, sessionId: undefined };
+  return {
+    runs: [result.run],
+    requests: result.requests,
+    requestFindings: checkProviderRequests(scenario, provider, result.requests),
+    workspace: result.workspace,
+    home: result.home,
+    sessionId: undefined,
+  };
 }
 
 // Each test waits on child processes most of the time, so they run a few at a time.
@@ -82,7 +102,14 @@ describe.concurrent('every scenario, every REST provider (spec invocation, flat 
       it(`${scenario.id} × ${provider}`, async () => {
         const run = await runAny(scenario, provider);
         checkExpectations(scenario, run);
-        expect(mustFindings(run, 'spec', scenario.mode === 'persistent' ? 'persistent' : 'spawn-per-turn', scenario.turns.length)).toEqual([]);
+        expect(
+          mustFindings(
+            run,
+            'spec',
+            scenario.mode === 'persistent' ? 'persistent' : 'spawn-per-turn',
+            scenario.turns.length,
+          ),
+        ).toEqual([]);
       });
     }
   }

@@ -14,7 +14,17 @@ function capture(dialect: Dialect, env: NodeJS.ProcessEnv = {}) {
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
   const writer = new LineWriter(out, new SecretRedactor(env));
   const emitter = createEmitter(dialect, writer, { sessionId: () => 'sess-out', model: 'm', coalesceMs: 5 });
-  return { emitter, writer, bytes: () => Buffer.concat(chunks), lines: () => Buffer.concat(chunks).toString('utf8').trimEnd().split('\n').map((line) => JSON.parse(line)) };
+  return {
+    emitter,
+    writer,
+    bytes: () => Buffer.concat(chunks),
+    lines: () =>
+      Buffer.concat(chunks)
+        .toString('utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+  };
 }
 
 async function scriptedTurn(dialect: Dialect, env: NodeJS.ProcessEnv = {}) {
@@ -29,8 +39,20 @@ async function scriptedTurn(dialect: Dialect, env: NodeJS.ProcessEnv = {}) {
   emitter.endModelMessage();
   emitter.usage({ input_tokens: 5, output_tokens: 7 });
   emitter.toolUse({ id: 't1', name: 'Read', input: { file_path: 'a' } });
-  emitter.toolResult({ toolUseId: 't1', content: 'secret sk-ant-yume-conformance-dummy and lone \uD800 surrogate', isError: false });
-  emitter.result({ isError: false, subtype: 'success', durationMs: 1.4, durationApiMs: 1, numTurns: 1, usage: { input_tokens: 5, output_tokens: 7 }, totalCostUsd: 0.001 });
+  emitter.toolResult({
+    toolUseId: 't1',
+    content: 'secret sk-ant-yume-conformance-dummy and lone \uD800 surrogate',
+    isError: false,
+  });
+  emitter.result({
+    isError: false,
+    subtype: 'success',
+    durationMs: 1.4,
+    durationApiMs: 1,
+    numTurns: 1,
+    usage: { input_tokens: 5, output_tokens: 7 },
+    totalCostUsd: 0.001,
+  });
   emitter.messageStop();
   await emitter.flush();
   return out;
@@ -42,7 +64,10 @@ describe('emitters', () => {
       const out = await scriptedTurn(dialect, { ANTHROPIC_API_KEY: 'sk-ant-yume-conformance-dummy' });
       for (const profile of ['spec', 'yume-app'] as const) {
         const verdict = validateStream(out.bytes(), { profile, mode: 'spawn-per-turn' });
-        expect(verdict.findings.filter((f) => f.severity === 'MUST'), profile).toEqual([]);
+        expect(
+          verdict.findings.filter((f) => f.severity === 'MUST'),
+          profile,
+        ).toEqual([]);
         expect(verdict.dialect).toBe(dialect === 'flat' ? 'flat' : 'claude-envelope');
       }
       const raw = out.bytes().toString('utf8');
@@ -54,7 +79,15 @@ describe('emitters', () => {
       const parsed = out.lines();
       expect(new Set(parsed.map((line) => line.uuid)).size).toBe(parsed.length);
       const text = parsed
-        .flatMap((line) => (line.type === 'text' ? [line.content] : line.type === 'assistant' ? line.message.content.filter((b: { type: string }) => b.type === 'text').map((b: { text: string }) => b.text) : []))
+        .flatMap((line) =>
+          line.type === 'text'
+            ? [line.content]
+            : line.type === 'assistant'
+              ? line.message.content
+                  .filter((b: { type: string }) => b.type === 'text')
+                  .map((b: { text: string }) => b.text)
+              : [],
+        )
         .join('');
       expect(text).toBe('\n\n' + 'x'.repeat(3 * MAX_TEXT_CHUNK + 5));
     });
@@ -85,14 +118,21 @@ describe('helpers', () => {
   it('line ids are UUID-shaped and never repeat', () => {
     const ids = Array.from({ length: 10_000 }, () => lineId());
     expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ids.slice(0, 50)) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const id of ids.slice(0, 50))
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('the redactor knows credential variables, JSON-escaped values and key shapes, and tokens learnt later', () => {
-    const redactor = new SecretRedactor({ MY_SERVICE_TOKEN: 'tok"en\\value123', HOME: '/home/someone', SHORT_TOKEN: 'abc' });
+    const redactor = new SecretRedactor({
+      MY_SERVICE_TOKEN: 'tok"en\\value123',
+      HOME: '/home/someone',
+      SHORT_TOKEN: 'abc',
+    });
     expect(redactor.redact(JSON.stringify('x tok"en\\value123 y'))).toBe('"x [REDACTED] y"');
     expect(redactor.redact('/home/someone abc')).toBe('/home/someone abc');
-    expect(redactor.redact('sk-proj-abcdefghijklmnopqrstuvwx gho_abcdefghijkl AIza' + 'x'.repeat(35))).toBe('[REDACTED] [REDACTED] [REDACTED]');
+    expect(redactor.redact('sk-proj-abcdefghijklmnopqrstuvwx gho_abcdefghijkl AIza' + 'x'.repeat(35))).toBe(
+      '[REDACTED] [REDACTED] [REDACTED]',
+    );
     redactor.add('ya29-like-but-not');
     expect(redactor.redact('got ya29-like-but-not')).toBe('got [REDACTED]');
   });

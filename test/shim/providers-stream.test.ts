@@ -18,12 +18,23 @@ afterEach(async () => {
   server = undefined;
 });
 
-const TOOLS = [{ name: 'Read', description: 'read', parameters: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } }];
+const TOOLS = [
+  {
+    name: 'Read',
+    description: 'read',
+    parameters: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] },
+  },
+];
 const HISTORY: HistoryEntry[] = [{ role: 'user', content: 'hi' }];
 
-async function collect(provider: ModelProvider, history: HistoryEntry[] = HISTORY, signal = new AbortController().signal): Promise<ModelStreamEvent[]> {
+async function collect(
+  provider: ModelProvider,
+  history: HistoryEntry[] = HISTORY,
+  signal = new AbortController().signal,
+): Promise<ModelStreamEvent[]> {
   const events: ModelStreamEvent[] = [];
-  for await (const event of provider.stream({ model: 'm-1', system: 'sys', history, tools: TOOLS, signal })) events.push(event);
+  for await (const event of provider.stream({ model: 'm-1', system: 'sys', history, tools: TOOLS, signal }))
+    events.push(event);
   return events;
 }
 
@@ -42,10 +53,12 @@ const done = (events: ModelStreamEvent[]) => {
   expect(last?.type).toBe('done');
   return (last as Extract<ModelStreamEvent, { type: 'done' }>).message;
 };
-const texts = (events: ModelStreamEvent[]) => events.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text);
+const texts = (events: ModelStreamEvent[]) =>
+  events.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text);
 
 // ---------------------------------------------------------------- OpenAI Chat Completions
-const chat = (delta: unknown, finish: string | null = null) => sse({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+const chat = (delta: unknown, finish: string | null = null) =>
+  sse({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
 
 async function chatProvider(replies: ScriptedReply[]): Promise<OpenAIChatProvider> {
   server = await startByteServer(replies);
@@ -59,12 +72,18 @@ describe('OpenAI Chat Completions', () => {
       chat({ content: 'Hel' }),
       chat({ content: 'lo' }),
       chat({ tool_calls: [{ index: 0, id: 'call_A', type: 'function', function: { name: 'Read', arguments: '' } }] }),
-      chat({ tool_calls: [{ index: 1, id: 'call_B', type: 'function', function: { name: 'Read', arguments: '{"file_' } }] }),
+      chat({
+        tool_calls: [{ index: 1, id: 'call_B', type: 'function', function: { name: 'Read', arguments: '{"file_' } }],
+      }),
       chat({ tool_calls: [{ index: 0, function: { arguments: '{"file_path":' } }] }),
       chat({ tool_calls: [{ index: 1, function: { arguments: 'path":"b"}' } }] }),
       chat({ tool_calls: [{ index: 0, function: { arguments: '"a"}' } }] }),
       chat({}, 'tool_calls'),
-      sse({ id: 'c', choices: [], usage: { prompt_tokens: 30, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 10 } } }),
+      sse({
+        id: 'c',
+        choices: [],
+        usage: { prompt_tokens: 30, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 10 } },
+      }),
       sse('[DONE]'),
     ].join('');
     const provider = await chatProvider([{ chunks: shred(body, 37) }]);
@@ -84,7 +103,10 @@ describe('OpenAI Chat Completions', () => {
     expect(call.path).toBe('/v1/chat/completions');
     expect(call.headers.authorization).toBe('Bearer sk-test-key-123456789');
     expect(call.body).toMatchObject({ model: 'm-1', stream: true, stream_options: { include_usage: true } });
-    expect(call.body.tools[0]).toEqual({ type: 'function', function: TOOLS[0] && { name: 'Read', description: 'read', parameters: TOOLS[0].parameters } });
+    expect(call.body.tools[0]).toEqual({
+      type: 'function',
+      function: TOOLS[0] && { name: 'Read', description: 'read', parameters: TOOLS[0].parameters },
+    });
     expect(call.body.messages).toEqual([
       { role: 'system', content: 'sys' },
       { role: 'user', content: 'hi' },
@@ -101,23 +123,43 @@ describe('OpenAI Chat Completions', () => {
   it('classifies failures: cut, reset, malformed chunk, in-stream error, 401, 429 with retry-after-ms, 400', async () => {
     expect((await failure(await chatProvider([{ chunks: [chat({ content: 'x' })] }]))).kind).toBe('stream');
     await server!.close();
-    expect((await failure(await chatProvider([{ chunks: [chat({ content: 'x' })], reset: true }]))).kind).toBe('stream');
+    expect((await failure(await chatProvider([{ chunks: [chat({ content: 'x' })], reset: true }]))).kind).toBe(
+      'stream',
+    );
     await server!.close();
-    const malformed = await failure(await chatProvider([{ chunks: [chat({ content: 'x' }), 'data: {"choices":[{"delta":\n\n'] }]));
+    const malformed = await failure(
+      await chatProvider([{ chunks: [chat({ content: 'x' }), 'data: {"choices":[{"delta":\n\n'] }]),
+    );
     expect(malformed.kind).toBe('stream');
     expect(malformed.message).toContain('malformed');
     await server!.close();
-    const midStream = await failure(await chatProvider([{ chunks: [chat({ content: 'x' }), sse({ error: { message: 'server had an error' } })] }]));
+    const midStream = await failure(
+      await chatProvider([{ chunks: [chat({ content: 'x' }), sse({ error: { message: 'server had an error' } })] }]),
+    );
     expect(midStream).toMatchObject({ kind: 'stream', message: expect.stringContaining('server had an error') });
     await server!.close();
-    const auth = await failure(await chatProvider([{ status: 401, headers: { 'content-type': 'application/json' }, chunks: ['{"error":{"message":"Incorrect API key provided"}}'] }]));
+    const auth = await failure(
+      await chatProvider([
+        {
+          status: 401,
+          headers: { 'content-type': 'application/json' },
+          chunks: ['{"error":{"message":"Incorrect API key provided"}}'],
+        },
+      ]),
+    );
     expect(auth).toMatchObject({ kind: 'auth', details: { status: 401 } });
     expect(auth.message).toContain('Incorrect API key provided');
     await server!.close();
-    const limited = await failure(await chatProvider([{ status: 429, headers: { 'retry-after-ms': '1500' }, chunks: ['{"error":{"message":"slow down"}}'] }]));
+    const limited = await failure(
+      await chatProvider([
+        { status: 429, headers: { 'retry-after-ms': '1500' }, chunks: ['{"error":{"message":"slow down"}}'] },
+      ]),
+    );
     expect(limited).toMatchObject({ kind: 'retryable', details: { status: 429, retryAfterMs: 1500 } });
     await server!.close();
-    expect((await failure(await chatProvider([{ status: 400, chunks: ['{"error":{"message":"bad"}}'] }]))).kind).toBe('request');
+    expect((await failure(await chatProvider([{ status: 400, chunks: ['{"error":{"message":"bad"}}'] }]))).kind).toBe(
+      'request',
+    );
   });
 
   it('replays history with tool calls (raw invalid arguments kept) and tool results under the provider ids', () => {
@@ -128,7 +170,13 @@ describe('OpenAI Chat Completions', () => {
         content: '',
         toolCalls: [
           { id: 'call_1', name: 'Read', input: { file_path: 'a' } },
-          { id: 'call_2_1', wireId: 'call_2', name: 'Read', input: { _invalid_arguments: '{bad' }, rawArguments: '{bad' },
+          {
+            id: 'call_2_1',
+            wireId: 'call_2',
+            name: 'Read',
+            input: { _invalid_arguments: '{bad' },
+            rawArguments: '{bad',
+          },
         ],
       },
       { role: 'tool', toolCallId: 'call_1', name: 'Read', content: 'A' },
@@ -169,7 +217,13 @@ describe('OpenAI Chat Completions', () => {
     const seen: string[] = [];
     await expect(
       (async () => {
-        for await (const event of provider.stream({ model: 'm', system: 's', history: HISTORY, tools: [], signal: controller.signal })) {
+        for await (const event of provider.stream({
+          model: 'm',
+          system: 's',
+          history: HISTORY,
+          tools: [],
+          signal: controller.signal,
+        })) {
           if (event.type === 'text') {
             seen.push(event.text);
             controller.abort();
@@ -185,7 +239,11 @@ describe('OpenAI Chat Completions', () => {
   const finished = (text: string): string[] => [chat({ content: text }), chat({}, 'stop'), sse('[DONE]')];
 
   it('reuses the connection for the next model call once a stream has ended', async () => {
-    const provider = await chatProvider([{ chunks: finished('one') }, { chunks: finished('two') }, { chunks: finished('three') }]);
+    const provider = await chatProvider([
+      { chunks: finished('one') },
+      { chunks: finished('two') },
+      { chunks: finished('three') },
+    ]);
     for (const expected of ['one', 'two', 'three']) expect(done(await collect(provider)).text).toBe(expected);
     expect(server!.calls).toHaveLength(3);
     expect(server!.connections).toBe(1);
@@ -213,14 +271,34 @@ describe('OpenAI Responses API', () => {
       item('response.reasoning_summary_text.delta', { delta: 'thinking...' }),
       item('response.output_text.delta', { delta: 'Check' }),
       item('response.output_text.delta', { delta: 'ing.' }),
-      item('response.output_item.added', { output_index: 1, item: { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'Read', arguments: '' } }),
+      item('response.output_item.added', {
+        output_index: 1,
+        item: { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'Read', arguments: '' },
+      }),
       item('response.function_call_arguments.delta', { item_id: 'fc_1', delta: '{"file_path":' }),
       item('response.function_call_arguments.delta', { item_id: 'fc_1', delta: '"partial' }),
-      item('response.output_item.done', { output_index: 1, item: { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'Read', arguments: '{"file_path":"a.txt"}' } }),
-      item('response.completed', { response: { status: 'completed', usage: { input_tokens: 50, input_tokens_details: { cached_tokens: 20 }, output_tokens: 9 } } }),
+      item('response.output_item.done', {
+        output_index: 1,
+        item: {
+          id: 'fc_1',
+          type: 'function_call',
+          call_id: 'call_1',
+          name: 'Read',
+          arguments: '{"file_path":"a.txt"}',
+        },
+      }),
+      item('response.completed', {
+        response: {
+          status: 'completed',
+          usage: { input_tokens: 50, input_tokens_details: { cached_tokens: 20 }, output_tokens: 9 },
+        },
+      }),
     ].join('');
     server = await startByteServer([{ chunks: shred(body, 53) }]);
-    const provider = new OpenAIResponsesProvider('codex', { baseUrl: `${server.url}/v1`, apiKey: 'sk-test-key-123456789' });
+    const provider = new OpenAIResponsesProvider('codex', {
+      baseUrl: `${server.url}/v1`,
+      apiKey: 'sk-test-key-123456789',
+    });
     const events = await collect(provider, [
       { role: 'user', content: 'a' },
       { role: 'assistant', content: 'x', toolCalls: [{ id: 'call_0', name: 'Read', input: { file_path: 'z' } }] },
@@ -248,7 +326,10 @@ describe('OpenAI Responses API', () => {
 
   it('fails on response.failed, on an error event and when response.completed never comes', async () => {
     for (const chunks of [
-      [item('response.output_text.delta', { delta: 'x' }), item('response.failed', { response: { status: 'failed', error: { code: 'server_error', message: 'boom' } } })],
+      [
+        item('response.output_text.delta', { delta: 'x' }),
+        item('response.failed', { response: { status: 'failed', error: { code: 'server_error', message: 'boom' } } }),
+      ],
       [item('error', { code: 'server_error', message: 'kaput' })],
       [item('response.output_text.delta', { delta: 'x' })],
     ]) {
@@ -264,16 +345,36 @@ describe('OpenAI Responses API', () => {
 // ---------------------------------------------------------------- Gemini
 describe('Gemini', () => {
   const redactor = new SecretRedactor({});
-  const gemini = (env: NodeJS.ProcessEnv) => new GeminiProvider('gemini', { baseUrl: server!.url, credentials: new GeminiAuth(env, redactor) });
+  const gemini = (env: NodeJS.ProcessEnv) =>
+    new GeminiProvider('gemini', { baseUrl: server!.url, credentials: new GeminiAuth(env, redactor) });
 
   it('streams thought and text parts, keeps function calls whole with their thoughtSignature, last usage wins', async () => {
     const body = [
-      sse({ candidates: [{ content: { role: 'model', parts: [{ text: 'Pondering.', thought: true }] } }], usageMetadata: { promptTokenCount: 5 } }),
+      sse({
+        candidates: [{ content: { role: 'model', parts: [{ text: 'Pondering.', thought: true }] } }],
+        usageMetadata: { promptTokenCount: 5 },
+      }),
       sse({ candidates: [{ content: { role: 'model', parts: [{ text: 'Reading ' }] } }] }),
       sse({ candidates: [{ content: { role: 'model', parts: [{ text: 'files.' }] } }] }),
       sse({
-        candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'Read', args: { file_path: 'a' } }, thoughtSignature: 'c2lnLTE=' }, { functionCall: { name: 'Read', args: { file_path: 'b' }, id: 'g-2' } }] }, finishReason: 'STOP' }],
-        usageMetadata: { promptTokenCount: 40, candidatesTokenCount: 12, thoughtsTokenCount: 3, cachedContentTokenCount: 10 },
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                { functionCall: { name: 'Read', args: { file_path: 'a' } }, thoughtSignature: 'c2lnLTE=' },
+                { functionCall: { name: 'Read', args: { file_path: 'b' }, id: 'g-2' } },
+              ],
+            },
+            finishReason: 'STOP',
+          },
+        ],
+        usageMetadata: {
+          promptTokenCount: 40,
+          candidatesTokenCount: 12,
+          thoughtsTokenCount: 3,
+          cachedContentTokenCount: 10,
+        },
       }),
     ].join('');
     server = await startByteServer([{ chunks: shred(body, 29) }]);
@@ -303,11 +404,19 @@ describe('Gemini', () => {
 
   it('treats a bare JSON error chunk as a mid-stream error, and a stream without finishReason as cut', async () => {
     server = await startByteServer([
-      { chunks: [sse({ candidates: [{ content: { parts: [{ text: 'Hi' }] } }] }), '{"error": {"code": 500,\n "message": "An internal error has occurred.", "status": "INTERNAL"}}\n'] },
+      {
+        chunks: [
+          sse({ candidates: [{ content: { parts: [{ text: 'Hi' }] } }] }),
+          '{"error": {"code": 500,\n "message": "An internal error has occurred.", "status": "INTERNAL"}}\n',
+        ],
+      },
       { chunks: [sse({ candidates: [{ content: { parts: [{ text: 'Hi' }] } }] })] },
     ]);
     const provider = gemini({ GEMINI_API_KEY: 'gem-key-123456' });
-    expect(await failure(provider)).toMatchObject({ kind: 'stream', message: expect.stringContaining('An internal error has occurred.') });
+    expect(await failure(provider)).toMatchObject({
+      kind: 'stream',
+      message: expect.stringContaining('An internal error has occurred.'),
+    });
     expect(await failure(provider)).toMatchObject({ kind: 'stream', message: expect.stringContaining('finishReason') });
   });
 
@@ -317,11 +426,19 @@ describe('Gemini', () => {
     const path = await import('node:path');
     const bin = mkdtempSync(path.join(os.tmpdir(), 'fake-gcloud-'));
     const script = path.join(bin, 'gcloud');
-    writeFileSync(script, '#!/bin/sh\n[ "$1 $2" = "auth print-access-token" ] && echo ya29.test-token-abcdef && exit 0\nexit 1\n');
+    writeFileSync(
+      script,
+      '#!/bin/sh\n[ "$1 $2" = "auth print-access-token" ] && echo ya29.test-token-abcdef && exit 0\nexit 1\n',
+    );
     chmodSync(script, 0o755);
-    server = await startByteServer([{ chunks: [sse({ candidates: [{ content: { parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] })] }]);
+    server = await startByteServer([
+      { chunks: [sse({ candidates: [{ content: { parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] })] },
+    ]);
     const localRedactor = new SecretRedactor({});
-    const provider = new GeminiProvider('gemini', { baseUrl: server.url, credentials: new GeminiAuth({ PATH: `${bin}:${process.env.PATH}` }, localRedactor) });
+    const provider = new GeminiProvider('gemini', {
+      baseUrl: server.url,
+      credentials: new GeminiAuth({ PATH: `${bin}:${process.env.PATH}` }, localRedactor),
+    });
     await collect(provider);
     expect(server.calls[0]!.headers.authorization).toBe('Bearer ya29.test-token-abcdef');
     expect(localRedactor.redact('token ya29.test-token-abcdef')).toBe('token [REDACTED]');
@@ -376,8 +493,15 @@ describe('Anthropic Messages', () => {
 
   it('assembles thinking (with signature), text and tool_use from partial_json; usage from start and delta', async () => {
     const body = [
-      event({ type: 'message_start', message: { id: 'msg_1', usage: { input_tokens: 50, output_tokens: 1, cache_read_input_tokens: 4 } } }),
-      event({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      event({
+        type: 'message_start',
+        message: { id: 'msg_1', usage: { input_tokens: 50, output_tokens: 1, cache_read_input_tokens: 4 } },
+      }),
+      event({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      }),
       event({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Need files.' } }),
       event({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'c2ln' } }),
       event({ type: 'content_block_stop', index: 0 }),
@@ -385,9 +509,17 @@ describe('Anthropic Messages', () => {
       event({ type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } }),
       event({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Listing.' } }),
       event({ type: 'content_block_stop', index: 1 }),
-      event({ type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} } }),
+      event({
+        type: 'content_block_start',
+        index: 2,
+        content_block: { type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} },
+      }),
       event({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '' } }),
-      event({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"file_path": ' } }),
+      event({
+        type: 'content_block_delta',
+        index: 2,
+        delta: { type: 'input_json_delta', partial_json: '{"file_path": ' },
+      }),
       event({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '"x.txt"}' } }),
       event({ type: 'content_block_stop', index: 2 }),
       event({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 42 } }),
@@ -411,16 +543,30 @@ describe('Anthropic Messages', () => {
     expect(call.path).toBe('/v1/messages');
     expect(call.headers['x-api-key']).toBe('sk-ant-test-123456789');
     expect(call.headers['anthropic-version']).toBe('2023-06-01');
-    expect(call.body).toMatchObject({ model: 'm-1', system: 'sys', stream: true, tools: [{ name: 'Read', input_schema: TOOLS[0]!.parameters }] });
+    expect(call.body).toMatchObject({
+      model: 'm-1',
+      system: 'sys',
+      stream: true,
+      tools: [{ name: 'Read', input_schema: TOOLS[0]!.parameters }],
+    });
   });
 
   it('fails on an error event and when message_stop never comes', async () => {
     server = await startByteServer([
-      { chunks: [event({ type: 'message_start', message: { usage: { input_tokens: 1 } } }), event({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })] },
+      {
+        chunks: [
+          event({ type: 'message_start', message: { usage: { input_tokens: 1 } } }),
+          event({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+        ],
+      },
       { chunks: [event({ type: 'message_start', message: { usage: { input_tokens: 1 } } })] },
     ]);
     const provider = new AnthropicProvider('anthropic', { baseUrl: server.url });
-    expect(await failure(provider)).toMatchObject({ kind: 'stream', message: expect.stringContaining('Overloaded'), details: { code: 'overloaded_error' } });
+    expect(await failure(provider)).toMatchObject({
+      kind: 'stream',
+      message: expect.stringContaining('Overloaded'),
+      details: { code: 'overloaded_error' },
+    });
     expect(await failure(provider)).toMatchObject({ kind: 'stream', message: expect.stringContaining('message_stop') });
   });
 
@@ -432,7 +578,10 @@ describe('Anthropic Messages', () => {
         content: 'x',
         provider: 'anthropic',
         thinking: [{ text: 't', signature: 's' }, { text: 'unsigned' }],
-        toolCalls: [{ id: 'toolu_1', name: 'Read', input: { file_path: 'a' } }, { id: 'toolu_2', name: 'Read', input: {} }],
+        toolCalls: [
+          { id: 'toolu_1', name: 'Read', input: { file_path: 'a' } },
+          { id: 'toolu_2', name: 'Read', input: {} },
+        ],
       },
       { role: 'tool', toolCallId: 'toolu_1', name: 'Read', content: 'A' },
       { role: 'tool', toolCallId: 'toolu_2', name: 'Read', content: 'E', isError: true },
@@ -465,24 +614,49 @@ describe('registry', () => {
     expect(usesResponsesApi('openai', 'gpt-4.1-mini')).toBe(false);
     expect(usesResponsesApi('codex', 'anything')).toBe(true);
     const redactor = new SecretRedactor({});
-    expect(await createProvider({ provider: 'openai', model: 'gpt-5.2-codex', env: {}, redactor })).toBeInstanceOf(OpenAIResponsesProvider);
-    expect(await createProvider({ provider: 'openai', model: 'gpt-4.1', env: {}, redactor })).toBeInstanceOf(OpenAIChatProvider);
+    expect(await createProvider({ provider: 'openai', model: 'gpt-5.2-codex', env: {}, redactor })).toBeInstanceOf(
+      OpenAIResponsesProvider,
+    );
+    expect(await createProvider({ provider: 'openai', model: 'gpt-4.1', env: {}, redactor })).toBeInstanceOf(
+      OpenAIChatProvider,
+    );
   });
 
   it('answers copilot with a pointer to --provider openai --api-base', async () => {
-    await expect(createProvider({ provider: 'copilot', model: 'x', env: {}, redactor: new SecretRedactor({}) })).rejects.toThrow(/--provider openai --api-base/);
+    await expect(
+      createProvider({ provider: 'copilot', model: 'x', env: {}, redactor: new SecretRedactor({}) }),
+    ).rejects.toThrow(/--provider openai --api-base/);
   });
 
   it('creates the official-CLI providers as turn providers', async () => {
-    const provider = await createProvider({ provider: 'gemini-cli', model: 'gemini-2.5-flash', env: {}, redactor: new SecretRedactor({}) });
+    const provider = await createProvider({
+      provider: 'gemini-cli',
+      model: 'gemini-2.5-flash',
+      env: {},
+      redactor: new SecretRedactor({}),
+    });
     expect(provider.kind).toBe('turn');
   });
 
   it('uses the base URL from the flag, else the environment', async () => {
-    server = await startByteServer([{ chunks: [chat({ content: 'a' }), chat({}, 'stop'), sse('[DONE]')] }, { chunks: [chat({ content: 'b' }), chat({}, 'stop'), sse('[DONE]')] }]);
+    server = await startByteServer([
+      { chunks: [chat({ content: 'a' }), chat({}, 'stop'), sse('[DONE]')] },
+      { chunks: [chat({ content: 'b' }), chat({}, 'stop'), sse('[DONE]')] },
+    ]);
     const redactor = new SecretRedactor({});
-    const fromEnv = await createProvider({ provider: 'openai', model: 'gpt-4.1', env: { OPENAI_BASE_URL: `${server.url}/v1` }, redactor });
-    const fromFlag = await createProvider({ provider: 'openai', model: 'gpt-4.1', apiBase: `${server.url}/v1/`, env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, redactor });
+    const fromEnv = await createProvider({
+      provider: 'openai',
+      model: 'gpt-4.1',
+      env: { OPENAI_BASE_URL: `${server.url}/v1` },
+      redactor,
+    });
+    const fromFlag = await createProvider({
+      provider: 'openai',
+      model: 'gpt-4.1',
+      apiBase: `${server.url}/v1/`,
+      env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
+      redactor,
+    });
     await collect(fromEnv as ModelProvider);
     await collect(fromFlag as ModelProvider);
     expect(server.calls.map((c) => c.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);

@@ -50,7 +50,10 @@ describe('Bash', () => {
   });
 
   it('says "(no output)" for a silent success', async () => {
-    expect(await registry.run('Bash', { command: 'true' }, box.context())).toEqual({ isError: false, content: '(no output)' });
+    expect(await registry.run('Bash', { command: 'true' }, box.context())).toEqual({
+      isError: false,
+      content: '(no output)',
+    });
   });
 
   it('needs a command', async () => {
@@ -82,32 +85,43 @@ describe('Bash', () => {
 
   it('redacts credentials from the output', async () => {
     const env = { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-yume-conformance-dummy' };
-    const result = await registry.run('Bash', { command: 'echo key=$ANTHROPIC_API_KEY; echo ya29.yume-conformance-gcloud-dummy' }, box.context(undefined, env));
+    const result = await registry.run(
+      'Bash',
+      { command: 'echo key=$ANTHROPIC_API_KEY; echo ya29.yume-conformance-gcloud-dummy' },
+      box.context(undefined, env),
+    );
     expect(result.content).toBe('key=[REDACTED]\n[REDACTED]');
   });
 
-  it.runIf(process.platform === 'linux')('ends the whole tree on interrupt, even a child in its own session', async () => {
-    const controller = new AbortController();
-    const pending = registry.run(
-      'Bash',
-      { command: 'setsid sleep 30 & echo $! > escaped.pid; sleep 30 & echo $! > child.pid; echo ready; wait' },
-      box.context(controller.signal),
-    );
-    await waitFor(() => existsSync(path.join(box.cwd, 'escaped.pid')) && existsSync(path.join(box.cwd, 'child.pid')));
-    const escaped = Number(readFileSync(path.join(box.cwd, 'escaped.pid'), 'utf8'));
-    const child = Number(readFileSync(path.join(box.cwd, 'child.pid'), 'utf8'));
-    expect(alive(escaped) && alive(child)).toBe(true);
-    const started = Date.now();
-    controller.abort();
-    const result = await pending;
-    expect(Date.now() - started).toBeLessThan(1500);
-    expect(result.isError).toBe(true);
-    expect(result.content).toContain('interrupted');
-    expect(await waitFor(() => !alive(escaped) && !alive(child))).toBe(true);
-  });
+  it.runIf(process.platform === 'linux')(
+    'ends the whole tree on interrupt, even a child in its own session',
+    async () => {
+      const controller = new AbortController();
+      const pending = registry.run(
+        'Bash',
+        { command: 'setsid sleep 30 & echo $! > escaped.pid; sleep 30 & echo $! > child.pid; echo ready; wait' },
+        box.context(controller.signal),
+      );
+      await waitFor(() => existsSync(path.join(box.cwd, 'escaped.pid')) && existsSync(path.join(box.cwd, 'child.pid')));
+      const escaped = Number(readFileSync(path.join(box.cwd, 'escaped.pid'), 'utf8'));
+      const child = Number(readFileSync(path.join(box.cwd, 'child.pid'), 'utf8'));
+      expect(alive(escaped) && alive(child)).toBe(true);
+      const started = Date.now();
+      controller.abort();
+      const result = await pending;
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(result.isError).toBe(true);
+      expect(result.content).toContain('interrupted');
+      expect(await waitFor(() => !alive(escaped) && !alive(child))).toBe(true);
+    },
+  );
 
   it.runIf(process.platform === 'linux')('does not let background children outlive the call', async () => {
-    const result = await registry.run('Bash', { command: 'setsid sleep 30 & echo $! > bg.pid; echo done' }, box.context());
+    const result = await registry.run(
+      'Bash',
+      { command: 'setsid sleep 30 & echo $! > bg.pid; echo done' },
+      box.context(),
+    );
     expect(result).toEqual({ isError: false, content: 'done' });
     const pid = Number(readFileSync(path.join(box.cwd, 'bg.pid'), 'utf8'));
     expect(await waitFor(() => !alive(pid))).toBe(true);

@@ -45,8 +45,14 @@ describe('Read', () => {
   });
 
   it('reports missing files, directories and missing file_path as errors', async () => {
-    expect(await run('Read', { file_path: 'nope.txt' })).toMatchObject({ isError: true, content: expect.stringContaining('does not exist') });
-    expect(await run('Read', { file_path: '.' })).toMatchObject({ isError: true, content: expect.stringContaining('directory') });
+    expect(await run('Read', { file_path: 'nope.txt' })).toMatchObject({
+      isError: true,
+      content: expect.stringContaining('does not exist'),
+    });
+    expect(await run('Read', { file_path: '.' })).toMatchObject({
+      isError: true,
+      content: expect.stringContaining('directory'),
+    });
     expect(await run('Read', {})).toMatchObject({ isError: true, content: expect.stringContaining('file_path') });
   });
 
@@ -54,7 +60,13 @@ describe('Read', () => {
     const outsideFile = path.join(box.outside, 'secret.txt');
     symlinkSync(outsideFile, path.join(box.cwd, 'link.txt'));
     symlinkSync(box.outside, path.join(box.cwd, 'linkdir'));
-    for (const file_path of ['../outside/secret.txt', outsideFile, 'link.txt', 'linkdir/secret.txt', 'sub/../../outside/secret.txt']) {
+    for (const file_path of [
+      '../outside/secret.txt',
+      outsideFile,
+      'link.txt',
+      'linkdir/secret.txt',
+      'sub/../../outside/secret.txt',
+    ]) {
       const result = await run('Read', { file_path });
       expect(result.isError, file_path).toBe(true);
       expect(result.content, file_path).toMatch(/^Refused/);
@@ -62,19 +74,25 @@ describe('Read', () => {
     }
   });
 
-  it.runIf(process.platform !== 'win32')('refuses a FIFO at once instead of blocking on it (Read, Edit, MultiEdit)', async () => {
-    execFileSync('mkfifo', [path.join(box.cwd, 'pipe')]);
-    const started = Date.now();
-    const calls: Array<[string, Record<string, unknown>]> = [
-      ['Read', { file_path: 'pipe' }],
-      ['Edit', { file_path: 'pipe', old_string: 'a', new_string: 'b' }],
-      ['MultiEdit', { file_path: 'pipe', edits: [{ old_string: 'a', new_string: 'b' }] }],
-    ];
-    for (const [name, input] of calls) {
-      expect(await run(name, input), name).toMatchObject({ isError: true, content: expect.stringContaining('not a regular file') });
-    }
-    expect(Date.now() - started).toBeLessThan(2000);
-  });
+  it.runIf(process.platform !== 'win32')(
+    'refuses a FIFO at once instead of blocking on it (Read, Edit, MultiEdit)',
+    async () => {
+      execFileSync('mkfifo', [path.join(box.cwd, 'pipe')]);
+      const started = Date.now();
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['Read', { file_path: 'pipe' }],
+        ['Edit', { file_path: 'pipe', old_string: 'a', new_string: 'b' }],
+        ['MultiEdit', { file_path: 'pipe', edits: [{ old_string: 'a', new_string: 'b' }] }],
+      ];
+      for (const [name, input] of calls) {
+        expect(await run(name, input), name).toMatchObject({
+          isError: true,
+          content: expect.stringContaining('not a regular file'),
+        });
+      }
+      expect(Date.now() - started).toBeLessThan(2000);
+    },
+  );
 
   it('allows a symlink that stays inside --cwd', async () => {
     box.write('real.txt', 'real\n');
@@ -84,7 +102,11 @@ describe('Read', () => {
 
   it('redacts credentials found in the file', async () => {
     box.write('env.txt', 'OPENAI_API_KEY=sk-yume-conformance-openai-dummy\nplain\n');
-    const result = await registry.run('Read', { file_path: 'env.txt' }, box.context(undefined, { OPENAI_API_KEY: 'sk-yume-conformance-openai-dummy' }));
+    const result = await registry.run(
+      'Read',
+      { file_path: 'env.txt' },
+      box.context(undefined, { OPENAI_API_KEY: 'sk-yume-conformance-openai-dummy' }),
+    );
     expect(result.content).not.toContain('sk-yume-conformance-openai-dummy');
     expect(result.content).toContain('[REDACTED]');
     expect(result.content).toContain('plain');
@@ -102,7 +124,10 @@ describe('Write', () => {
   it('replaces an existing file and keeps its permissions', async () => {
     const file = box.write('run.sh', 'old\n');
     chmodSync(file, 0o755);
-    expect(await run('Write', { file_path: 'run.sh', content: 'new\n' })).toMatchObject({ isError: false, content: expect.stringContaining('Updated') });
+    expect(await run('Write', { file_path: 'run.sh', content: 'new\n' })).toMatchObject({
+      isError: false,
+      content: expect.stringContaining('Updated'),
+    });
     expect(readFileSync(file, 'utf8')).toBe('new\n');
     expect(statSync(file).mode & 0o777).toBe(0o755);
   });
@@ -123,7 +148,10 @@ describe('Write', () => {
   });
 
   it('needs a string content', async () => {
-    expect(await run('Write', { file_path: 'a.txt' })).toMatchObject({ isError: true, content: expect.stringContaining('content') });
+    expect(await run('Write', { file_path: 'a.txt' })).toMatchObject({
+      isError: true,
+      content: expect.stringContaining('content'),
+    });
   });
 });
 
@@ -138,20 +166,34 @@ describe('Edit', () => {
 
   it('errors when the text is missing or ambiguous, and leaves the file alone', async () => {
     const file = box.write('x.txt', 'a a a\n');
-    expect(await run('Edit', { file_path: 'x.txt', old_string: 'zzz', new_string: 'y' })).toMatchObject({ isError: true, content: expect.stringContaining('not found') });
-    expect(await run('Edit', { file_path: 'x.txt', old_string: 'a', new_string: 'b' })).toMatchObject({ isError: true, content: expect.stringContaining('3 times') });
-    expect(await run('Edit', { file_path: 'x.txt', old_string: 'a', new_string: 'a' })).toMatchObject({ isError: true });
+    expect(await run('Edit', { file_path: 'x.txt', old_string: 'zzz', new_string: 'y' })).toMatchObject({
+      isError: true,
+      content: expect.stringContaining('not found'),
+    });
+    expect(await run('Edit', { file_path: 'x.txt', old_string: 'a', new_string: 'b' })).toMatchObject({
+      isError: true,
+      content: expect.stringContaining('3 times'),
+    });
+    expect(await run('Edit', { file_path: 'x.txt', old_string: 'a', new_string: 'a' })).toMatchObject({
+      isError: true,
+    });
     expect(readFileSync(file, 'utf8')).toBe('a a a\n');
   });
 
   it('replace_all replaces every occurrence', async () => {
     const file = box.write('x.txt', 'a a a\n');
-    expect((await run('Edit', { file_path: 'x.txt', old_string: 'a', new_string: 'b', replace_all: true })).isError).toBe(false);
+    expect(
+      (await run('Edit', { file_path: 'x.txt', old_string: 'a', new_string: 'b', replace_all: true })).isError,
+    ).toBe(false);
     expect(readFileSync(file, 'utf8')).toBe('b b b\n');
   });
 
   it('refuses files outside --cwd', async () => {
-    const result = await run('Edit', { file_path: '../outside/secret.txt', old_string: 'outside', new_string: 'inside' });
+    const result = await run('Edit', {
+      file_path: '../outside/secret.txt',
+      old_string: 'outside',
+      new_string: 'inside',
+    });
     expect(result.isError).toBe(true);
     expect(readFileSync(path.join(box.outside, 'secret.txt'), 'utf8')).toBe('outside secret\n');
   });
@@ -214,7 +256,10 @@ describe('Grep', () => {
   it('prints path:line:text for each match by default', async () => {
     box.write('a.txt', 'hello world\nbye\n');
     box.write('sub/b.md', 'say hello\n');
-    expect(await run('Grep', { pattern: 'hel+o' })).toEqual({ isError: false, content: 'a.txt:1:hello world\nsub/b.md:1:say hello' });
+    expect(await run('Grep', { pattern: 'hel+o' })).toEqual({
+      isError: false,
+      content: 'a.txt:1:hello world\nsub/b.md:1:say hello',
+    });
   });
 
   it('supports glob, -i, files_with_matches and count', async () => {
@@ -228,7 +273,10 @@ describe('Grep', () => {
   it('reports no matches, bad regexes and escapes', async () => {
     box.write('a.txt', 'x\n');
     expect((await run('Grep', { pattern: 'zzz' })).content).toContain('No matches');
-    expect(await run('Grep', { pattern: '(' })).toMatchObject({ isError: true, content: expect.stringContaining('Invalid regular expression') });
+    expect(await run('Grep', { pattern: '(' })).toMatchObject({
+      isError: true,
+      content: expect.stringContaining('Invalid regular expression'),
+    });
     expect((await run('Grep', { pattern: 'secret', path: '../outside' })).isError).toBe(true);
   });
 });

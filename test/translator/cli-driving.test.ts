@@ -37,10 +37,13 @@ describe.each(CLIS)('the %s translator', (cli) => {
     const starts = run.log.filter((entry): entry is StartEntry => entry.event === 'start');
     expect(starts).toHaveLength(2);
     expect(starts[1]!.resume).toBe(starts[0]!.sessionId);
-    const ids = run.turns.flatMap((turn) => turn.lines.filter((line) => line.type === 'tool_use').map((line) => line.id));
+    const ids = run.turns.flatMap((turn) =>
+      turn.lines.filter((line) => line.type === 'tool_use').map((line) => line.id),
+    );
     expect(ids).toHaveLength(2);
     expect(new Set(ids).size).toBe(2);
-    const init = (turn: number) => run.turns[turn]!.lines.find((line) => line.type === 'system' && line.subtype === 'init');
+    const init = (turn: number) =>
+      run.turns[turn]!.lines.find((line) => line.type === 'system' && line.subtype === 'init');
     expect(init(1)!.session_id).toBe(init(0)!.session_id);
   });
 

@@ -5,14 +5,23 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkFakeCliRun } from '../../harness/fake-cli/checks.js';
-import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from '../../harness/fake-cli/install.js';
+import {
+  installFakeClis,
+  readFakeCliLog,
+  setFakeCliTurn,
+  waitForFakeCliEvent,
+} from '../../harness/fake-cli/install.js';
 import { CLI_PROVIDER_IDS, type FakeCliName, type ScriptScenario } from '../../harness/fake-cli/script-types.js';
 import type { FakeCliLogEntry } from '../../harness/fake-cli/state.js';
 import { spawnShim, type ShimExit } from '../../harness/process/index.js';
 import type { Finding, Profile } from '../../harness/rules/types.js';
 import { validateStream, type ValidationResult } from '../../harness/validate/validate-stream.js';
 
-export const SPEC_MODELS: Record<FakeCliName, string> = { gemini: 'gemini-2.5-flash', codex: 'gpt-5.2-codex', claude: 'claude-sonnet-4-5' };
+export const SPEC_MODELS: Record<FakeCliName, string> = {
+  gemini: 'gemini-2.5-flash',
+  codex: 'gpt-5.2-codex',
+  claude: 'claude-sonnet-4-5',
+};
 
 export type RunnableScenario = ScriptScenario & {
   workspaceDir?: string;
@@ -77,7 +86,15 @@ export async function runWithFakeCli(options: CliScenarioRunOptions): Promise<Cl
   for (const [file, content] of Object.entries(options.files ?? {})) writeFileSync(path.join(workspace, file), content);
   const stateFile = path.join(base, 'fake-cli-state.json');
   const logFile = path.join(base, 'fake-cli-log.jsonl');
-  await installFakeClis(binDir, { scenario, turnIndex: 0, stateFile, logFile, clis: options.installed ?? [cli], stdinWaitMs: options.stdinWaitMs, stallTimeoutMs: 15_000 });
+  await installFakeClis(binDir, {
+    scenario,
+    turnIndex: 0,
+    stateFile,
+    logFile,
+    clis: options.installed ?? [cli],
+    stdinWaitMs: options.stdinWaitMs,
+    stallTimeoutMs: 15_000,
+  });
   const env: Record<string, string> = {
     PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}`,
     HOME: home,
@@ -90,7 +107,10 @@ export async function runWithFakeCli(options: CliScenarioRunOptions): Promise<Cl
     ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}),
   };
 
-  const turns: CliTurnRun[] = scenario.mode === 'persistent' ? await runPersistent(options, env, workspace, stateFile, logFile) : await runSpawnPerTurn(options, env, workspace, stateFile, logFile);
+  const turns: CliTurnRun[] =
+    scenario.mode === 'persistent'
+      ? await runPersistent(options, env, workspace, stateFile, logFile)
+      : await runSpawnPerTurn(options, env, workspace, stateFile, logFile);
   const log = readFakeCliLog(logFile);
   const cliFindings = checkFakeCliRun({
     cli,
@@ -115,14 +135,26 @@ const baseArgs = (cli: FakeCliName, workspace: string, scenario: RunnableScenari
 ];
 
 /** Waits for the fake's stall (after-first-text) or tool start (during-tool) of `turn`, then a moment more. */
-async function interruptPoint(logFile: string, turn: number, kind: 'after-first-text' | 'during-tool'): Promise<boolean> {
+async function interruptPoint(
+  logFile: string,
+  turn: number,
+  kind: 'after-first-text' | 'during-tool',
+): Promise<boolean> {
   const wanted = kind === 'after-first-text' ? 'stall' : 'tool-start';
-  const seen = await waitForFakeCliEvent(logFile, (entry) => entry.event === wanted && entry.turnIndex === turn, { timeoutMs: 10_000 });
+  const seen = await waitForFakeCliEvent(logFile, (entry) => entry.event === wanted && entry.turnIndex === turn, {
+    timeoutMs: 10_000,
+  });
   if (seen) await new Promise((resolve) => setTimeout(resolve, 150)); // let the shim print what arrived so far
   return seen !== undefined;
 }
 
-async function runSpawnPerTurn(options: CliScenarioRunOptions, env: Record<string, string>, workspace: string, stateFile: string, logFile: string): Promise<CliTurnRun[]> {
+async function runSpawnPerTurn(
+  options: CliScenarioRunOptions,
+  env: Record<string, string>,
+  workspace: string,
+  stateFile: string,
+  logFile: string,
+): Promise<CliTurnRun[]> {
   const { cli, scenario } = options;
   const turns: CliTurnRun[] = [];
   let sessionId: string | undefined;
@@ -135,7 +167,14 @@ async function runSpawnPerTurn(options: CliScenarioRunOptions, env: Record<strin
       ...(index > 0 && turn.resume && sessionId ? ['--resume', sessionId] : []),
       ...(options.extraArgs ?? []),
     ];
-    const shim = spawnShim({ shim: options.shim, args, cwd: workspace, env, stdin: 'closed', timeoutMs: options.timeoutMs ?? 20_000 });
+    const shim = spawnShim({
+      shim: options.shim,
+      args,
+      cwd: workspace,
+      env,
+      stdin: 'closed',
+      timeoutMs: options.timeoutMs ?? 20_000,
+    });
     let interruptAt: number | undefined;
     if (turn.interrupt && (await interruptPoint(logFile, index, turn.interrupt))) {
       interruptAt = shim.elapsedMs();
@@ -150,7 +189,8 @@ async function runSpawnPerTurn(options: CliScenarioRunOptions, env: Record<strin
       exit,
       validation,
       lines,
-      exitAfterInterruptMs: interruptAt !== undefined && exit.exitedAtMs !== undefined ? exit.exitedAtMs - interruptAt : undefined,
+      exitAfterInterruptMs:
+        interruptAt !== undefined && exit.exitedAtMs !== undefined ? exit.exitedAtMs - interruptAt : undefined,
     });
   }
   return turns;
@@ -161,7 +201,13 @@ async function runSpawnPerTurn(options: CliScenarioRunOptions, env: Record<strin
  * frame for interrupted turns, stdin EOF at the end. The single stdout is validated once and split into
  * turns at each result for the per-turn checks.
  */
-async function runPersistent(options: CliScenarioRunOptions, env: Record<string, string>, workspace: string, stateFile: string, logFile: string): Promise<CliTurnRun[]> {
+async function runPersistent(
+  options: CliScenarioRunOptions,
+  env: Record<string, string>,
+  workspace: string,
+  stateFile: string,
+  logFile: string,
+): Promise<CliTurnRun[]> {
   const { cli, scenario } = options;
   let results = 0;
   let pending = '';
@@ -180,7 +226,8 @@ async function runPersistent(options: CliScenarioRunOptions, env: Record<string,
     },
   });
   const resultCount = async (wanted: number) => {
-    for (let waited = 0; waited < 15_000 && results < wanted; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; waited < 15_000 && results < wanted; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
   };
   for (const [index, turn] of scenario.turns.entries()) {
     setFakeCliTurn(stateFile, index);
@@ -198,10 +245,16 @@ async function runPersistent(options: CliScenarioRunOptions, env: Record<string,
   let eventStart = 0;
   let lineStart = 0;
   for (let turn = 0; turn < scenario.turns.length; turn += 1) {
-    const eventEnd = validation.events.findIndex((event, position) => position >= eventStart && event.kind === 'result');
+    const eventEnd = validation.events.findIndex(
+      (event, position) => position >= eventStart && event.kind === 'result',
+    );
     const lineEnd = lines.findIndex((line, position) => position >= lineStart && line.type === 'result');
     const events = validation.events.slice(eventStart, eventEnd < 0 ? undefined : eventEnd + 1);
-    perTurn.push({ exit, validation: { ...validation, events, findings: turn === 0 ? validation.findings : [] }, lines: lines.slice(lineStart, lineEnd < 0 ? undefined : lineEnd + 2) });
+    perTurn.push({
+      exit,
+      validation: { ...validation, events, findings: turn === 0 ? validation.findings : [] },
+      lines: lines.slice(lineStart, lineEnd < 0 ? undefined : lineEnd + 2),
+    });
     eventStart = eventEnd < 0 ? validation.events.length : eventEnd + 1;
     lineStart = lineEnd < 0 ? lines.length : lineEnd + 1;
   }

@@ -26,7 +26,10 @@ export const RESUMED_TOOLS: RunnableScenario = {
     {
       prompt: 'Read hello.txt.',
       responses: [
-        { toolCalls: [{ id: 'read-1', name: 'Read', input: { file_path: 'hello.txt' } }], usage: { input_tokens: 60, output_tokens: 9 } },
+        {
+          toolCalls: [{ id: 'read-1', name: 'Read', input: { file_path: 'hello.txt' } }],
+          usage: { input_tokens: 60, output_tokens: 9 },
+        },
         { text: ['Read it.'], usage: { input_tokens: 80, output_tokens: 3 } },
       ],
       expect: { isError: false },
@@ -35,7 +38,10 @@ export const RESUMED_TOOLS: RunnableScenario = {
       prompt: 'Read it again.',
       resume: true,
       responses: [
-        { toolCalls: [{ id: 'read-2', name: 'Read', input: { file_path: 'hello.txt' } }], usage: { input_tokens: 90, output_tokens: 9 } },
+        {
+          toolCalls: [{ id: 'read-2', name: 'Read', input: { file_path: 'hello.txt' } }],
+          usage: { input_tokens: 90, output_tokens: 9 },
+        },
         { text: ['Same content.'], usage: { input_tokens: 110, output_tokens: 3 } },
       ],
       expect: { isError: false },
@@ -51,7 +57,10 @@ export const SILENT_SIDE_EFFECT: RunnableScenario = {
     {
       prompt: 'Note that you ran.',
       responses: [
-        { toolCalls: [{ id: 'append', name: 'Bash', input: { command: 'echo ran >> runs.log' } }], usage: { input_tokens: 70, output_tokens: 12 } },
+        {
+          toolCalls: [{ id: 'append', name: 'Bash', input: { command: 'echo ran >> runs.log' } }],
+          usage: { input_tokens: 70, output_tokens: 12 },
+        },
         { text: ['Noted.'], usage: { input_tokens: 90, output_tokens: 2 } },
       ],
       expect: { isError: false },
@@ -67,7 +76,11 @@ export const INTERRUPT_DURING_TOOL: RunnableScenario = {
       prompt: 'Wait a while.',
       interrupt: 'during-tool',
       responses: [
-        { text: ['Waiting.'], toolCalls: [{ id: 'wait', name: 'Bash', input: { command: 'sleep 30' } }], usage: { input_tokens: 70, output_tokens: 12 } },
+        {
+          text: ['Waiting.'],
+          toolCalls: [{ id: 'wait', name: 'Bash', input: { command: 'sleep 30' } }],
+          usage: { input_tokens: 70, output_tokens: 12 },
+        },
         { text: ['Done waiting.'], usage: { input_tokens: 90, output_tokens: 3 } },
       ],
       expect: { isError: true },

@@ -42,18 +42,37 @@ describe.runIf(process.platform !== 'win32')('CLI output after the interrupt', (
     mkdirSync(workspace);
     const marker = path.join(base, 'running');
     writeFileSync(path.join(base, 'stub-claude.mjs'), stubClaude(marker));
-    writeFileSync(path.join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(base, 'stub-claude.mjs')}" "$@"\n`);
+    writeFileSync(
+      path.join(bin, 'claude'),
+      `#!/bin/sh\nexec "${process.execPath}" "${path.join(base, 'stub-claude.mjs')}" "$@"\n`,
+    );
     chmodSync(path.join(bin, 'claude'), 0o755);
 
     const shim = spawnShim({
       shim: await translatorShim(),
-      args: ['--provider', 'claude-cli', '--model', 'claude-sonnet-4-5', '--cwd', workspace, '--output-format', 'stream-json', '--prompt', 'Wait for half a minute using the shell.'],
+      args: [
+        '--provider',
+        'claude-cli',
+        '--model',
+        'claude-sonnet-4-5',
+        '--cwd',
+        workspace,
+        '--output-format',
+        'stream-json',
+        '--prompt',
+        'Wait for half a minute using the shell.',
+      ],
       cwd: workspace,
-      env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, HOME: path.join(base, 'home'), ANTHROPIC_API_KEY: 'sk-ant-yume-conformance-dummy' },
+      env: {
+        PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+        HOME: path.join(base, 'home'),
+        ANTHROPIC_API_KEY: 'sk-ant-yume-conformance-dummy',
+      },
       stdin: 'closed',
       timeoutMs: 20_000,
     });
-    for (let waited = 0; waited < 10_000 && !existsSync(marker); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; waited < 10_000 && !existsSync(marker); waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(existsSync(marker)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 150)); // let the shim read what the stub printed so far
     shim.signalGroup('SIGINT');
@@ -72,6 +91,8 @@ describe.runIf(process.platform !== 'win32')('CLI output after the interrupt', (
     expect(types.slice(-2)).toEqual(['interrupt', 'result']);
     expect(lines.find((line) => line.type === 'result')!.is_error).toBe(true);
     // Only the text before the interrupt: 'Starting a long command.'
-    expect(lines.filter((line) => line.type === 'text').map((line) => line.text ?? line.content)).toEqual(['Starting a long command.']);
+    expect(lines.filter((line) => line.type === 'text').map((line) => line.text ?? line.content)).toEqual([
+      'Starting a long command.',
+    ]);
   });
 });

@@ -16,24 +16,45 @@ import { parseClaudeArgs } from '../../harness/fake-cli/args/claude-args.js';
 import { parseCodexArgs } from '../../harness/fake-cli/args/codex-args.js';
 import { parseGeminiArgs } from '../../harness/fake-cli/args/gemini-args.js';
 
-const input = { prompt: '-rf --help "quoted"\nsecond line', model: 'm-1', cwd: '/work', permissionMode: 'default', promptOnStdin: false };
+const input = {
+  prompt: '-rf --help "quoted"\nsecond line',
+  model: 'm-1',
+  cwd: '/work',
+  permissionMode: 'default',
+  promptOnStdin: false,
+};
 
 describe('argv: the prompt reaches each CLI intact, whatever it starts with', () => {
   it('gemini: --prompt=<text>', () => {
     const outcome = parseGeminiArgs(geminiArgs(input));
-    expect(outcome).toMatchObject({ kind: 'run', invocation: { prompt: input.prompt, model: 'm-1', streamJson: true, autoApprove: true } });
+    expect(outcome).toMatchObject({
+      kind: 'run',
+      invocation: { prompt: input.prompt, model: 'm-1', streamJson: true, autoApprove: true },
+    });
   });
 
   it('codex: after --, and `exec resume <id>` for a later turn', () => {
-    expect(parseCodexArgs(codexArgs(input))).toMatchObject({ kind: 'run', invocation: { prompt: input.prompt, workdir: '/work', streamJson: true } });
-    expect(parseCodexArgs(codexArgs({ ...input, resumeId: 'thread-9' }))).toMatchObject({ kind: 'run', invocation: { resume: 'thread-9', prompt: input.prompt } });
+    expect(parseCodexArgs(codexArgs(input))).toMatchObject({
+      kind: 'run',
+      invocation: { prompt: input.prompt, workdir: '/work', streamJson: true },
+    });
+    expect(parseCodexArgs(codexArgs({ ...input, resumeId: 'thread-9' }))).toMatchObject({
+      kind: 'run',
+      invocation: { resume: 'thread-9', prompt: input.prompt },
+    });
     expect(codexArgs({ ...input, promptOnStdin: true }).at(-1)).toBe('-');
   });
 
   it('claude: after --, allowed tools instead of skipping permissions (refused to root)', () => {
-    expect(parseClaudeArgs(claudeArgs(input), {}, true)).toMatchObject({ kind: 'run', invocation: { prompt: input.prompt, streamJson: true } });
+    expect(parseClaudeArgs(claudeArgs(input), {}, true)).toMatchObject({
+      kind: 'run',
+      invocation: { prompt: input.prompt, streamJson: true },
+    });
     expect(claudeArgs(input)).not.toContain('--dangerously-skip-permissions');
-    expect(parseClaudeArgs(claudeArgs({ ...input, resumeId: 's-1' }), {}, false)).toMatchObject({ kind: 'run', invocation: { resume: 's-1' } });
+    expect(parseClaudeArgs(claudeArgs({ ...input, resumeId: 's-1' }), {}, false)).toMatchObject({
+      kind: 'run',
+      invocation: { resume: 's-1' },
+    });
   });
 
   it('read-only permission modes keep the CLIs from changing anything', () => {
@@ -46,9 +67,19 @@ describe('argv: the prompt reaches each CLI intact, whatever it starts with', ()
 
 describe('gemini tools → app tools', () => {
   it.each([
-    ['read_file', { file_path: 'a.txt', start_line: 3, end_line: 7 }, 'Read', { file_path: 'a.txt', offset: 3, limit: 5 }],
+    [
+      'read_file',
+      { file_path: 'a.txt', start_line: 3, end_line: 7 },
+      'Read',
+      { file_path: 'a.txt', offset: 3, limit: 5 },
+    ],
     ['write_file', { file_path: 'a.txt', content: 'x' }, 'Write', { file_path: 'a.txt', content: 'x' }],
-    ['replace', { file_path: 'a.txt', old_string: 'a', new_string: 'b', allow_multiple: true }, 'Edit', { file_path: 'a.txt', old_string: 'a', new_string: 'b', replace_all: true }],
+    [
+      'replace',
+      { file_path: 'a.txt', old_string: 'a', new_string: 'b', allow_multiple: true },
+      'Edit',
+      { file_path: 'a.txt', old_string: 'a', new_string: 'b', replace_all: true },
+    ],
     ['run_shell_command', { command: 'ls', description: 'List' }, 'Bash', { command: 'ls', description: 'List' }],
     ['list_directory', { dir_path: 'src' }, 'LS', { path: 'src' }],
     ['glob', { pattern: '*.ts', dir_path: 'src' }, 'Glob', { pattern: '*.ts', path: 'src' }],
@@ -65,7 +96,10 @@ describe("codex's shell wrapper", () => {
     ['/bin/bash -lc ls', 'ls'],
     [`/bin/bash -lc 'echo '"'"'hi'"'"' > a.txt'`, "echo 'hi' > a.txt"],
     [`bash -lc "grep -n \\"x\\" a"`, 'grep -n "x" a'],
-    ['"C:\\\\WINDOWS\\\\System32\\\\WindowsPowerShell\\\\v1.0\\\\powershell.exe" -Command "Get-ChildItem"', 'Get-ChildItem'],
+    [
+      '"C:\\\\WINDOWS\\\\System32\\\\WindowsPowerShell\\\\v1.0\\\\powershell.exe" -Command "Get-ChildItem"',
+      'Get-ChildItem',
+    ],
     ['npm test', 'npm test'],
   ])('%s → %s', (wrapped, command) => {
     expect(unwrapShellCommand(wrapped)).toBe(command);
@@ -128,7 +162,11 @@ describe('usage from the CLI, never 0/0 (R4)', () => {
   it('reports the CLI totals, and nothing when the CLI counted 0/0 (the turn then estimates)', () => {
     const gemini = recordingSink();
     const translator = GEMINI_CLI.createTranslator(gemini.sink, context);
-    translator.onEvent({ type: 'result', status: 'success', stats: { input_tokens: 243, output_tokens: 53, cached: 0 } });
+    translator.onEvent({
+      type: 'result',
+      status: 'success',
+      stats: { input_tokens: 243, output_tokens: 53, cached: 0 },
+    });
     expect(gemini.calls).toEqual([['usage', { inputTokens: 243, outputTokens: 53 }]]);
     expect(translator.ending).toEqual({ ok: true, text: '' });
 
@@ -139,14 +177,25 @@ describe('usage from the CLI, never 0/0 (R4)', () => {
     expect(silent.ending).toMatchObject({ ok: true });
 
     const claude = recordingSink();
-    CLAUDE_CLI.createTranslator(claude.sink, context).onEvent({ type: 'result', is_error: false, result: 'x', usage: { input_tokens: 0, output_tokens: 0 } });
+    CLAUDE_CLI.createTranslator(claude.sink, context).onEvent({
+      type: 'result',
+      is_error: false,
+      result: 'x',
+      usage: { input_tokens: 0, output_tokens: 0 },
+    });
     expect(claude.calls).toEqual([]);
   });
 
   it('an error result is an error ending with the R5 kind, not a success', () => {
     const { sink } = recordingSink();
     const translator = CLAUDE_CLI.createTranslator(sink, context);
-    translator.onEvent({ type: 'result', subtype: 'success', is_error: true, api_error_status: 429, result: 'API Error: Request rejected (429)' });
+    translator.onEvent({
+      type: 'result',
+      subtype: 'success',
+      is_error: true,
+      api_error_status: 429,
+      result: 'API Error: Request rejected (429)',
+    });
     expect(translator.ending).toMatchObject({ ok: false, error: { kind: 'retryable' } });
   });
 });

@@ -62,7 +62,9 @@ function checkExpectations(cli: FakeCliName, scenario: LoadedScenario, run: CliS
     }
   });
   if (scenario.workspaceAfterDir && existsSync(scenario.workspaceAfterDir)) {
-    expect(Object.fromEntries(filesUnder(run.workspace))).toEqual(Object.fromEntries(filesUnder(scenario.workspaceAfterDir)));
+    expect(Object.fromEntries(filesUnder(run.workspace))).toEqual(
+      Object.fromEntries(filesUnder(scenario.workspaceAfterDir)),
+    );
   }
 }
 
@@ -90,7 +92,13 @@ describe('translator providers, claude dialect and yume-app profile', () => {
   for (const cli of CLIS) {
     it(`multi-tool × ${PROVIDER[cli]} with --dialect claude under the yume-app profile`, async () => {
       const scenario = scenarios.find((candidate) => candidate.id === 'multi-tool')!;
-      const run = await runWithFakeCli({ cli, scenario, shim: await translatorShim(), extraArgs: ['--dialect', 'claude'], profile: 'yume-app' });
+      const run = await runWithFakeCli({
+        cli,
+        scenario,
+        shim: await translatorShim(),
+        extraArgs: ['--dialect', 'claude'],
+        profile: 'yume-app',
+      });
       expect(mustFindings(run)).toEqual([]);
       expect(run.turns[0]!.validation.dialect).toBe('claude-envelope');
       expect(run.turns[0]!.lines.some((line) => line.type === 'assistant')).toBe(true);

@@ -5,7 +5,15 @@ import path from 'node:path';
 import { toCanonicalEvents, type CanonicalEvent } from '../../harness/protocol/canonical.js';
 
 const jsonl = (lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-const init = { type: 'system', subtype: 'init', session_id: 's1', model: 'm', cwd: '/w', permissionMode: 'default', tools: ['Read'] };
+const init = {
+  type: 'system',
+  subtype: 'init',
+  session_id: 's1',
+  model: 'm',
+  cwd: '/w',
+  permissionMode: 'default',
+  tools: ['Read'],
+};
 const result = { type: 'result', is_error: false, subtype: 'success', usage: { input_tokens: 10, output_tokens: 5 } };
 
 const flat = jsonl([
@@ -19,9 +27,29 @@ const flat = jsonl([
 ]);
 const envelope = jsonl([
   init,
-  { type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'I will read it.' }] } },
-  { type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'a.txt' } }] } },
-  { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'hello', is_error: false }] } },
+  {
+    type: 'assistant',
+    message: {
+      id: 'm1',
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'hmm' },
+        { type: 'text', text: 'I will read it.' },
+      ],
+    },
+  },
+  {
+    type: 'assistant',
+    message: {
+      id: 'm1',
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'a.txt' } }],
+    },
+  },
+  {
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'hello', is_error: false }] },
+  },
   { type: 'assistant', message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'It says hello.' }] } },
   result,
 ]);
@@ -45,7 +73,14 @@ describe('toCanonicalEvents', () => {
   it('keeps the line each event came from and the message id of envelope tool calls', () => {
     const events = toCanonicalEvents(envelope);
     expect(events.map((e) => e.line)).toEqual([1, 2, 2, 3, 4, 5, 6]);
-    expect(events[3]).toEqual({ kind: 'tool_use', line: 3, id: 't1', name: 'Read', input: { file_path: 'a.txt' }, messageId: 'm1' });
+    expect(events[3]).toEqual({
+      kind: 'tool_use',
+      line: 3,
+      id: 't1',
+      name: 'Read',
+      input: { file_path: 'a.txt' },
+      messageId: 'm1',
+    });
   });
 
   it('maps usage in both forms, errors in both shapes, and unknown types to `other`', () => {
@@ -57,7 +92,12 @@ describe('toCanonicalEvents', () => {
         { type: 'error', error: { message: 'nested boom' } },
         { type: 'system', subtype: 'api_retry' },
         { type: 'interrupt' },
-        { type: 'result', is_error: true, usage: { input_tokens: 1, output_tokens: 2, estimated: true }, errors: ['429'] },
+        {
+          type: 'result',
+          is_error: true,
+          usage: { input_tokens: 1, output_tokens: 2, estimated: true },
+          errors: ['429'],
+        },
         { type: 'message_stop' },
         { type: 'brand_new' },
       ]),
@@ -69,19 +109,37 @@ describe('toCanonicalEvents', () => {
       { kind: 'error', line: 4, message: 'nested boom' },
       { kind: 'system', line: 5, subtype: 'api_retry' },
       { kind: 'interrupt', line: 6 },
-      { kind: 'result', line: 7, isError: true, usage: { inputTokens: 1, outputTokens: 2, estimated: true }, errors: ['429'] },
+      {
+        kind: 'result',
+        line: 7,
+        isError: true,
+        usage: { inputTokens: 1, outputTokens: 2, estimated: true },
+        errors: ['429'],
+      },
       { kind: 'message_stop', line: 8 },
       { kind: 'other', line: 9, type: 'brand_new' },
     ]);
   });
 
   it('skips non-JSON, invalid UTF-8 and blank lines but keeps counting them', () => {
-    const input = Buffer.concat([Buffer.from('\n$\n'), Buffer.from([0xff, 0x0a]), Buffer.from('{"type":"text","content":"x"}\n')]);
+    const input = Buffer.concat([
+      Buffer.from('\n$\n'),
+      Buffer.from([0xff, 0x0a]),
+      Buffer.from('{"type":"text","content":"x"}\n'),
+    ]);
     expect(toCanonicalEvents(input)).toEqual([{ kind: 'text', line: 4, text: 'x' }]);
   });
 
   it('maps the real claude capture of two tool calls', () => {
-    const file = path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures', 'claude', '3-two-tools.stdout.jsonl');
+    const file = path.join(
+      import.meta.dirname,
+      '..',
+      'fixtures',
+      'streams',
+      'captures',
+      'claude',
+      '3-two-tools.stdout.jsonl',
+    );
     const kinds = toCanonicalEvents(readFileSync(file)).map((e) => e.kind);
     expect(kinds).toEqual(['init', 'tool_use', 'tool_use', 'tool_result', 'tool_result', 'text', 'result']);
   });

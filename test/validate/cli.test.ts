@@ -22,10 +22,18 @@ function file(name: string, content: Buffer | string): string {
 }
 
 /** Runs the built bin (asynchronously, so the tests of this file run concurrently) with a 30 s timeout. */
-function run(args: string[], options: { input?: Buffer | string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  options: { input?: Buffer | string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...options.env };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { env, cwd: work, timeout: 30_000, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], {
+      env,
+      cwd: work,
+      timeout: 30_000,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -95,18 +103,36 @@ describe.concurrent('yume-conformance validate', () => {
     const validate = validatorFor('report.schema.json');
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report.summary).toEqual({ passed: 0, failed: 1, warnings: 1, notVerified: 0, partial: 0 });
-    expect(report.runs[0]).toMatchObject({ scenario: bad, status: 'failed', profile: 'yume-app', dialect: 'flat', lines: 2 });
-    expect(report.runs[0].findings.map((f: { rule: string }) => f.rule)).toEqual(['app.flat-dialect', 'turn.result-last']);
+    expect(report.runs[0]).toMatchObject({
+      scenario: bad,
+      status: 'failed',
+      profile: 'yume-app',
+      dialect: 'flat',
+      lines: 2,
+    });
+    expect(report.runs[0].findings.map((f: { rule: string }) => f.rule)).toEqual([
+      'app.flat-dialect',
+      'turn.result-last',
+    ]);
   });
 
   it('colours only when wanted: FORCE_COLOR on, NO_COLOR wins', async () => {
     expect((await run(['validate', bad], { env: { FORCE_COLOR: '1' } })).stdout).toContain('\u001b[');
-    expect((await run(['validate', bad], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toContain('\u001b[');
+    expect((await run(['validate', bad], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toContain(
+      '\u001b[',
+    );
     expect((await run(['validate', bad])).stdout).not.toContain('\u001b['); // not a terminal
   });
 
   it('judges the spawn-per-turn mode when asked', async () => {
-    const twoTurns = file('two-turns.jsonl', stream(...flatTurn(), text('again'), { type: 'result', is_error: false, usage: { input_tokens: 1, output_tokens: 1 } }));
+    const twoTurns = file(
+      'two-turns.jsonl',
+      stream(...flatTurn(), text('again'), {
+        type: 'result',
+        is_error: false,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+    );
     expect((await run(['validate', twoTurns])).code).toBe(0);
     const r = await run(['validate', twoTurns, '--mode', 'spawn-per-turn']);
     expect(r.code).toBe(1);
@@ -125,7 +151,10 @@ describe.concurrent('yume-conformance rules', () => {
   it('prints the catalog as JSON, filtered by profile and level', async () => {
     const all = JSON.parse((await run(['rules', '--json'])).stdout);
     expect(all).toHaveLength(allRules().length);
-    const app = JSON.parse((await run(['rules', '--json', '--profile', 'yume-app', '--level', 'stream'])).stdout) as { id: string; level: string }[];
+    const app = JSON.parse((await run(['rules', '--json', '--profile', 'yume-app', '--level', 'stream'])).stdout) as {
+      id: string;
+      level: string;
+    }[];
     expect(app.some((r) => r.id === 'app.duplicate-line')).toBe(true);
     expect(app.some((r) => r.id === 'framing.blank-line')).toBe(false);
     expect(app.every((r) => r.level === 'stream')).toBe(true);

@@ -24,13 +24,18 @@ describe('splitLines', () => {
   it('has no lines for empty input and no phantom line after a final newline', () => {
     expect(splitLines(new Uint8Array())).toEqual([]);
     expect(splitLines(bytes('x\n'))).toHaveLength(1);
-    expect(splitLines(bytes('\n'))).toEqual([{ line: 1, start: 0, end: 0, terminated: true, hadCarriageReturn: false }]);
+    expect(splitLines(bytes('\n'))).toEqual([
+      { line: 1, start: 0, end: 0, terminated: true, hadCarriageReturn: false },
+    ]);
   });
 
   it('works on a plain Uint8Array that is a view into a larger buffer', () => {
     const backing = bytes('xxxx{"a":1}\n{"b":2}\nyyyy');
     const view = new Uint8Array(backing.buffer, backing.byteOffset + 4, 16);
-    expect(splitLines(view).map((s) => Buffer.from(view).toString('utf8', s.start, s.end))).toEqual(['{"a":1}', '{"b":2}']);
+    expect(splitLines(view).map((s) => Buffer.from(view).toString('utf8', s.start, s.end))).toEqual([
+      '{"a":1}',
+      '{"b":2}',
+    ]);
   });
 });
 

@@ -13,9 +13,24 @@ import { assertWellFormedXml } from './xml.js';
 
 const nasty = 'a <b> & "c" \'d\' \u0001\u001b[31m \ud800 \uffff end';
 const runs: ReportRun[] = [
-  { scenario: 'plain-text', provider: 'openai-chat', status: 'passed', findings: [{ rule: 'tool.one-at-a-time-envelope', severity: 'SHOULD', message: 'two pending', line: 3 }] },
-  { scenario: `weird ${nasty}`, provider: 'gemini', status: 'failed', findings: [{ rule: 'framing.utf8', severity: 'MUST', message: nasty, line: 2, excerpt: nasty, fix: 'encode' }] },
-  { scenario: 'interrupt', provider: 'anthropic', status: 'not-verified', findings: [{ rule: 'process.started', severity: 'INFO', message: 'no signals on this platform' }] },
+  {
+    scenario: 'plain-text',
+    provider: 'openai-chat',
+    status: 'passed',
+    findings: [{ rule: 'tool.one-at-a-time-envelope', severity: 'SHOULD', message: 'two pending', line: 3 }],
+  },
+  {
+    scenario: `weird ${nasty}`,
+    provider: 'gemini',
+    status: 'failed',
+    findings: [{ rule: 'framing.utf8', severity: 'MUST', message: nasty, line: 2, excerpt: nasty, fix: 'encode' }],
+  },
+  {
+    scenario: 'interrupt',
+    provider: 'anthropic',
+    status: 'not-verified',
+    findings: [{ rule: 'process.started', severity: 'INFO', message: 'no signals on this platform' }],
+  },
   { scenario: 'multi-tool', provider: 'gemini-cli', status: 'partial', findings: [] },
 ];
 const report = buildReport(runs);
@@ -29,8 +44,19 @@ describe('report model', () => {
 
   it('turns a validation into a run', () => {
     const run = runFromValidation(validateStream(stream(init(), text('x'))), 'cap.jsonl');
-    expect(run).toMatchObject({ scenario: 'cap.jsonl', provider: 'n/a', status: 'failed', dialect: 'flat', lines: 2, profile: 'spec' });
-    expect(run.findings[0]).toMatchObject({ rule: 'turn.result-last', line: 2, excerpt: '{"type":"text","content":"x"}' });
+    expect(run).toMatchObject({
+      scenario: 'cap.jsonl',
+      provider: 'n/a',
+      status: 'failed',
+      dialect: 'flat',
+      lines: 2,
+      profile: 'spec',
+    });
+    expect(run.findings[0]).toMatchObject({
+      rule: 'turn.result-last',
+      line: 2,
+      excerpt: '{"type":"text","content":"x"}',
+    });
   });
 });
 

@@ -82,12 +82,22 @@ describe('robustness', () => {
       `{"type":"result","is_error":false,"usage":{"input_tokens":1,"output_tokens":1,"detail":${nested}}}`,
     );
     const r = judge(bytes);
-    expect(rules(r).filter((rule) => rule !== 'framing.line-size')).toEqual(['schema.unknown-type', 'framing.json-object']);
+    expect(rules(r).filter((rule) => rule !== 'framing.line-size')).toEqual([
+      'schema.unknown-type',
+      'framing.json-object',
+    ]);
     expect(rules(validateStream(bytes, { profile: 'yume-app' }))).toContain('app.tool-result-string');
   });
 
   it('a tool input nested too deep to print still gets a readable message', () => {
-    const r = judge(stream(init(), `{"type":"tool_use","id":"c1","name":"Bash","input":${deep(20_000)}}`, toolResult('c1', 'x'), result()));
+    const r = judge(
+      stream(
+        init(),
+        `{"type":"tool_use","id":"c1","name":"Bash","input":${deep(20_000)}}`,
+        toolResult('c1', 'x'),
+        result(),
+      ),
+    );
     expect(r.findings.map((f) => f.rule)).toEqual(['tool.input-object']);
     expect(r.findings[0]!.message).toBe('tool_use.input is [a deeply nested array], not an object');
   });
@@ -129,17 +139,35 @@ describe('robustness', () => {
   });
 
   it('NUL bytes, lone CRs and a BOM in the middle are reported, not crashed on', () => {
-    const r = judge(Buffer.concat([stream(init()), Buffer.from([0, 0, 0x0d, 0x0a, 0x0d, 0x0a]), Buffer.from('\ufeff{"type":"message_stop"}\n')]));
+    const r = judge(
+      Buffer.concat([
+        stream(init()),
+        Buffer.from([0, 0, 0x0d, 0x0a, 0x0d, 0x0a]),
+        Buffer.from('\ufeff{"type":"message_stop"}\n'),
+      ]),
+    );
     expect(rules(r)).toEqual(['turn.result-last', 'framing.single-line-json', 'framing.blank-line', 'framing.no-bom']);
   });
 
   it('the CLI handles a 50 MB file and an empty file with exit code 1 and a clear message', () => {
     const cli = path.join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
     const big = path.join(work, 'big.jsonl');
-    writeFileSync(big, Buffer.concat([stream(init()), Buffer.from(JSON.stringify({ type: 'text', content: 'y'.repeat(50 * MB) })), Buffer.from('\n'), stream(result())]));
+    writeFileSync(
+      big,
+      Buffer.concat([
+        stream(init()),
+        Buffer.from(JSON.stringify({ type: 'text', content: 'y'.repeat(50 * MB) })),
+        Buffer.from('\n'),
+        stream(result()),
+      ]),
+    );
     const empty = path.join(work, 'empty.jsonl');
     writeFileSync(empty, '');
-    const r = spawnSync(process.execPath, [cli, 'validate', big, empty], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+    const r = spawnSync(process.execPath, [cli, 'validate', big, empty], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('✔ conforms');
     expect(r.stdout).toContain('framing.line-size');

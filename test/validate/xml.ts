@@ -16,7 +16,8 @@ export function assertWellFormedXml(xml: string): void {
       if (m[5].trim() !== '') expect(stack.length).toBeGreaterThan(0);
       continue;
     }
-    for (const amp of (m[3] ?? '').matchAll(/&([^;]*);?/g)) expect(['amp', 'lt', 'gt', 'quot', 'apos']).toContain(amp[1]);
+    for (const amp of (m[3] ?? '').matchAll(/&([^;]*);?/g))
+      expect(['amp', 'lt', 'gt', 'quot', 'apos']).toContain(amp[1]);
     if (m[1] === '/') expect(stack.pop()).toBe(m[2]);
     else if (m[4] !== '/') {
       if (stack.length === 0) roots += 1;

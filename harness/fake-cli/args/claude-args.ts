@@ -47,7 +47,8 @@ const OPTIONS: OptionSpec[] = [
 ];
 
 export const CLAUDE_VERSION = '2.1.332';
-const maybeOption = (argument: string | undefined) => argument !== undefined && argument.length > 1 && argument.startsWith('-');
+const maybeOption = (argument: string | undefined) =>
+  argument !== undefined && argument.length > 1 && argument.startsWith('-');
 
 export function parseClaudeArgs(argv: readonly string[], env: NodeJS.ProcessEnv, isRoot: boolean): ParseOutcome {
   const values = new Map<string, string | boolean | string[]>();
@@ -88,7 +89,8 @@ export function parseClaudeArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
         let value = inline;
         if (value === undefined) {
           value = argv[index + 1];
-          if (value === undefined) return { kind: 'error', message: `error: option '${flag} <value>' argument missing\n`, exitCode: 1 };
+          if (value === undefined)
+            return { kind: 'error', message: `error: option '${flag} <value>' argument missing\n`, exitCode: 1 };
           index += 1;
         }
         if (spec.choices && !spec.choices.includes(value)) {
@@ -133,11 +135,19 @@ export function parseClaudeArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
     };
   }
   if (values.get('print') !== true) {
-    return { kind: 'error', message: 'Error: Raw mode is not supported on the current process.stdin (the fake claude only runs with -p)\n', exitCode: 1 };
+    return {
+      kind: 'error',
+      message: 'Error: Raw mode is not supported on the current process.stdin (the fake claude only runs with -p)\n',
+      exitCode: 1,
+    };
   }
   const outputFormat = (values.get('output-format') as string | undefined) ?? 'text';
   if (outputFormat === 'stream-json' && values.get('verbose') !== true) {
-    return { kind: 'error', message: 'Error: When using --print, --output-format=stream-json requires --verbose\n', exitCode: 1 };
+    return {
+      kind: 'error',
+      message: 'Error: When using --print, --output-format=stream-json requires --verbose\n',
+      exitCode: 1,
+    };
   }
   const mode = (values.get('permission-mode') as string | undefined) ?? 'default';
   const bypass = values.get('dangerously-skip-permissions') === true || mode === 'bypassPermissions';

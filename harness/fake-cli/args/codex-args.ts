@@ -52,7 +52,8 @@ function clapError(message: string, resume: boolean, tip?: string): ParseOutcome
 }
 
 const NEGATIVE_NUMBER = /^-[0-9]+(\.[0-9]+)?$/;
-const looksLikeFlag = (argument: string) => argument.length > 1 && argument.startsWith('-') && !NEGATIVE_NUMBER.test(argument);
+const looksLikeFlag = (argument: string) =>
+  argument.length > 1 && argument.startsWith('-') && !NEGATIVE_NUMBER.test(argument);
 
 export function parseCodexArgs(argv: readonly string[]): ParseOutcome {
   const values = new Map<string, string | boolean | string[]>();
@@ -94,10 +95,16 @@ export function parseCodexArgs(argv: readonly string[]): ParseOutcome {
         spec = OPTIONS.find((option) => option.short === name);
         if (spec && !spec.takesValue && inline !== undefined) spec = undefined; // -xyz groups of flags: not used by codex
       }
-      if (!spec) return clapError(`unexpected argument '${argument}' found`, resume, `to pass '${argument}' as a value, use '-- ${argument}'`);
+      if (!spec)
+        return clapError(
+          `unexpected argument '${argument}' found`,
+          resume,
+          `to pass '${argument}' as a value, use '-- ${argument}'`,
+        );
       const display = long ? `--${spec.name}` : `-${spec.short}`;
       if (!spec.takesValue) {
-        if (inline !== undefined) return clapError(`unexpected value '${inline}' for '${display}' found; no more were expected`, resume);
+        if (inline !== undefined)
+          return clapError(`unexpected value '${inline}' for '${display}' found; no more were expected`, resume);
         set(spec, true);
         continue;
       }
@@ -106,7 +113,10 @@ export function parseCodexArgs(argv: readonly string[]): ParseOutcome {
         const next = argv[index + 1];
         // clap does not take a value that looks like a flag.
         if (next === undefined || next === '--' || looksLikeFlag(next)) {
-          return clapError(`a value is required for '${display} <${spec.name.toUpperCase()}>' but none was supplied`, resume);
+          return clapError(
+            `a value is required for '${display} <${spec.name.toUpperCase()}>' but none was supplied`,
+            resume,
+          );
         }
         value = next;
         index += 1;
@@ -151,7 +161,8 @@ export function parseCodexArgs(argv: readonly string[]): ParseOutcome {
   let sessionId: string | undefined;
   if (resume && values.get('last') !== true) sessionId = positional.shift();
   const maxPositional = 1;
-  if (positional.length > maxPositional) return clapError(`unexpected argument '${positional[maxPositional]}' found`, resume);
+  if (positional.length > maxPositional)
+    return clapError(`unexpected argument '${positional[maxPositional]}' found`, resume);
 
   const invocation = emptyInvocation();
   invocation.flags = Object.fromEntries(values);

@@ -37,7 +37,8 @@ const OPTIONS: OptionSpec[] = [
   { name: 'help', type: 'boolean', short: 'h' },
 ];
 
-const USAGE = 'Usage: gemini [options] [command]\n\nGemini CLI - Launch an interactive CLI, use -p/--prompt for non-interactive mode\n';
+const USAGE =
+  'Usage: gemini [options] [command]\n\nGemini CLI - Launch an interactive CLI, use -p/--prompt for non-interactive mode\n';
 export const GEMINI_VERSION = '0.61.0';
 
 function kebab(name: string): string {
@@ -178,11 +179,13 @@ export function parseGeminiArgs(argv: readonly string[]): ParseOutcome {
   invocation.flags = Object.fromEntries(values);
   const prompt = typeof promptFlag === 'string' ? promptFlag : positional.length > 0 ? positional.join(' ') : undefined;
   invocation.prompt = prompt === '' ? undefined : prompt;
-  invocation.model = typeof values.get('model') === 'string' && values.get('model') !== '' ? (values.get('model') as string) : undefined;
+  invocation.model =
+    typeof values.get('model') === 'string' && values.get('model') !== '' ? (values.get('model') as string) : undefined;
   const resume = values.get('resume');
   invocation.resume = typeof resume === 'string' && resume !== '' ? resume : undefined;
   invocation.streamJson = values.get('output-format') === 'stream-json';
-  const approval = values.get('yolo') === true ? 'yolo' : (values.get('approval-mode') as string | undefined) ?? 'default';
+  const approval =
+    values.get('yolo') === true ? 'yolo' : ((values.get('approval-mode') as string | undefined) ?? 'default');
   invocation.autoApprove = approval === 'yolo';
   invocation.readOnly = approval === 'plan';
   invocation.allowedTools = toolList((values.get('allowed-tools') as string[] | undefined) ?? []);

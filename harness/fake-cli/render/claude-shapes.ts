@@ -21,7 +21,13 @@ const SUBAGENT_STATS = {
   by_type: {},
 };
 
-export function claudeInitLine(fields: { cwd: string; model: string; permissionMode: string; tools: string[]; home: string }): Record<string, unknown> {
+export function claudeInitLine(fields: {
+  cwd: string;
+  model: string;
+  permissionMode: string;
+  tools: string[];
+  home: string;
+}): Record<string, unknown> {
   const project = fields.cwd.replace(/[^A-Za-z0-9]/g, '-');
   return {
     type: 'system',
@@ -58,20 +64,46 @@ export function claudeInitLine(fields: { cwd: string; model: string; permissionM
 }
 
 export function claudeMessageUsage(input: number, cached: number, output: number): Record<string, number> {
-  return { input_tokens: input, cache_creation_input_tokens: 0, cache_read_input_tokens: cached, output_tokens: output };
+  return {
+    input_tokens: input,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: cached,
+    output_tokens: output,
+  };
 }
 
-export function claudeAssistantLine(model: string, messageId: string, content: unknown[], usage: Record<string, number>): Record<string, unknown> {
+export function claudeAssistantLine(
+  model: string,
+  messageId: string,
+  content: unknown[],
+  usage: Record<string, number>,
+): Record<string, unknown> {
   return {
     type: 'assistant',
-    message: { id: messageId, type: 'message', role: 'assistant', model, content, stop_reason: null, stop_sequence: null, usage, context_management: null },
+    message: {
+      id: messageId,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content,
+      stop_reason: null,
+      stop_sequence: null,
+      usage,
+      context_management: null,
+    },
     parent_tool_use_id: null,
     timestamp: new Date().toISOString(),
   };
 }
 
 /** The assistant message claude makes up to carry an API error. */
-export function claudeSyntheticErrorLine(messageId: string, text: string, error: string, status: number | null, errorType: string): Record<string, unknown> {
+export function claudeSyntheticErrorLine(
+  messageId: string,
+  text: string,
+  error: string,
+  status: number | null,
+  errorType: string,
+): Record<string, unknown> {
   return {
     type: 'assistant',
     message: {
@@ -142,7 +174,14 @@ export type ClaudeEnding =
  * The result line. `totals` is what `usage` reports (completed calls); `billed` feeds modelUsage, which
  * also counts a call cut short by an interrupt.
  */
-export function claudeResultLine(model: string, ending: ClaudeEnding, totals: ClaudeTotals, billed: ClaudeTotals, durationMs: number, permissionDenials: unknown[]): Record<string, unknown> {
+export function claudeResultLine(
+  model: string,
+  ending: ClaudeEnding,
+  totals: ClaudeTotals,
+  billed: ClaudeTotals,
+  durationMs: number,
+  permissionDenials: unknown[],
+): Record<string, unknown> {
   const usage = {
     input_tokens: totals.input,
     cache_creation_input_tokens: 0,

@@ -8,24 +8,64 @@ import os from 'node:os';
 import { providerToolCallId } from '../../mock/tool-call-ids.js';
 import type { Invocation } from '../args/invocation.js';
 import type { CliRuntime } from '../runtime.js';
-import { addUsage, dripGapMs, httpErrorMessage, ScriptCursor, usageOf, type ModelFailure, type UsageTotals } from '../script-playback.js';
+import {
+  addUsage,
+  dripGapMs,
+  httpErrorMessage,
+  ScriptCursor,
+  usageOf,
+  type ModelFailure,
+  type UsageTotals,
+} from '../script-playback.js';
 import type { ScriptToolCall } from '../script-types.js';
 import { claudeToolInput } from '../tool-mapping.js';
 import type { ToolOutcome } from '../workspace-tools.js';
-import { claudeAssistantLine, claudeInitLine, claudeMessageUsage, claudeResultLine, claudeSyntheticErrorLine, type ClaudeEnding } from './claude-shapes.js';
+import {
+  claudeAssistantLine,
+  claudeInitLine,
+  claudeMessageUsage,
+  claudeResultLine,
+  claudeSyntheticErrorLine,
+  type ClaudeEnding,
+} from './claude-shapes.js';
 
 export const CLAUDE_DEFAULT_MODEL = 'claude-sonnet-4-5';
 /** CLAUDE_CODE_MAX_RETRIES=1 in the captures: two requests. */
 const MAX_ATTEMPTS = 2;
-const INIT_TOOLS = ['Task', 'Bash', 'Edit', 'Glob', 'Grep', 'NotebookEdit', 'Read', 'TodoWrite', 'ToolSearch', 'WebFetch', 'WebSearch', 'Write'];
+const INIT_TOOLS = [
+  'Task',
+  'Bash',
+  'Edit',
+  'Glob',
+  'Grep',
+  'NotebookEdit',
+  'Read',
+  'TodoWrite',
+  'ToolSearch',
+  'WebFetch',
+  'WebSearch',
+  'Write',
+];
 const READ_ONLY_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS']);
 
 function apiError(failure: ModelFailure): { text: string; error: string; status: number | null; type: string } {
-  if (failure.kind !== 'http') return { text: 'API Error: Connection error.', error: 'unknown', status: null, type: 'connection_error' };
+  if (failure.kind !== 'http')
+    return { text: 'API Error: Connection error.', error: 'unknown', status: null, type: 'connection_error' };
   const status = failure.status;
-  if (status === 429) return { text: `API Error: Request rejected (429) · ${httpErrorMessage(429)}`, error: 'rate_limit', status, type: 'rate_limit_error' };
+  if (status === 429)
+    return {
+      text: `API Error: Request rejected (429) · ${httpErrorMessage(429)}`,
+      error: 'rate_limit',
+      status,
+      type: 'rate_limit_error',
+    };
   if (status === 401 || status === 403) {
-    return { text: `API Error: ${status} ${httpErrorMessage(status)} · Please run /login`, error: 'authentication_failed', status, type: 'authentication_error' };
+    return {
+      text: `API Error: ${status} ${httpErrorMessage(status)} · Please run /login`,
+      error: 'authentication_failed',
+      status,
+      type: 'authentication_error',
+    };
   }
   if (status >= 500) {
     return {
@@ -35,7 +75,12 @@ function apiError(failure: ModelFailure): { text: string; error: string; status:
       type: 'api_error',
     };
   }
-  return { text: `API Error: ${status} ${httpErrorMessage(status)}`, error: 'invalid_request', status, type: 'invalid_request_error' };
+  return {
+    text: `API Error: ${status} ${httpErrorMessage(status)}`,
+    error: 'invalid_request',
+    status,
+    type: 'invalid_request_error',
+  };
 }
 
 /** The host claude names in server-error messages: the configured base URL's. */
@@ -52,7 +97,11 @@ export interface ClaudeRunOptions {
   stdinText: string;
 }
 
-export async function runClaude(runtime: CliRuntime, invocation: Invocation, options: ClaudeRunOptions): Promise<never> {
+export async function runClaude(
+  runtime: CliRuntime,
+  invocation: Invocation,
+  options: ClaudeRunOptions,
+): Promise<never> {
   const started = Date.now();
   const model = invocation.model ?? CLAUDE_DEFAULT_MODEL;
   const { sessionId } = options;
@@ -78,17 +127,46 @@ export async function runClaude(runtime: CliRuntime, invocation: Invocation, opt
     if (format === 'stream-json') runtime.line(stamped);
   };
   const finish = (ending: ClaudeEnding, billed: UsageTotals = totals) => {
-    const line: Record<string, unknown> = { ...claudeResultLine(model, ending, totals, billed, Date.now() - started, permissionDenials), session_id: sessionId, uuid: randomUUID() };
+    const line: Record<string, unknown> = {
+      ...claudeResultLine(model, ending, totals, billed, Date.now() - started, permissionDenials),
+      session_id: sessionId,
+      uuid: randomUUID(),
+    };
     if (format === 'stream-json' || format === 'json') runtime.line(line);
     else if (typeof line.result === 'string') process.stdout.write(`${line.result}\n`);
   };
 
   runtime.onInterrupt(() => {
-    if (partial) emit({ ...claudeAssistantLine(model, partial.id, [{ type: 'text', text: partial.text }], claudeMessageUsage(partial.input, 0, 1)), aborted: true });
-    if (runningTool) emit(toolResultLine(runningTool, { isError: true, output: '[Request interrupted by user for tool use]', failure: 'interrupted' }, runtime.workspace, 'Bash', {}));
-    emit({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, parent_tool_use_id: null, timestamp: new Date().toISOString() });
+    if (partial)
+      emit({
+        ...claudeAssistantLine(
+          model,
+          partial.id,
+          [{ type: 'text', text: partial.text }],
+          claudeMessageUsage(partial.input, 0, 1),
+        ),
+        aborted: true,
+      });
+    if (runningTool)
+      emit(
+        toolResultLine(
+          runningTool,
+          { isError: true, output: '[Request interrupted by user for tool use]', failure: 'interrupted' },
+          runtime.workspace,
+          'Bash',
+          {},
+        ),
+      );
+    emit({
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },
+      parent_tool_use_id: null,
+      timestamp: new Date().toISOString(),
+    });
     // The interrupted call is billed (modelUsage) though its usage never completed.
-    const billed = partial ? { ...totals, input: totals.input + partial.input, output: totals.output + partial.text.length } : totals;
+    const billed = partial
+      ? { ...totals, input: totals.input + partial.input, output: totals.output + partial.text.length }
+      : totals;
     finish({ kind: 'interrupted', numTurns: numTurns + 1, tools: runningTool !== undefined }, billed);
     void runtime.exit(0);
   });
@@ -109,7 +187,15 @@ export async function runClaude(runtime: CliRuntime, invocation: Invocation, opt
     const call = cursor.call(MAX_ATTEMPTS);
     call.retried.forEach((failure, index) => {
       const described = apiError(failure);
-      emit({ type: 'system', subtype: 'api_retry', attempt: index + 1, max_retries: MAX_ATTEMPTS - 1, retry_delay_ms: 600, error_status: described.status, error: described.error });
+      emit({
+        type: 'system',
+        subtype: 'api_retry',
+        attempt: index + 1,
+        max_retries: MAX_ATTEMPTS - 1,
+        retry_delay_ms: 600,
+        error_status: described.status,
+        error: described.error,
+      });
     });
     if (call.kind === 'failed') return failWith(call.failure);
     const response = call.response;
@@ -117,7 +203,14 @@ export async function runClaude(runtime: CliRuntime, invocation: Invocation, opt
     const messageId = `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
     const usage = claudeMessageUsage(reported.input_tokens, reported.cache_read_input_tokens ?? 0, 1);
     if (response.thinking && response.thinking.length > 0) {
-      emit(claudeAssistantLine(model, messageId, [{ type: 'thinking', thinking: response.thinking.join(''), signature: '' }], usage));
+      emit(
+        claudeAssistantLine(
+          model,
+          messageId,
+          [{ type: 'thinking', thinking: response.thinking.join(''), signature: '' }],
+          usage,
+        ),
+      );
     }
     const chunks = response.text ?? [];
     if (response.stall === 'after-first-text') {
@@ -135,11 +228,22 @@ export async function runClaude(runtime: CliRuntime, invocation: Invocation, opt
     addUsage(totals, reported);
     const calls = response.toolCalls ?? [];
     if (calls.length === 0) break;
-    const inputs = calls.map((scripted) => claudeToolInput(scripted.name, runtime.inputOf(scripted), runtime.workspace));
+    const inputs = calls.map((scripted) =>
+      claudeToolInput(scripted.name, runtime.inputOf(scripted), runtime.workspace),
+    );
     // claude prints the ids the Messages API issued (the mock's, derived from the script ids).
-    const ids = calls.map((scripted) => providerToolCallId('anthropic', runtime.state.scenario.id, scripted.id) ?? scripted.id);
+    const ids = calls.map(
+      (scripted) => providerToolCallId('anthropic', runtime.state.scenario.id, scripted.id) ?? scripted.id,
+    );
     calls.forEach((scripted, index) => {
-      emit(claudeAssistantLine(model, messageId, [{ type: 'tool_use', id: ids[index], name: scripted.name, input: inputs[index] }], usage));
+      emit(
+        claudeAssistantLine(
+          model,
+          messageId,
+          [{ type: 'tool_use', id: ids[index], name: scripted.name, input: inputs[index] }],
+          usage,
+        ),
+      );
     });
     for (const [index, scripted] of calls.entries()) {
       const id = ids[index]!;
@@ -172,28 +276,59 @@ function catN(content: string): string {
 }
 
 /** The `user` envelope claude prints for one tool result, with its `tool_use_result` detail. */
-function toolResultLine(id: string, outcome: ToolOutcome, workspace: string, name: string, input: Record<string, unknown>): Record<string, unknown> {
+function toolResultLine(
+  id: string,
+  outcome: ToolOutcome,
+  workspace: string,
+  name: string,
+  input: Record<string, unknown>,
+): Record<string, unknown> {
   let content: string;
   let detail: unknown;
   if (outcome.isError) {
-    if (outcome.failure === 'not-found' && name === 'Read') content = `File does not exist. Note: your current working directory is ${workspace}.`;
-    else if (outcome.failure === 'exit-code') content = `Exit code ${outcome.exitCode}\n${outcome.output.replace(/\n+$/, '')}`;
+    if (outcome.failure === 'not-found' && name === 'Read')
+      content = `File does not exist. Note: your current working directory is ${workspace}.`;
+    else if (outcome.failure === 'exit-code')
+      content = `Exit code ${outcome.exitCode}\n${outcome.output.replace(/\n+$/, '')}`;
     else if (outcome.failure === 'denied' || outcome.failure === 'interrupted') content = outcome.output;
     else content = `<tool_use_error>${outcome.output}</tool_use_error>`;
     detail = `Error: ${content}`;
   } else if (name === 'Read') {
     content = catN(outcome.output);
     const lines = outcome.output.split('\n').length;
-    detail = { type: 'text', file: { filePath: outcome.absolutePath, content: outcome.output, numLines: lines, startLine: 1, totalLines: lines } };
+    detail = {
+      type: 'text',
+      file: {
+        filePath: outcome.absolutePath,
+        content: outcome.output,
+        numLines: lines,
+        startLine: 1,
+        totalLines: lines,
+      },
+    };
   } else if (name === 'Bash') {
     content = outcome.output.replace(/\n+$/, '');
     detail = { stdout: content, stderr: '', interrupted: false, isImage: false, noOutputExpected: false };
   } else if (name === 'Write') {
-    content = outcome.created ? `File created successfully at: ${outcome.absolutePath}` : `The file ${outcome.absolutePath} has been updated successfully.`;
-    detail = { type: outcome.created ? 'create' : 'update', filePath: outcome.absolutePath, content: input.content, structuredPatch: [] };
+    content = outcome.created
+      ? `File created successfully at: ${outcome.absolutePath}`
+      : `The file ${outcome.absolutePath} has been updated successfully.`;
+    detail = {
+      type: outcome.created ? 'create' : 'update',
+      filePath: outcome.absolutePath,
+      content: input.content,
+      structuredPatch: [],
+    };
   } else if (name === 'Edit') {
     content = `The file ${outcome.absolutePath} has been updated successfully.`;
-    detail = { filePath: outcome.absolutePath, oldString: input.old_string, newString: input.new_string, structuredPatch: [], userModified: false, replaceAll: input.replace_all === true };
+    detail = {
+      filePath: outcome.absolutePath,
+      oldString: input.old_string,
+      newString: input.new_string,
+      structuredPatch: [],
+      userModified: false,
+      replaceAll: input.replace_all === true,
+    };
   } else {
     content = outcome.output === '' ? 'No files found' : outcome.output;
     detail = { output: content };
@@ -206,7 +341,16 @@ function toolResultLine(id: string, outcome: ToolOutcome, workspace: string, nam
     parent_tool_use_id: null,
     timestamp: new Date().toISOString(),
     tool_use_result: detail,
-    tool_result_meta: [{ id, permission_decision: { decision: outcome.failure === 'denied' ? 'deny' : 'accept', source: 'config', reason_type: 'mode' } }],
+    tool_result_meta: [
+      {
+        id,
+        permission_decision: {
+          decision: outcome.failure === 'denied' ? 'deny' : 'accept',
+          source: 'config',
+          reason_type: 'mode',
+        },
+      },
+    ],
   };
 }
 

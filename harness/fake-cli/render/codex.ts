@@ -9,7 +9,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Invocation } from '../args/invocation.js';
 import { promptSource, type CliRuntime } from '../runtime.js';
-import { usageOf, addUsage, dripGapMs, httpErrorMessage, httpReason, ScriptCursor, type ModelFailure, type UsageTotals } from '../script-playback.js';
+import {
+  usageOf,
+  addUsage,
+  dripGapMs,
+  httpErrorMessage,
+  httpReason,
+  ScriptCursor,
+  type ModelFailure,
+  type UsageTotals,
+} from '../script-playback.js';
 import type { ScriptToolCall } from '../script-types.js';
 import { codexDisplayedCommand, codexShellCommand } from '../tool-mapping.js';
 
@@ -22,7 +31,8 @@ function failureMessage(failure: ModelFailure): string {
     return `unexpected status ${failure.status} ${httpReason(failure.status)}: ${httpErrorMessage(failure.status)}`;
   }
   if (failure.kind === 'malformed') return 'stream disconnected before completion: failed to parse SSE event';
-  if (failure.kind === 'mid-stream-error') return 'stream disconnected before completion: response.failed event received';
+  if (failure.kind === 'mid-stream-error')
+    return 'stream disconnected before completion: response.failed event received';
   return 'stream disconnected before completion: error decoding response body';
 }
 
@@ -142,12 +152,27 @@ async function runTool(
     const outcome = await runtime.runTool(scripted, itemId, denied);
     emit({
       type: 'item.completed',
-      item: { id: itemId, type: 'file_change', changes: [{ path: absolute, kind: existed ? 'update' : 'add' }], status: outcome.isError ? 'failed' : 'completed' },
+      item: {
+        id: itemId,
+        type: 'file_change',
+        changes: [{ path: absolute, kind: existed ? 'update' : 'add' }],
+        status: outcome.isError ? 'failed' : 'completed',
+      },
     });
     return;
   }
   const displayed = codexDisplayedCommand(command);
-  emit({ type: 'item.started', item: { id: itemId, type: 'command_execution', command: displayed, aggregated_output: '', exit_code: null, status: 'in_progress' } });
+  emit({
+    type: 'item.started',
+    item: {
+      id: itemId,
+      type: 'command_execution',
+      command: displayed,
+      aggregated_output: '',
+      exit_code: null,
+      status: 'in_progress',
+    },
+  });
   const outcome = await runtime.runTool(scripted, itemId);
   let output = outcome.output;
   let exitCode = outcome.exitCode ?? (outcome.isError ? 1 : 0);
@@ -161,7 +186,14 @@ async function runTool(
   if (outcome.isError && scripted.name !== 'Bash' && scripted.name !== 'Read') exitCode = 1;
   emit({
     type: 'item.completed',
-    item: { id: itemId, type: 'command_execution', command: displayed, aggregated_output: output, exit_code: exitCode, status: exitCode === 0 ? 'completed' : 'failed' },
+    item: {
+      id: itemId,
+      type: 'command_execution',
+      command: displayed,
+      aggregated_output: output,
+      exit_code: exitCode,
+      status: exitCode === 0 ? 'completed' : 'failed',
+    },
   });
 }
 

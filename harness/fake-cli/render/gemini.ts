@@ -6,7 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Invocation } from '../args/invocation.js';
 import { promptSource, type CliRuntime } from '../runtime.js';
-import { usageOf, addUsage, dripGapMs, httpErrorMessage, ScriptCursor, type ModelFailure, type UsageTotals } from '../script-playback.js';
+import {
+  usageOf,
+  addUsage,
+  dripGapMs,
+  httpErrorMessage,
+  ScriptCursor,
+  type ModelFailure,
+  type UsageTotals,
+} from '../script-playback.js';
 import type { ScriptResponse } from '../script-types.js';
 import type { ToolOutcome } from '../workspace-tools.js';
 import { geminiToolCall } from '../tool-mapping.js';
@@ -27,7 +35,9 @@ const STATUS_NAMES: Record<number, string> = {
 };
 
 function errorBody(status: number): string {
-  return JSON.stringify({ error: { code: status, message: httpErrorMessage(status), status: STATUS_NAMES[status] ?? 'UNKNOWN' } });
+  return JSON.stringify({
+    error: { code: status, message: httpErrorMessage(status), status: STATUS_NAMES[status] ?? 'UNKNOWN' },
+  });
 }
 
 function stackTrace(): string {
@@ -77,7 +87,12 @@ function toolResultLine(toolId: string, geminiName: string, outcome: ToolOutcome
   }
   if (outcome.isError) {
     const display = outcome.failure === 'not-found' ? 'File not found.' : outcome.output.split('\n')[0];
-    return { ...base, status: 'error', output: display, error: { type: FAILURE_TYPES[outcome.failure ?? 'bad-input'], message: outcome.output } };
+    return {
+      ...base,
+      status: 'error',
+      output: display,
+      error: { type: FAILURE_TYPES[outcome.failure ?? 'bad-input'], message: outcome.output },
+    };
   }
   switch (geminiName) {
     case 'read_file':
@@ -108,19 +123,28 @@ export interface GeminiRunOptions {
   stdinText: string;
 }
 
-export async function runGemini(runtime: CliRuntime, invocation: Invocation, options: GeminiRunOptions): Promise<never> {
+export async function runGemini(
+  runtime: CliRuntime,
+  invocation: Invocation,
+  options: GeminiRunOptions,
+): Promise<never> {
   const started = Date.now();
   const model = invocation.model ?? process.env.GEMINI_MODEL ?? GEMINI_DEFAULT_MODEL;
   const format = (invocation.flags['output-format'] as string | undefined) ?? 'text';
-  runtime.stderr('Warning: 256-color support not detected. Using a terminal with at least 256-color support is recommended for a better visual experience.\n');
-  if (invocation.autoApprove) runtime.stderr('YOLO mode is enabled. All tool calls will be automatically approved.\n'.repeat(2));
+  runtime.stderr(
+    'Warning: 256-color support not detected. Using a terminal with at least 256-color support is recommended for a better visual experience.\n',
+  );
+  if (invocation.autoApprove)
+    runtime.stderr('YOLO mode is enabled. All tool calls will be automatically approved.\n'.repeat(2));
   runtime.stderr('Ripgrep is not available. Falling back to GrepTool.\n');
   // A signal reaching this (worker) process stops it at once: no result line, exit 0.
   runtime.onInterrupt(() => void runtime.exit(0));
 
   const prompt = [options.stdinText.trim(), invocation.prompt ?? ''].filter((part) => part !== '').join('\n\n');
   if (prompt === '') {
-    runtime.stderr('No input provided via stdin. Input can be provided by piping data into gemini or using the --prompt option.\n');
+    runtime.stderr(
+      'No input provided via stdin. Input can be provided by piping data into gemini or using the --prompt option.\n',
+    );
     return runtime.exit(1);
   }
   runtime.log({ event: 'prompt', prompt, source: promptSource(invocation.prompt, options.stdinText) });
@@ -143,7 +167,13 @@ export async function runGemini(runtime: CliRuntime, invocation: Invocation, opt
   };
   const finish = (error?: { type: string; message: string }): void => {
     if (format === 'stream-json') {
-      emit({ type: 'result', timestamp: new Date().toISOString(), status: error ? 'error' : 'success', ...(error ? { error } : {}), stats: stats() });
+      emit({
+        type: 'result',
+        timestamp: new Date().toISOString(),
+        status: error ? 'error' : 'success',
+        ...(error ? { error } : {}),
+        stats: stats(),
+      });
     } else if (format === 'json') {
       runtime.line({ session_id: options.sessionId, response: finalText, stats: stats(), ...(error ? { error } : {}) });
     } else if (error) {
@@ -162,18 +192,31 @@ export async function runGemini(runtime: CliRuntime, invocation: Invocation, opt
     call.retried.forEach((failure, index) => {
       const body = failure.kind === 'http' ? errorBody(failure.status) : failureMessage(failure);
       const status = failure.kind === 'http' ? failure.status : 0;
-      runtime.stderr(`Attempt ${index + 1} failed with status ${status}. Retrying with backoff... _ApiError: ${body}\n${stackTrace()} {\n  status: ${status}\n}\n`);
+      runtime.stderr(
+        `Attempt ${index + 1} failed with status ${status}. Retrying with backoff... _ApiError: ${body}\n${stackTrace()} {\n  status: ${status}\n}\n`,
+      );
     });
     if (call.kind === 'failed') {
       const { failure } = call;
       // The mock breaks a stream right after its first text frame: that chunk arrived, nothing else.
       const delivered = failure.kind === 'http' ? undefined : failure.response.text?.[0];
-      if (delivered !== undefined) emit({ type: 'message', timestamp: new Date().toISOString(), role: 'assistant', content: delivered, delta: true });
+      if (delivered !== undefined)
+        emit({
+          type: 'message',
+          timestamp: new Date().toISOString(),
+          role: 'assistant',
+          content: delivered,
+          delta: true,
+        });
       if (failure.kind === 'http' && call.retried.length > 0) {
-        runtime.stderr(`Attempt ${call.retried.length + 1} failed: ${failure.status === 429 ? httpErrorMessage(429) : errorBody(failure.status)}. Max attempts reached\n`);
+        runtime.stderr(
+          `Attempt ${call.retried.length + 1} failed: ${failure.status === 429 ? httpErrorMessage(429) : errorBody(failure.status)}. Max attempts reached\n`,
+        );
       }
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      runtime.stderr(`Error when talking to Gemini API Full report available at: /var/tmp/gemini-client-error-Turn.run-sendMessageStream-${stamp}.json ${failureMessage(failure)}\n${stackTrace()}\n`);
+      runtime.stderr(
+        `Error when talking to Gemini API Full report available at: /var/tmp/gemini-client-error-Turn.run-sendMessageStream-${stamp}.json ${failureMessage(failure)}\n${stackTrace()}\n`,
+      );
       finish({ type: 'unknown', message: failureMessage(failure) });
       return runtime.exit(exitCodeFor(failure));
     }
@@ -183,7 +226,9 @@ export async function runGemini(runtime: CliRuntime, invocation: Invocation, opt
     if (stalled) {
       // Nothing stopped the CLI while the provider held the stream: the connection finally dropped.
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      runtime.stderr(`Error when talking to Gemini API Full report available at: /var/tmp/gemini-client-error-Turn.run-sendMessageStream-${stamp}.json TypeError: terminated\n${stackTrace()}\n`);
+      runtime.stderr(
+        `Error when talking to Gemini API Full report available at: /var/tmp/gemini-client-error-Turn.run-sendMessageStream-${stamp}.json TypeError: terminated\n${stackTrace()}\n`,
+      );
       finish({ type: 'unknown', message: '[API Error: terminated]' });
       return runtime.exit(1);
     }
@@ -198,15 +243,26 @@ export async function runGemini(runtime: CliRuntime, invocation: Invocation, opt
       return { scripted, rendered, toolId: `${rendered.name}__${callId}` };
     });
     for (const { rendered, toolId } of planned) {
-      emit({ type: 'tool_use', timestamp: new Date().toISOString(), tool_name: rendered.name, tool_id: toolId, parameters: rendered.parameters });
+      emit({
+        type: 'tool_use',
+        timestamp: new Date().toISOString(),
+        tool_name: rendered.name,
+        tool_id: toolId,
+        parameters: rendered.parameters,
+      });
     }
     for (const { scripted, rendered, toolId } of planned) {
       toolCalls += 1;
-      const outcome = await runtime.runTool(scripted, toolId, deniedReason(invocation, rendered.name), (ran) =>
-        toolResultLine(toolId, rendered.name, ran).status === 'error',
+      const outcome = await runtime.runTool(
+        scripted,
+        toolId,
+        deniedReason(invocation, rendered.name),
+        (ran) => toolResultLine(toolId, rendered.name, ran).status === 'error',
       );
       if (outcome.isError && rendered.name !== 'run_shell_command') {
-        runtime.stderr(`Error executing tool ${rendered.name}: ${outcome.failure === 'not-found' ? 'File not found.' : outcome.output.split('\n')[0]}\n`);
+        runtime.stderr(
+          `Error executing tool ${rendered.name}: ${outcome.failure === 'not-found' ? 'File not found.' : outcome.output.split('\n')[0]}\n`,
+        );
       }
       emit(toolResultLine(toolId, rendered.name, outcome));
     }
@@ -225,7 +281,9 @@ function deniedReason(invocation: Invocation, geminiName: string): string | unde
 /** What gemini's startup profiler prints when a turn runs long enough (seen in the interrupt captures). */
 function startupNoise(runtime: CliRuntime): void {
   runtime.stderr("[STARTUP] Phase 'cleanup_ops' was started but never ended. Skipping metrics.\n");
-  runtime.stderr("[STARTUP] Cannot measure phase 'cleanup_ops': start mark 'startup:cleanup_ops:start' not found (likely cleared by reset).\n");
+  runtime.stderr(
+    "[STARTUP] Cannot measure phase 'cleanup_ops': start mark 'startup:cleanup_ops:start' not found (likely cleared by reset).\n",
+  );
 }
 
 /** Prints the response's text chunks as deltas; true when the script stalled the stream and nothing ended the CLI. */

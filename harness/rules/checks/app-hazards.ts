@@ -14,20 +14,37 @@ export class AppHazardChecks {
     const ctx = this.ctx;
     if (flat && !this.flatReported) {
       this.flatReported = true;
-      ctx.report('app.flat-dialect', line, `flat "${String(message.type)}" line: the app shows flat lines twice in a new tab's first turn`);
+      ctx.report(
+        'app.flat-dialect',
+        line,
+        `flat "${String(message.type)}" line: the app shows flat lines twice in a new tab's first turn`,
+      );
     }
     switch (message.type) {
       case 'tool_result':
         if (message.content !== undefined && typeof message.content !== 'string') {
-          ctx.report('app.tool-result-string', line, `tool_result.content is ${describeType(message.content)}, not a string`);
+          ctx.report(
+            'app.tool-result-string',
+            line,
+            `tool_result.content is ${describeType(message.content)}, not a string`,
+          );
         }
         break;
       case 'user': {
         const body = message.message;
         if (isObject(body) && Array.isArray(body.content)) {
           for (const block of body.content) {
-            if (isObject(block) && block.type === 'tool_result' && block.content !== undefined && typeof block.content !== 'string') {
-              ctx.report('app.tool-result-string', line, `tool_result block content is ${describeType(block.content)}, not a string`);
+            if (
+              isObject(block) &&
+              block.type === 'tool_result' &&
+              block.content !== undefined &&
+              typeof block.content !== 'string'
+            ) {
+              ctx.report(
+                'app.tool-result-string',
+                line,
+                `tool_result block content is ${describeType(block.content)}, not a string`,
+              );
             }
           }
         }
@@ -39,11 +56,20 @@ export class AppHazardChecks {
         }
         break;
       case 'result':
-        if (isObject(message.error)) ctx.report('app.nested-error', line, 'result carries an `error` object instead of a string');
+        if (isObject(message.error))
+          ctx.report('app.nested-error', line, 'result carries an `error` object instead of a string');
         break;
       case 'system':
-        if ((message.subtype === 'init' || message.subtype === 'session_id') && typeof message.session_id === 'string' && !FILENAME_SAFE.test(message.session_id)) {
-          ctx.report('app.session-id-filename-safe', line, `session_id ${JSON.stringify(message.session_id.slice(0, 80))} is not filename-safe ([A-Za-z0-9_-]+)`);
+        if (
+          (message.subtype === 'init' || message.subtype === 'session_id') &&
+          typeof message.session_id === 'string' &&
+          !FILENAME_SAFE.test(message.session_id)
+        ) {
+          ctx.report(
+            'app.session-id-filename-safe',
+            line,
+            `session_id ${JSON.stringify(message.session_id.slice(0, 80))} is not filename-safe ([A-Za-z0-9_-]+)`,
+          );
         }
         break;
       default:

@@ -9,7 +9,8 @@ export interface CheckContext {
 
 export type Json = Record<string, unknown>;
 
-export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A short JSON rendering of a value for messages (never the whole of a large value). */
 export function brief(value: unknown, max = 60): string {
@@ -18,7 +19,11 @@ export function brief(value: unknown, max = 60): string {
     text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   } catch {
     // Too deep for JSON.stringify (String() would recurse as well): describe the value's kind only.
-    text = Array.isArray(value) ? '[a deeply nested array]' : typeof value === 'object' && value !== null ? '{a deeply nested object}' : typeof value;
+    text = Array.isArray(value)
+      ? '[a deeply nested array]'
+      : typeof value === 'object' && value !== null
+        ? '{a deeply nested object}'
+        : typeof value;
   }
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }

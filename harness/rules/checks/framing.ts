@@ -23,25 +23,40 @@ export function diagnoseUnparsableLine(text: string, error: unknown, terminated:
   }
   if (text.includes('\u001b')) {
     const match = ANSI.exec(text);
-    return { rule: 'framing.no-ansi', message: `line contains an ANSI escape sequence ${JSON.stringify(match?.[0] ?? '\u001b')}` };
+    return {
+      rule: 'framing.no-ansi',
+      message: `line contains an ANSI escape sequence ${JSON.stringify(match?.[0] ?? '\u001b')}`,
+    };
   }
   const brace = text.indexOf('{');
   if (brace > 0 && text.length < 1_000_000 && parses(text.slice(brace))) {
-    return { rule: 'framing.no-prefix', message: `JSON object is preceded by ${JSON.stringify(text.slice(0, Math.min(brace, 40)))}` };
+    return {
+      rule: 'framing.no-prefix',
+      message: `JSON object is preceded by ${JSON.stringify(text.slice(0, Math.min(brace, 40)))}`,
+    };
   }
   if (error instanceof RangeError) {
     return { rule: 'framing.single-line-json', message: 'line is nested too deeply to parse' };
   }
   const reason = error instanceof Error ? error.message : String(error);
   if (!terminated) {
-    return { rule: 'framing.single-line-json', message: `last line is incomplete JSON and has no newline: output was cut off (${reason})` };
+    return {
+      rule: 'framing.single-line-json',
+      message: `last line is incomplete JSON and has no newline: output was cut off (${reason})`,
+    };
   }
   const trimmed = text.trim();
   if (trimmed.startsWith('{') && /}\s*{/.test(trimmed) && !parses(trimmed)) {
-    return { rule: 'framing.single-line-json', message: `line holds more than one JSON value or is malformed (${reason})` };
+    return {
+      rule: 'framing.single-line-json',
+      message: `line holds more than one JSON value or is malformed (${reason})`,
+    };
   }
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[') && !trimmed.startsWith('"')) {
     return { rule: 'framing.single-line-json', message: `line is not JSON (${reason})` };
   }
-  return { rule: 'framing.single-line-json', message: `line is not one complete JSON value; pretty-printed or split objects are not allowed (${reason})` };
+  return {
+    rule: 'framing.single-line-json',
+    message: `line is not one complete JSON value; pretty-printed or split objects are not allowed (${reason})`,
+  };
 }

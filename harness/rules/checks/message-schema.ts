@@ -33,7 +33,11 @@ export function schemaFileFor(message: Json): string | undefined {
   const type = message.type as string;
   if (type === 'system') {
     const subtype = message.subtype;
-    return (typeof subtype === 'string' && Object.hasOwn(SYSTEM_BY_SUBTYPE, subtype) ? SYSTEM_BY_SUBTYPE[subtype] : undefined) ?? 'system-other.schema.json';
+    return (
+      (typeof subtype === 'string' && Object.hasOwn(SYSTEM_BY_SUBTYPE, subtype)
+        ? SYSTEM_BY_SUBTYPE[subtype]
+        : undefined) ?? 'system-other.schema.json'
+    );
   }
   if (type === 'usage') return isObject(message.usage) ? 'usage-nested.schema.json' : 'usage-flat.schema.json';
   return Object.hasOwn(BY_TYPE, type) ? BY_TYPE[type] : undefined;
@@ -65,7 +69,11 @@ function withoutUnknownBlocks(message: Json, line: number, ctx: CheckContext): J
   for (const block of blocks) {
     if (isObject(block) && typeof block.type === 'string' && !known.has(block.type)) {
       unknownFound = true;
-      ctx.report('schema.unknown-block', line, `${String(message.type)} envelope has a content block of unknown type "${block.type}"`);
+      ctx.report(
+        'schema.unknown-block',
+        line,
+        `${String(message.type)} envelope has a content block of unknown type "${block.type}"`,
+      );
     }
   }
   if (!unknownFound) return message;
@@ -84,10 +92,15 @@ export function checkMessageSchema(message: Json, line: number, ctx: CheckContex
   // A plain boolean: ajv's type guard would narrow `message` to never below.
   const valid: boolean = validate(message);
   if (valid) return;
-  const target = message.type === 'assistant' || message.type === 'user' ? withoutUnknownBlocks(message, line, ctx) : message;
+  const target =
+    message.type === 'assistant' || message.type === 'user' ? withoutUnknownBlocks(message, line, ctx) : message;
   if (target !== message && validate(target)) return;
   const errors = validate.errors;
   const first = errors?.[0];
   if (first && first.keyword === 'type' && TOOL_INPUT_PATH.test(first.instancePath)) return;
-  ctx.report('schema.message', line, `${String(message.type)} message does not match ${file}: ${describeSchemaError(errors)}`);
+  ctx.report(
+    'schema.message',
+    line,
+    `${String(message.type)} message does not match ${file}: ${describeSchemaError(errors)}`,
+  );
 }

@@ -29,7 +29,22 @@ interface TurnState {
 
 const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'MultiEdit']);
 /** Tools with an input schema in schemas/ (tool-input-<lower-case name>.schema.json). */
-const TOOLS_WITH_SCHEMA = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep', 'LS', 'Bash', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task', 'TaskOutput', 'NotebookEdit']);
+const TOOLS_WITH_SCHEMA = new Set([
+  'Read',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'Glob',
+  'Grep',
+  'LS',
+  'Bash',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+  'Task',
+  'TaskOutput',
+  'NotebookEdit',
+]);
 
 function newTurn(): TurnState {
   return {
@@ -81,20 +96,37 @@ export class SequenceChecks {
     if (event.kind !== 'message_stop') {
       if (this.results > 0 && turn.events === 0 && this.mode === 'spawn-per-turn' && !this.nothingAfterResultReported) {
         this.nothingAfterResultReported = true;
-        ctx.report('turn.nothing-after-result', event.line, `${describeEvent(event)} follows the turn's result (spawn-per-turn: one turn per process)`);
+        ctx.report(
+          'turn.nothing-after-result',
+          event.line,
+          `${describeEvent(event)} follows the turn's result (spawn-per-turn: one turn per process)`,
+        );
       }
       if (turn.events === 0) turn.firstLine = event.line;
       turn.events += 1;
     }
-    if (turn.interruptLine !== undefined && !turn.afterInterruptReported && (event.kind === 'text' || event.kind === 'tool_use' || event.kind === 'thinking')) {
+    if (
+      turn.interruptLine !== undefined &&
+      !turn.afterInterruptReported &&
+      (event.kind === 'text' || event.kind === 'tool_use' || event.kind === 'thinking')
+    ) {
       turn.afterInterruptReported = true;
-      ctx.report('interrupt.error-result', event.line, `${describeEvent(event)} after the interrupt at line ${turn.interruptLine}; only the error result may follow`);
+      ctx.report(
+        'interrupt.error-result',
+        event.line,
+        `${describeEvent(event)} after the interrupt at line ${turn.interruptLine}; only the error result may follow`,
+      );
     }
 
     switch (event.kind) {
       case 'init':
         this.initCount += 1;
-        if (this.initCount > 1) ctx.report('turn.init-once', event.line, `second system init (the first was earlier); init comes once per process`);
+        if (this.initCount > 1)
+          ctx.report(
+            'turn.init-once',
+            event.line,
+            `second system init (the first was earlier); init comes once per process`,
+          );
         else if (event.tools) this.initTools = new Set(event.tools);
         break;
       case 'system':
@@ -107,7 +139,11 @@ export class SequenceChecks {
         if (turn.pending.size > 0 && !turn.textWhilePendingReported) {
           turn.textWhilePendingReported = true;
           const [id, call] = turn.pending.entries().next().value as [string, PendingTool];
-          ctx.report('tool.no-text-before-result', event.line, `assistant text while tool_use ${JSON.stringify(id)} (line ${call.line}) has no tool_result yet`);
+          ctx.report(
+            'tool.no-text-before-result',
+            event.line,
+            `assistant text while tool_use ${JSON.stringify(id)} (line ${call.line}) has no tool_result yet`,
+          );
         }
         break;
       case 'tool_use':
@@ -127,9 +163,13 @@ export class SequenceChecks {
         break;
       case 'message_stop':
         if (this.previousKind !== 'result') {
-          ctx.report('turn.message-stop-after-result', event.line, this.results === 0 || this.previousKind !== 'message_stop'
-            ? `message_stop is not directly after a result (previous: ${this.previousKind ?? 'nothing'}, line ${this.previousLine || '-'})`
-            : 'second message_stop for the same turn');
+          ctx.report(
+            'turn.message-stop-after-result',
+            event.line,
+            this.results === 0 || this.previousKind !== 'message_stop'
+              ? `message_stop is not directly after a result (previous: ${this.previousKind ?? 'nothing'}, line ${this.previousLine || '-'})`
+              : 'second message_stop for the same turn',
+          );
         }
         this.messageStopsAfterResult += 1;
         break;
@@ -147,7 +187,8 @@ export class SequenceChecks {
     const invalidArguments = isObject(input) && Object.hasOwn(input, '_invalid_arguments');
     if (id !== '') {
       const earlier = this.toolIds.get(id);
-      if (earlier !== undefined) ctx.report('tool.unique-id', line, `tool_use id ${JSON.stringify(id)} was already used at line ${earlier}`);
+      if (earlier !== undefined)
+        ctx.report('tool.unique-id', line, `tool_use id ${JSON.stringify(id)} was already used at line ${earlier}`);
       else this.toolIds.set(id, line);
     }
     if (this.initTools && name !== '' && !this.initTools.has(name)) {
@@ -196,7 +237,11 @@ export class SequenceChecks {
       turn.answered.add(id);
       if (turn.pending.size === 0) turn.textWhilePendingReported = false;
       if (call.invalidArguments && !event.isError) {
-        ctx.report('tool.invalid-arguments', line, `tool_use ${JSON.stringify(id)} (line ${call.line}) had invalid arguments but its tool_result is not an error`);
+        ctx.report(
+          'tool.invalid-arguments',
+          line,
+          `tool_use ${JSON.stringify(id)} (line ${call.line}) had invalid arguments but its tool_result is not an error`,
+        );
       }
       return;
     }
@@ -205,9 +250,13 @@ export class SequenceChecks {
       return;
     }
     const earlier = this.toolIds.get(id);
-    ctx.report('tool.result-pairs-use', line, earlier !== undefined
-      ? `tool_result ${JSON.stringify(id)} answers a tool_use of an earlier turn (line ${earlier})`
-      : `tool_result ${JSON.stringify(id)} answers no earlier tool_use`);
+    ctx.report(
+      'tool.result-pairs-use',
+      line,
+      earlier !== undefined
+        ? `tool_result ${JSON.stringify(id)} answers a tool_use of an earlier turn (line ${earlier})`
+        : `tool_result ${JSON.stringify(id)} answers no earlier tool_use`,
+    );
   }
 
   private onResult(event: Extract<CanonicalEvent, { kind: 'result' }>): void {
@@ -222,7 +271,11 @@ export class SequenceChecks {
       ctx.report('error.no-success-after-error', line, `success result after the error at line ${turn.errorLine}`);
     }
     if (turn.interruptLine !== undefined && !event.isError) {
-      ctx.report('interrupt.error-result', line, `result after the interrupt at line ${turn.interruptLine} is not an error result`);
+      ctx.report(
+        'interrupt.error-result',
+        line,
+        `result after the interrupt at line ${turn.interruptLine} is not an error result`,
+      );
     }
     const usage = event.usage;
     if (!event.isError && !turn.usageSeen && usage === undefined) {
@@ -230,10 +283,18 @@ export class SequenceChecks {
     }
     if (usage && usage.inputTokens === 0 && usage.outputTokens === 0) {
       ctx.report('usage.not-zero', line, 'result.usage reports 0 input and 0 output tokens');
-      ctx.report('app.zero-usage-result', line, 'result.usage is 0/0: the app replaces the result with "Conversation compacted" and resets its counters');
+      ctx.report(
+        'app.zero-usage-result',
+        line,
+        'result.usage is 0/0: the app replaces the result with "Conversation compacted" and resets its counters',
+      );
     }
     if (usage?.estimated && !((usage.inputTokens ?? 0) > 0 && (usage.outputTokens ?? 0) > 0)) {
-      ctx.report('usage.estimated-positive', line, `estimated usage must be above 0 (input ${usage.inputTokens ?? '-'}, output ${usage.outputTokens ?? '-'})`);
+      ctx.report(
+        'usage.estimated-positive',
+        line,
+        `estimated usage must be above 0 (input ${usage.inputTokens ?? '-'}, output ${usage.outputTokens ?? '-'})`,
+      );
     }
     this.results += 1;
     this.messageStopsAfterResult = 0;
@@ -242,7 +303,11 @@ export class SequenceChecks {
 
   private reportUnanswered(turn: TurnState): void {
     for (const [id, call] of turn.pending) {
-      this.ctx.report('tool.use-answered', call.line, `tool_use ${JSON.stringify(id)} (${call.name || 'unnamed'}) never got a tool_result in its turn`);
+      this.ctx.report(
+        'tool.use-answered',
+        call.line,
+        `tool_use ${JSON.stringify(id)} (${call.name || 'unnamed'}) never got a tool_result in its turn`,
+      );
     }
     turn.pending.clear();
   }
@@ -252,9 +317,13 @@ export class SequenceChecks {
     const turn = this.turn;
     if (turn.events > 0) {
       this.reportUnanswered(turn);
-      this.ctx.report('turn.result-last', lastLine, this.results === 0
-        ? 'the stream ends without a result'
-        : `the turn that starts at line ${turn.firstLine} ends without a result`);
+      this.ctx.report(
+        'turn.result-last',
+        lastLine,
+        this.results === 0
+          ? 'the stream ends without a result'
+          : `the turn that starts at line ${turn.firstLine} ends without a result`,
+      );
     } else if (this.results === 0 && this.firstEventSeen) {
       this.ctx.report('turn.result-last', lastLine, 'the stream ends without a result');
     }

@@ -21,11 +21,20 @@ function isExecutableFile(file: string, platform: NodeJS.Platform): boolean {
 }
 
 /** The first `name` on `pathValue`; undefined when it is not installed. */
-export function locateBinary(name: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): LocatedBinary | undefined {
+export function locateBinary(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): LocatedBinary | undefined {
   const pathValue = env.PATH ?? env.Path ?? '';
   const pathApi = platform === 'win32' ? path.win32 : path.posix;
   const extensions =
-    platform === 'win32' ? (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean).map((ext) => ext.toLowerCase()) : [''];
+    platform === 'win32'
+      ? (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD')
+          .split(';')
+          .filter(Boolean)
+          .map((ext) => ext.toLowerCase())
+      : [''];
   for (const directory of pathValue.split(pathApi.delimiter)) {
     if (!directory) continue;
     for (const extension of extensions) {

@@ -6,7 +6,21 @@ import type { TurnSink } from '../provider.js';
 import type { ArgsInput, CliDefinition, CliTranslator } from './cli-provider.js';
 import { allowsChanges, asNumber, asString, errorFromStatus, isObject, statusInMessage } from './errors.js';
 
-export const CLAUDE_CLI_TOOLS = ['Task', 'Bash', 'Glob', 'Grep', 'LS', 'Read', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'WebFetch', 'WebSearch', 'TodoWrite'];
+export const CLAUDE_CLI_TOOLS = [
+  'Task',
+  'Bash',
+  'Glob',
+  'Grep',
+  'LS',
+  'Read',
+  'Edit',
+  'MultiEdit',
+  'Write',
+  'NotebookEdit',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+];
 /** Tools allowed without asking when the shim's permission mode runs tools (root may not use bypassPermissions). */
 const ALLOWED_TOOLS = CLAUDE_CLI_TOOLS.join(',');
 
@@ -24,7 +38,9 @@ export function claudeArgs(input: ArgsInput): string[] {
 function blockText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return content === undefined ? '' : JSON.stringify(content);
-  return content.map((block) => (isObject(block) && typeof block.text === 'string' ? block.text : JSON.stringify(block))).join('\n');
+  return content
+    .map((block) => (isObject(block) && typeof block.text === 'string' ? block.text : JSON.stringify(block)))
+    .join('\n');
 }
 
 class ClaudeTranslator implements CliTranslator {
@@ -42,7 +58,9 @@ class ClaudeTranslator implements CliTranslator {
       case 'system':
         if (event.subtype === 'init') this.cliSessionId = asString(event.session_id) ?? this.cliSessionId;
         else if (event.subtype === 'api_retry') {
-          this.sink.retried(`claude retried after HTTP ${String(event.error_status ?? '?')} ${asString(event.error) ?? ''} (attempt ${String(event.attempt ?? '?')})`.trim());
+          this.sink.retried(
+            `claude retried after HTTP ${String(event.error_status ?? '?')} ${asString(event.error) ?? ''} (attempt ${String(event.attempt ?? '?')})`.trim(),
+          );
         }
         break;
       case 'assistant':
@@ -64,7 +82,8 @@ class ClaudeTranslator implements CliTranslator {
     const blocks = Array.isArray(message.content) ? message.content.filter(isObject) : [];
     if (event.error !== undefined || event.is_api_error_message === true) {
       // A synthetic message carrying an API error: it is the turn's error, not assistant text.
-      this.apiError = blocks.map((block) => asString(block.text) ?? '').join('') || asString(event.error) || 'API error';
+      this.apiError =
+        blocks.map((block) => asString(block.text) ?? '').join('') || asString(event.error) || 'API error';
       return;
     }
     for (const block of blocks) {
@@ -89,7 +108,11 @@ class ClaudeTranslator implements CliTranslator {
       if (block.type !== 'tool_result') continue;
       const printed = this.printedIds.get(asString(block.tool_use_id) ?? '');
       if (!printed) continue;
-      this.sink.toolResult({ toolUseId: printed, content: blockText(block.content) || '(no output)', isError: block.is_error === true });
+      this.sink.toolResult({
+        toolUseId: printed,
+        content: blockText(block.content) || '(no output)',
+        isError: block.is_error === true,
+      });
     }
   }
 
@@ -111,8 +134,13 @@ class ClaudeTranslator implements CliTranslator {
       this.ending = { ok: true, text: asString(event.result) ?? this.finalText };
       return;
     }
-    const errors = Array.isArray(event.errors) ? event.errors.filter((entry): entry is string => typeof entry === 'string') : [];
-    const message = asString(event.result) ?? this.apiError ?? (errors.join('; ') || `claude ended with ${asString(event.subtype) ?? 'an error'}`);
+    const errors = Array.isArray(event.errors)
+      ? event.errors.filter((entry): entry is string => typeof entry === 'string')
+      : [];
+    const message =
+      asString(event.result) ??
+      this.apiError ??
+      (errors.join('; ') || `claude ended with ${asString(event.subtype) ?? 'an error'}`);
     const status = asNumber(event.api_error_status) ?? statusInMessage(message);
     this.ending = { ok: false, error: errorFromStatus(status, `claude: ${message}`) };
   }
@@ -121,7 +149,8 @@ class ClaudeTranslator implements CliTranslator {
 export const CLAUDE_CLI: CliDefinition = {
   id: 'claude-cli',
   binary: 'claude',
-  installHint: 'Install it with `npm install -g @anthropic-ai/claude-code` and sign in, or use --provider anthropic (REST).',
+  installHint:
+    'Install it with `npm install -g @anthropic-ai/claude-code` and sign in, or use --provider anthropic (REST).',
   tools: CLAUDE_CLI_TOOLS,
   buildArgs: claudeArgs,
   createTranslator: (sink) => new ClaudeTranslator(sink),

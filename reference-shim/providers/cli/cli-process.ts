@@ -108,7 +108,8 @@ export async function runCli(options: CliRunOptions): Promise<CliExit> {
         options.onOtherLine?.(text);
         return;
       }
-      if (value && typeof value === 'object' && !Array.isArray(value)) options.onEvent(value as Record<string, unknown>);
+      if (value && typeof value === 'object' && !Array.isArray(value))
+        options.onEvent(value as Record<string, unknown>);
       else options.onOtherLine?.(text);
     };
     child.stdout!.setEncoding('utf8');
@@ -162,10 +163,13 @@ export async function runCli(options: CliRunOptions): Promise<CliExit> {
     else options.signal.addEventListener('abort', onAbort);
 
     timers.push(
-      setTimeout(() => {
-        timedOut = true;
-        killAll();
-      }, options.timeoutMs ?? 30 * 60 * 1000),
+      setTimeout(
+        () => {
+          timedOut = true;
+          killAll();
+        },
+        options.timeoutMs ?? 30 * 60 * 1000,
+      ),
     );
   });
 }

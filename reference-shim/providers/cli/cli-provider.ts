@@ -69,8 +69,10 @@ function withHistory(prompt: string, history: readonly HistoryEntry[]): string {
     if (entry.role === 'user') lines.push(`User: ${entry.content}`);
     else if (entry.role === 'assistant') {
       if (entry.content) lines.push(`Assistant: ${entry.content}`);
-      for (const call of entry.toolCalls ?? []) lines.push(`Assistant called ${call.name} ${JSON.stringify(call.input)}`);
-    } else lines.push(`Tool ${entry.name} returned${entry.isError ? ' an error' : ''}: ${entry.content.slice(0, 2000)}`);
+      for (const call of entry.toolCalls ?? [])
+        lines.push(`Assistant called ${call.name} ${JSON.stringify(call.input)}`);
+    } else
+      lines.push(`Tool ${entry.name} returned${entry.isError ? ' an error' : ''}: ${entry.content.slice(0, 2000)}`);
   }
   if (lines.length === 0) return prompt;
   return `<conversation_so_far>\n${lines.join('\n')}\n</conversation_so_far>\n\n${prompt}`;
@@ -79,7 +81,9 @@ function withHistory(prompt: string, history: readonly HistoryEntry[]): string {
 function previousSession(state: unknown, id: CliProviderId): string | undefined {
   if (!state || typeof state !== 'object') return undefined;
   const candidate = state as Partial<CliSessionState>;
-  return candidate.cli === id && typeof candidate.sessionId === 'string' && candidate.sessionId !== '' ? candidate.sessionId : undefined;
+  return candidate.cli === id && typeof candidate.sessionId === 'string' && candidate.sessionId !== ''
+    ? candidate.sessionId
+    : undefined;
 }
 
 const lastLines = (text: string, count = 3) =>
@@ -112,14 +116,25 @@ export class CliTurnProvider implements TurnProvider {
     if (!binary) {
       return {
         ok: false,
-        error: new ProviderError('config', `${definition.binary} was not found on PATH: --provider ${definition.id} runs the official CLI. ${definition.installHint}`, { code: 'ENOENT' }),
+        error: new ProviderError(
+          'config',
+          `${definition.binary} was not found on PATH: --provider ${definition.id} runs the official CLI. ${definition.installHint}`,
+          { code: 'ENOENT' },
+        ),
         state: keepState,
       };
     }
     const resumeId = previousSession(request.state, definition.id);
     const prompt = resumeId ? request.prompt : withHistory(request.prompt, request.history);
     const promptOnStdin = platform === 'win32' && binary.batch && !cmdCanCarry(prompt);
-    const args = definition.buildArgs({ prompt, model: request.model, cwd: request.cwd, permissionMode: request.permissionMode, resumeId, promptOnStdin });
+    const args = definition.buildArgs({
+      prompt,
+      model: request.model,
+      cwd: request.cwd,
+      permissionMode: request.permissionMode,
+      resumeId,
+      promptOnStdin,
+    });
     const translator = definition.createTranslator(sink, { log, cwd: request.cwd });
     log(`${definition.id}: ${binary.file} ${args.map((arg) => JSON.stringify(arg)).join(' ')}`);
 
@@ -136,7 +151,9 @@ export class CliTurnProvider implements TurnProvider {
       interruptGraceMs: settings.interruptGraceMs,
       platform,
     });
-    const state: CliSessionState | unknown = translator.cliSessionId ? { cli: definition.id, sessionId: translator.cliSessionId } : keepState;
+    const state: CliSessionState | unknown = translator.cliSessionId
+      ? { cli: definition.id, sessionId: translator.cliSessionId }
+      : keepState;
     return { ...this.outcome(exit, translator), state };
   }
 
@@ -149,13 +166,16 @@ export class CliTurnProvider implements TurnProvider {
         ok: false,
         error: new ProviderError(
           'config',
-          missing ? `${name} was not found: ${this.definition.installHint}` : `${name} could not be started: ${exit.spawnError.message}`,
+          missing
+            ? `${name} was not found: ${this.definition.installHint}`
+            : `${name} could not be started: ${exit.spawnError.message}`,
           { code: exit.spawnError.code },
         ),
       };
     }
     if (exit.interrupted) return { ok: false, error: new ProviderError('aborted', `${name} was interrupted`) };
-    if (exit.timedOut) return { ok: false, error: new ProviderError('stream', `${name} did not finish in time and was stopped`) };
+    if (exit.timedOut)
+      return { ok: false, error: new ProviderError('stream', `${name} did not finish in time and was stopped`) };
     const ending = translator.ending;
     if (ending && !ending.ok) return { ok: false, error: ending.error };
     const code = exit.code ?? (exit.signal ? 128 : 1);
@@ -163,11 +183,22 @@ export class CliTurnProvider implements TurnProvider {
       const detail = lastLines(exit.stderrTail) || 'no message on stderr';
       if (!ending) {
         // Nothing on stdout: it refused its arguments or its configuration (auth, trust, flags).
-        return { ok: false, error: new ProviderError('config', `${name} exited with code ${code} before answering: ${detail}`, { code: String(code) }) };
+        return {
+          ok: false,
+          error: new ProviderError('config', `${name} exited with code ${code} before answering: ${detail}`, {
+            code: String(code),
+          }),
+        };
       }
-      return { ok: false, error: new ProviderError('stream', `${name} reported success but exited with code ${code}: ${detail}`, { code: String(code) }) };
+      return {
+        ok: false,
+        error: new ProviderError('stream', `${name} reported success but exited with code ${code}: ${detail}`, {
+          code: String(code),
+        }),
+      };
     }
-    if (!ending) return { ok: false, error: new ProviderError('stream', `${name} exited without reporting the end of the turn`) };
+    if (!ending)
+      return { ok: false, error: new ProviderError('stream', `${name} exited without reporting the end of the turn`) };
     return { ok: true, assistantText: ending.text };
   }
 }

@@ -72,12 +72,20 @@ class CodexTranslator implements CliTranslator {
         const input = asNumber(usage.input_tokens) ?? 0;
         const output = asNumber(usage.output_tokens) ?? 0;
         const cached = asNumber(usage.cached_input_tokens) ?? 0;
-        if (input > 0 || output > 0) this.sink.usage({ inputTokens: input, outputTokens: output, ...(cached > 0 ? { cacheReadTokens: cached } : {}) });
+        if (input > 0 || output > 0)
+          this.sink.usage({
+            inputTokens: input,
+            outputTokens: output,
+            ...(cached > 0 ? { cacheReadTokens: cached } : {}),
+          });
         this.ending = { ok: true, text: this.finalText };
         break;
       }
       case 'turn.failed': {
-        const message = (isObject(event.error) ? asString(event.error.message) : undefined) ?? this.lastError ?? 'codex reported a failed turn';
+        const message =
+          (isObject(event.error) ? asString(event.error.message) : undefined) ??
+          this.lastError ??
+          'codex reported a failed turn';
         this.ending = { ok: false, error: errorFromStatus(statusInMessage(message), `codex: ${message}`) };
         break;
       }
@@ -96,8 +104,14 @@ class CodexTranslator implements CliTranslator {
 
   private started(item: Record<string, unknown>): void {
     const id = asString(item.id) ?? `item_${this.printedIds.size}`;
-    if (item.type === 'command_execution') this.toolUse(id, 'Bash', { command: unwrapShellCommand(asString(item.command) ?? '') });
-    else if (item.type === 'mcp_tool_call') this.toolUse(id, `mcp__${asString(item.server) ?? 'server'}__${asString(item.tool) ?? 'tool'}`, isObject(item.arguments) ? item.arguments : {});
+    if (item.type === 'command_execution')
+      this.toolUse(id, 'Bash', { command: unwrapShellCommand(asString(item.command) ?? '') });
+    else if (item.type === 'mcp_tool_call')
+      this.toolUse(
+        id,
+        `mcp__${asString(item.server) ?? 'server'}__${asString(item.tool) ?? 'tool'}`,
+        isObject(item.arguments) ? item.arguments : {},
+      );
   }
 
   private completed(item: Record<string, unknown>): void {
@@ -113,11 +127,16 @@ class CodexTranslator implements CliTranslator {
         if (asString(item.text)) this.sink.thinking(item.text as string);
         break;
       case 'command_execution': {
-        const printed = this.printedIds.get(id) ?? this.toolUse(id, 'Bash', { command: unwrapShellCommand(asString(item.command) ?? '') });
+        const printed =
+          this.printedIds.get(id) ??
+          this.toolUse(id, 'Bash', { command: unwrapShellCommand(asString(item.command) ?? '') });
         const exitCode = asNumber(item.exit_code);
-        const failed = item.status === 'failed' || item.status === 'declined' || (exitCode !== undefined && exitCode !== 0);
+        const failed =
+          item.status === 'failed' || item.status === 'declined' || (exitCode !== undefined && exitCode !== 0);
         const output = asString(item.aggregated_output) ?? '';
-        const suffix = failed ? `${output && !output.endsWith('\n') ? '\n' : ''}Exit code ${exitCode ?? 'unknown'}${item.status === 'declined' ? ' (declined)' : ''}` : '';
+        const suffix = failed
+          ? `${output && !output.endsWith('\n') ? '\n' : ''}Exit code ${exitCode ?? 'unknown'}${item.status === 'declined' ? ' (declined)' : ''}`
+          : '';
         this.sink.toolResult({ toolUseId: printed, content: output + suffix || '(no output)', isError: failed });
         break;
       }
@@ -125,16 +144,32 @@ class CodexTranslator implements CliTranslator {
         this.fileChange(id, item);
         break;
       case 'mcp_tool_call': {
-        const printed = this.printedIds.get(id) ?? this.toolUse(id, `mcp__${asString(item.server) ?? 'server'}__${asString(item.tool) ?? 'tool'}`, isObject(item.arguments) ? item.arguments : {});
+        const printed =
+          this.printedIds.get(id) ??
+          this.toolUse(
+            id,
+            `mcp__${asString(item.server) ?? 'server'}__${asString(item.tool) ?? 'tool'}`,
+            isObject(item.arguments) ? item.arguments : {},
+          );
         const error = isObject(item.error) ? asString(item.error.message) : undefined;
         const blocks = isObject(item.result) && Array.isArray(item.result.content) ? item.result.content : [];
-        const text = blocks.map((block) => (isObject(block) ? (asString(block.text) ?? JSON.stringify(block)) : String(block))).join('\n');
-        this.sink.toolResult({ toolUseId: printed, content: error ?? (text || '(no output)'), isError: item.status === 'failed' || error !== undefined });
+        const text = blocks
+          .map((block) => (isObject(block) ? (asString(block.text) ?? JSON.stringify(block)) : String(block)))
+          .join('\n');
+        this.sink.toolResult({
+          toolUseId: printed,
+          content: error ?? (text || '(no output)'),
+          isError: item.status === 'failed' || error !== undefined,
+        });
         break;
       }
       case 'web_search': {
         const printed = this.toolUse(id, 'WebSearch', { query: asString(item.query) ?? '' });
-        this.sink.toolResult({ toolUseId: printed, content: `searched the web for ${JSON.stringify(asString(item.query) ?? '')}`, isError: false });
+        this.sink.toolResult({
+          toolUseId: printed,
+          content: `searched the web for ${JSON.stringify(asString(item.query) ?? '')}`,
+          isError: false,
+        });
         break;
       }
       case 'error':
@@ -156,15 +191,26 @@ class CodexTranslator implements CliTranslator {
       const kind = asString(change.kind) ?? 'update';
       const cliId = changes.length > 1 ? `${id}_${index}` : id;
       if (kind === 'delete') {
-        const printed = this.toolUse(cliId, 'Bash', { command: `rm -- ${JSON.stringify(file)}`, description: 'codex apply_patch deleted the file' });
-        this.sink.toolResult({ toolUseId: printed, content: failed ? `codex could not delete ${file}` : `deleted ${file}`, isError: failed });
+        const printed = this.toolUse(cliId, 'Bash', {
+          command: `rm -- ${JSON.stringify(file)}`,
+          description: 'codex apply_patch deleted the file',
+        });
+        this.sink.toolResult({
+          toolUseId: printed,
+          content: failed ? `codex could not delete ${file}` : `deleted ${file}`,
+          isError: failed,
+        });
         return;
       }
       // codex prints no patch content: show what the file holds now (unchanged when the patch failed).
       const content = currentContent(absolute);
       const printed = this.toolUse(cliId, 'Write', { file_path: file, content: content ?? '' });
       const verb = kind === 'add' ? 'created' : 'updated';
-      this.sink.toolResult({ toolUseId: printed, content: failed ? `codex could not apply the patch to ${file}` : `codex ${verb} ${file}`, isError: failed });
+      this.sink.toolResult({
+        toolUseId: printed,
+        content: failed ? `codex could not apply the patch to ${file}` : `codex ${verb} ${file}`,
+        isError: failed,
+      });
     });
   }
 }

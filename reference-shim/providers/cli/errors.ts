@@ -5,7 +5,8 @@ import { ProviderError } from '../provider.js';
 export function errorFromStatus(status: number | undefined, message: string): ProviderError {
   const details = status === undefined ? {} : { status };
   if (status === 401 || status === 403) return new ProviderError('auth', message, details);
-  if (status === 429 || status === 408 || (status !== undefined && status >= 500)) return new ProviderError('retryable', message, details);
+  if (status === 429 || status === 408 || (status !== undefined && status >= 500))
+    return new ProviderError('retryable', message, details);
   if (status !== undefined && status >= 400) return new ProviderError('request', message, details);
   return new ProviderError('stream', message, details);
 }
@@ -28,9 +29,11 @@ export function allowsChanges(permissionMode: string): boolean {
   return !['deny', 'plan', 'interactive'].includes(permissionMode);
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 export const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-export const asNumber = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+export const asNumber = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** An input object with the undefined fields left out. */
 export function defined(fields: Record<string, unknown>): Record<string, unknown> {

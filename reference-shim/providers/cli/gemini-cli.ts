@@ -6,17 +6,34 @@ import type { TurnSink } from '../provider.js';
 import type { ArgsInput, CliDefinition, CliTranslator } from './cli-provider.js';
 import { allowsChanges, asNumber, asString, defined, errorFromStatus, isObject, statusInMessage } from './errors.js';
 
-export const GEMINI_CLI_TOOLS = ['Read', 'Write', 'Edit', 'Bash', 'LS', 'Glob', 'Grep', 'WebFetch', 'WebSearch', 'TodoWrite'];
+export const GEMINI_CLI_TOOLS = [
+  'Read',
+  'Write',
+  'Edit',
+  'Bash',
+  'LS',
+  'Glob',
+  'Grep',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+];
 
 /** gemini tool name and parameters → the app's tool name and input (D1). */
-export function geminiToApp(name: string, parameters: Record<string, unknown>): { name: string; input: Record<string, unknown> } {
+export function geminiToApp(
+  name: string,
+  parameters: Record<string, unknown>,
+): { name: string; input: Record<string, unknown> } {
   const p = parameters;
   switch (name) {
     case 'read_file': {
       const start = asNumber(p.start_line) ?? asNumber(p.offset);
       const end = asNumber(p.end_line);
       const limit = asNumber(p.limit) ?? (start !== undefined && end !== undefined ? end - start + 1 : undefined);
-      return { name: 'Read', input: defined({ file_path: p.file_path ?? p.absolute_path ?? p.path, offset: start, limit }) };
+      return {
+        name: 'Read',
+        input: defined({ file_path: p.file_path ?? p.absolute_path ?? p.path, offset: start, limit }),
+      };
     }
     case 'write_file':
       return { name: 'Write', input: defined({ file_path: p.file_path ?? p.path, content: p.content }) };
@@ -34,7 +51,13 @@ export function geminiToApp(name: string, parameters: Record<string, unknown>): 
     case 'run_shell_command': {
       const command = asString(p.command) ?? '';
       const directory = asString(p.dir_path) ?? asString(p.directory);
-      return { name: 'Bash', input: defined({ command: directory ? `cd ${JSON.stringify(directory)} && ${command}` : command, description: p.description }) };
+      return {
+        name: 'Bash',
+        input: defined({
+          command: directory ? `cd ${JSON.stringify(directory)} && ${command}` : command,
+          description: p.description,
+        }),
+      };
     }
     case 'list_directory':
       return { name: 'LS', input: defined({ path: p.dir_path ?? p.path ?? '.' }) };
@@ -42,9 +65,15 @@ export function geminiToApp(name: string, parameters: Record<string, unknown>): 
       return { name: 'Glob', input: defined({ pattern: p.pattern, path: p.dir_path ?? p.path }) };
     case 'grep_search':
     case 'search_file_content':
-      return { name: 'Grep', input: defined({ pattern: p.pattern, path: p.dir_path ?? p.path, glob: p.include_pattern ?? p.include }) };
+      return {
+        name: 'Grep',
+        input: defined({ pattern: p.pattern, path: p.dir_path ?? p.path, glob: p.include_pattern ?? p.include }),
+      };
     case 'web_fetch':
-      return { name: 'WebFetch', input: defined({ url: /https?:\/\/\S+/.exec(asString(p.prompt) ?? '')?.[0], prompt: p.prompt }) };
+      return {
+        name: 'WebFetch',
+        input: defined({ url: /https?:\/\/\S+/.exec(asString(p.prompt) ?? '')?.[0], prompt: p.prompt }),
+      };
     case 'google_web_search':
       return { name: 'WebSearch', input: defined({ query: p.query }) };
     case 'write_todos':
@@ -55,7 +84,11 @@ export function geminiToApp(name: string, parameters: Record<string, unknown>): 
 }
 
 export function geminiArgs(input: ArgsInput): string[] {
-  const args = ['--output-format=stream-json', `--model=${input.model}`, `--approval-mode=${allowsChanges(input.permissionMode) ? 'yolo' : 'default'}`];
+  const args = [
+    '--output-format=stream-json',
+    `--model=${input.model}`,
+    `--approval-mode=${allowsChanges(input.permissionMode) ? 'yolo' : 'default'}`,
+  ];
   if (input.resumeId) args.push(`--resume=${input.resumeId}`);
   // `--prompt=<text>`: the value is taken whole, even when it starts with '-'.
   if (!input.promptOnStdin) args.push(`--prompt=${input.prompt}`);
@@ -86,9 +119,15 @@ class GeminiTranslator implements CliTranslator {
         break;
       case 'tool_use': {
         const cliId = asString(event.tool_id) ?? `call_${this.printedIds.size + 1}`;
-        const mapped = geminiToApp(asString(event.tool_name) ?? 'unknown', isObject(event.parameters) ? event.parameters : {});
+        const mapped = geminiToApp(
+          asString(event.tool_name) ?? 'unknown',
+          isObject(event.parameters) ? event.parameters : {},
+        );
         // gemini's ids are its own; the prefix keeps them apart from other providers' ids in the session.
-        this.printedIds.set(cliId, this.sink.toolUse({ id: `gemini_${cliId}`, name: mapped.name, input: mapped.input }));
+        this.printedIds.set(
+          cliId,
+          this.sink.toolUse({ id: `gemini_${cliId}`, name: mapped.name, input: mapped.input }),
+        );
         this.finalText = '';
         break;
       }
@@ -102,7 +141,9 @@ class GeminiTranslator implements CliTranslator {
         const error = isObject(event.error) ? asString(event.error.message) : undefined;
         const output = asString(event.output);
         // gemini prints no content for some tools (read_file's output is empty): say so rather than nothing.
-        const content = (isError ? (error ?? output) : output) || `(gemini reported ${isError ? 'an error' : 'success'} without output)`;
+        const content =
+          (isError ? (error ?? output) : output) ||
+          `(gemini reported ${isError ? 'an error' : 'success'} without output)`;
         this.sink.toolResult({ toolUseId: printed, content, isError });
         break;
       }
@@ -110,7 +151,14 @@ class GeminiTranslator implements CliTranslator {
         this.onResult(event);
         break;
       case 'error':
-        if (event.severity === 'error') this.ending = { ok: false, error: errorFromStatus(statusInMessage(asString(event.message) ?? ''), `gemini: ${asString(event.message) ?? 'error'}`) };
+        if (event.severity === 'error')
+          this.ending = {
+            ok: false,
+            error: errorFromStatus(
+              statusInMessage(asString(event.message) ?? ''),
+              `gemini: ${asString(event.message) ?? 'error'}`,
+            ),
+          };
         else this.log(`gemini-cli: ${asString(event.message) ?? JSON.stringify(event)}`);
         break;
       default:
@@ -131,13 +179,20 @@ class GeminiTranslator implements CliTranslator {
     const output = asNumber(stats.output_tokens) ?? 0;
     const cached = asNumber(stats.cached) ?? 0;
     // 0/0 means gemini counted nothing (R4: never report 0/0; the turn estimates instead).
-    if (input > 0 || output > 0) this.sink.usage({ inputTokens: input, outputTokens: output, ...(cached > 0 ? { cacheReadTokens: cached } : {}) });
+    if (input > 0 || output > 0)
+      this.sink.usage({ inputTokens: input, outputTokens: output, ...(cached > 0 ? { cacheReadTokens: cached } : {}) });
     if (event.status === 'success') {
       this.ending = { ok: true, text: this.finalText };
       return;
     }
     const message = (isObject(event.error) ? asString(event.error.message) : undefined) ?? 'gemini reported an error';
-    this.ending = { ok: false, error: errorFromStatus(statusInMessage(message) ?? (/try again later|quota/i.test(message) ? 429 : undefined), `gemini: ${message}`) };
+    this.ending = {
+      ok: false,
+      error: errorFromStatus(
+        statusInMessage(message) ?? (/try again later|quota/i.test(message) ? 429 : undefined),
+        `gemini: ${message}`,
+      ),
+    };
   }
 }
 

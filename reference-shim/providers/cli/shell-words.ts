@@ -41,7 +41,8 @@ export function unquoteShellWord(text: string): string | undefined {
 }
 
 const POSIX_WRAPPER = /^(?:\S*\/)?(?:ba|z|da)?sh\s+-l?c\s+([\s\S]+)$/;
-const POWERSHELL_WRAPPER = /^(?:"[^"]*powershell(?:\.exe)?"|\S*powershell(?:\.exe)?|pwsh(?:\.exe)?)\s+(?:-NoProfile\s+)?-Command\s+([\s\S]+)$/i;
+const POWERSHELL_WRAPPER =
+  /^(?:"[^"]*powershell(?:\.exe)?"|\S*powershell(?:\.exe)?|pwsh(?:\.exe)?)\s+(?:-NoProfile\s+)?-Command\s+([\s\S]+)$/i;
 
 /** The command inside codex's shell wrapper, or the text unchanged when it is not wrapped. */
 export function unwrapShellCommand(command: string): string {

@@ -31,7 +31,11 @@ export function cmdCanCarry(argument: string): boolean {
   return !/[\r\n]/.test(argument);
 }
 
-export function cmdInvocation(batchFile: string, args: readonly string[], comspec: string | undefined): { file: string; args: string[] } {
+export function cmdInvocation(
+  batchFile: string,
+  args: readonly string[],
+  comspec: string | undefined,
+): { file: string; args: string[] } {
   const line = [`"${batchFile}"`, ...args.map((argument) => escapeForCmd(quoteMsvc(argument)))].join(' ');
   return { file: comspec ?? 'cmd.exe', args: ['/d', '/s', '/c', `"${line}"`] };
 }

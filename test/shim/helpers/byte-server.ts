@@ -36,7 +36,12 @@ export async function startByteServer(replies: ScriptedReply[]): Promise<ByteSer
     let raw = '';
     request.on('data', (chunk) => (raw += chunk));
     request.on('end', async () => {
-      const call: RecordedCall = { path: request.url ?? '', headers: request.headers, body: raw ? JSON.parse(raw) : undefined, closedByClient: false };
+      const call: RecordedCall = {
+        path: request.url ?? '',
+        headers: request.headers,
+        body: raw ? JSON.parse(raw) : undefined,
+        closedByClient: false,
+      };
       calls.push(call);
       response.on('close', () => {
         if (!response.writableFinished) call.closedByClient = true;

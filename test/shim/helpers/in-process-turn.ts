@@ -22,7 +22,16 @@ export interface Harness {
   run(prompt: string, signal?: AbortSignal): Promise<TurnEnd>;
 }
 
-export function inProcessTurn(provider: Provider, options: { tools?: Tool[]; permissionMode?: string; maxModelCalls?: number; dialect?: Dialect; approvals?: boolean } = {}): Harness {
+export function inProcessTurn(
+  provider: Provider,
+  options: {
+    tools?: Tool[];
+    permissionMode?: string;
+    maxModelCalls?: number;
+    dialect?: Dialect;
+    approvals?: boolean;
+  } = {},
+): Harness {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   const lines: Array<Record<string, any>> = [];
@@ -51,8 +60,18 @@ export function inProcessTurn(provider: Provider, options: { tools?: Tool[]; per
     history: [],
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 },
   };
-  const emitter = createEmitter(options.dialect ?? 'flat', writer, { sessionId: () => session.id, model: 'fake-model', coalesceMs: 20 });
-  emitter.init({ sessionId: session.id, model: 'fake-model', cwd: home, permissionMode: options.permissionMode ?? 'default', tools: (options.tools ?? []).map((t) => t.spec.name) });
+  const emitter = createEmitter(options.dialect ?? 'flat', writer, {
+    sessionId: () => session.id,
+    model: 'fake-model',
+    coalesceMs: 20,
+  });
+  emitter.init({
+    sessionId: session.id,
+    model: 'fake-model',
+    cwd: home,
+    permissionMode: options.permissionMode ?? 'default',
+    tools: (options.tools ?? []).map((t) => t.spec.name),
+  });
   const gate = new PermissionGate(options.permissionMode ?? 'default', options.approvals ?? false);
   const runner = new TurnRunner({
     emitter,

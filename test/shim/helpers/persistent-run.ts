@@ -3,7 +3,14 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { providerEnvironment, startMockServer, type LoadedScenario, type MockProviderId, type RecordedRequest, type Scenario } from '../../../harness/mock/index.js';
+import {
+  providerEnvironment,
+  startMockServer,
+  type LoadedScenario,
+  type MockProviderId,
+  type RecordedRequest,
+  type Scenario,
+} from '../../../harness/mock/index.js';
 import { lineText, runShim, type ShimRun } from './shim-process.js';
 
 const FLAGS: Record<MockProviderId, string[]> = {
@@ -32,7 +39,18 @@ export async function runPersistentScenario(
   const workspaceDir = (scenario as LoadedScenario).workspaceDir;
   if (workspaceDir) cpSync(workspaceDir, workspace, { recursive: true });
   const env = { PATH: process.env.PATH, HOME: home, ...providerEnvironment(mock.baseUrls) };
-  const args = ['start', ...FLAGS[provider], '--cwd', workspace, '--input-format', 'stream-json', '--output-format', 'stream-json', '--permission-mode', scenario.permissionMode ?? 'default'];
+  const args = [
+    'start',
+    ...FLAGS[provider],
+    '--cwd',
+    workspace,
+    '--input-format',
+    'stream-json',
+    '--output-format',
+    'stream-json',
+    '--permission-mode',
+    scenario.permissionMode ?? 'default',
+  ];
   let turn = -1;
   let approvalIndex = 0;
   let interruptSent = false;
@@ -64,7 +82,8 @@ export async function runPersistentScenario(
         if (line.type === 'result') return startTurn();
         const current = scenario.turns[turn];
         if (!current) return;
-        const isToolUse = line.type === 'tool_use' || (line.type === 'assistant' && JSON.stringify(line).includes('"tool_use"'));
+        const isToolUse =
+          line.type === 'tool_use' || (line.type === 'assistant' && JSON.stringify(line).includes('"tool_use"'));
         if (isToolUse && current.approvals) {
           const id = (line.id as string) ?? '';
           write(JSON.stringify({ type: 'tool_approval', id, approved: current.approvals[approvalIndex++] ?? false }));

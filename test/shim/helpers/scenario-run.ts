@@ -56,10 +56,17 @@ function isFirstText(line: Record<string, unknown>): boolean {
 
 function isToolUse(line: Record<string, unknown>): boolean {
   if (line.type === 'tool_use') return true;
-  return line.type === 'assistant' && ((line.message as { content: Array<{ type: string }> }).content ?? []).some((b) => b.type === 'tool_use');
+  return (
+    line.type === 'assistant' &&
+    ((line.message as { content: Array<{ type: string }> }).content ?? []).some((b) => b.type === 'tool_use')
+  );
 }
 
-export async function runScenario(scenario: Scenario | LoadedScenario, provider: MockProviderId, options: ScenarioRunOptions = {}): Promise<ScenarioRun> {
+export async function runScenario(
+  scenario: Scenario | LoadedScenario,
+  provider: MockProviderId,
+  options: ScenarioRunOptions = {},
+): Promise<ScenarioRun> {
   const invocation = options.invocation ?? 'spec';
   const gate = scenario.turns.some((turn) => turn.interrupt === 'after-first-text');
   const mock = await startMockServer({ scenario, provider, seed: options.seed, gate: false });
@@ -80,17 +87,36 @@ export async function runScenario(scenario: Scenario | LoadedScenario, provider:
   };
   const flags = invocation === 'spec' ? SPEC_FLAGS[provider] : APP_FLAGS[provider];
   if (!flags) throw new Error(`${provider} has no ${invocation} invocation`);
-  const apiBase = provider === 'anthropic' ? mock.baseUrls.anthropic : provider === 'gemini' ? mock.baseUrls.gemini : mock.baseUrls.openai;
+  const apiBase =
+    provider === 'anthropic'
+      ? mock.baseUrls.anthropic
+      : provider === 'gemini'
+        ? mock.baseUrls.gemini
+        : mock.baseUrls.openai;
   const permissionMode = options.permissionMode ?? scenario.permissionMode ?? 'default';
   const runs: ShimRun[] = [];
-  let sessionId: string | undefined = invocation === 'spec' ? `sess-${scenario.id.replace(/[^A-Za-z0-9_-]/g, '-')}` : undefined;
+  let sessionId: string | undefined =
+    invocation === 'spec' ? `sess-${scenario.id.replace(/[^A-Za-z0-9_-]/g, '-')}` : undefined;
   try {
     for (let index = 0; index < scenario.turns.length; index += 1) {
       const turn = scenario.turns[index]!;
       mock.setTurn(index);
       const args =
         invocation === 'spec'
-          ? ['start', ...flags, '--cwd', workspace, '--output-format', 'stream-json', '--api-base', apiBase, '--permission-mode', permissionMode, '--protocol-version', '1.0']
+          ? [
+              'start',
+              ...flags,
+              '--cwd',
+              workspace,
+              '--output-format',
+              'stream-json',
+              '--api-base',
+              apiBase,
+              '--permission-mode',
+              permissionMode,
+              '--protocol-version',
+              '1.0',
+            ]
           : [...flags, '--cwd', workspace];
       if (invocation === 'spec') args.push(...(turn.resume ? ['--resume', sessionId!] : ['--session-id', sessionId!]));
       else if (turn.resume && sessionId) args.push('--resume', sessionId);
@@ -99,9 +125,15 @@ export async function runScenario(scenario: Scenario | LoadedScenario, provider:
       let interrupted = false;
       const onLine = (line: Record<string, unknown>, child: ChildProcess): void => {
         if (interrupted || !turn.interrupt) return;
-        if ((turn.interrupt === 'after-first-text' && isFirstText(line)) || (turn.interrupt === 'during-tool' && isToolUse(line))) {
+        if (
+          (turn.interrupt === 'after-first-text' && isFirstText(line)) ||
+          (turn.interrupt === 'during-tool' && isToolUse(line))
+        ) {
           interrupted = true;
-          setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGINT'), turn.interrupt === 'during-tool' ? 150 : 0);
+          setTimeout(
+            () => child.pid !== undefined && process.kill(-child.pid, 'SIGINT'),
+            turn.interrupt === 'during-tool' ? 150 : 0,
+          );
         }
       };
       const run = await runShim({ args, env, cwd: workspace, onLine });
@@ -110,10 +142,19 @@ export async function runScenario(scenario: Scenario | LoadedScenario, provider:
       if (typeof init?.session_id === 'string') sessionId = init.session_id;
     }
     // The server may record a closed or finished connection a moment after the shim exited.
-    const settled = () => mock.requests().every((request) => request.completed || request.closedByClient || request.outcome !== 'stream');
-    for (let waited = 0; !settled() && waited < 1000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    const settled = () =>
+      mock.requests().every((request) => request.completed || request.closedByClient || request.outcome !== 'stream');
+    for (let waited = 0; !settled() && waited < 1000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const requests = mock.requests();
-    return { runs, requests, requestFindings: checkProviderRequests(scenario, provider, requests), workspace, home, sessionId };
+    return {
+      runs,
+      requests,
+      requestFindings: checkProviderRequests(scenario, provider, requests),
+      workspace,
+      home,
+      sessionId,
+    };
   } finally {
     await mock.close();
     if (!options.keepDirs) {

@@ -84,7 +84,16 @@ export function runShim(options: ShimRunOptions): Promise<ShimRun> {
       clearTimeout(timer);
       // Whatever the shim left behind in its group goes too.
       interruptGroup(child, 'SIGKILL');
-      resolve({ stdout: Buffer.concat(chunks), stderr, code, signal, lines, durationMs: performance.now() - started, lineTimes, timedOut });
+      resolve({
+        stdout: Buffer.concat(chunks),
+        stderr,
+        code,
+        signal,
+        lines,
+        durationMs: performance.now() - started,
+        lineTimes,
+        timedOut,
+      });
     });
   });
 }
@@ -94,13 +103,18 @@ export function lineText(line: Record<string, unknown>): string | undefined {
   if (line.type === 'text') return line.content as string;
   if (line.type === 'assistant') {
     const content = (line.message as { content?: Array<{ type: string; text?: string }> })?.content ?? [];
-    const text = content.filter((block) => block.type === 'text').map((block) => block.text ?? '').join('');
+    const text = content
+      .filter((block) => block.type === 'text')
+      .map((block) => block.text ?? '')
+      .join('');
     return text || undefined;
   }
   return undefined;
 }
 
-export function toolUses(lines: Array<Record<string, unknown>>): Array<{ id: string; name: string; input: Record<string, unknown> }> {
+export function toolUses(
+  lines: Array<Record<string, unknown>>,
+): Array<{ id: string; name: string; input: Record<string, unknown> }> {
   const uses: Array<{ id: string; name: string; input: Record<string, unknown> }> = [];
   for (const line of lines) {
     if (line.type === 'tool_use') uses.push(line as never);
@@ -113,7 +127,9 @@ export function toolUses(lines: Array<Record<string, unknown>>): Array<{ id: str
   return uses;
 }
 
-export function toolResults(lines: Array<Record<string, unknown>>): Array<{ tool_use_id: string; content: string; is_error: boolean }> {
+export function toolResults(
+  lines: Array<Record<string, unknown>>,
+): Array<{ tool_use_id: string; content: string; is_error: boolean }> {
   const results: Array<{ tool_use_id: string; content: string; is_error: boolean }> = [];
   for (const line of lines) {
     if (line.type === 'tool_result') results.push(line as never);
