@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Tests of real programs run in `npm run test:real` (vitest.real.config.ts).
+    exclude: ['test/**/*.real.test.ts', '**/node_modules/**'],
     // The bundled bins (dist/) are what the harness spawns; build them once per test run.
     globalSetup: ['test/global-setup.ts'],
     reporters: ['default', ['junit', { suiteName: 'yume-conformance' }], ['json']],

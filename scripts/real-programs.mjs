@@ -1,0 +1,78 @@
+// Installs the real programs that `npm run test:real` drives (the official CLIs, pinned) into a cache folder
+// outside the checkout, once per version, and tells where each one's executable is.
+//
+//   node scripts/real-programs.mjs install [name ...]   install the pinned versions (all when no name)
+//   node scripts/real-programs.mjs path NAME             print the executable's path (installs when missing)
+//
+// The cache folder is $YUME_REAL_PROGRAMS_DIR, else ~/.cache/yume-conformance/real-programs. Each program is
+// installed with `npm install --prefix <cache>/<package>@<version>`, so versions never mix and a second run
+// costs nothing. npm skips install scripts here; every pinned package runs without them (claude's package
+// ships its native binary as the bin itself).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** The pinned versions: one per program, shared by every test that runs it. */
+export const REAL_PROGRAM_PINS = JSON.parse(readFileSync(path.join(root, 'test/real-programs.json'), 'utf8')).programs;
+
+export function realProgramsDir() {
+  return process.env.YUME_REAL_PROGRAMS_DIR ?? path.join(homedir(), '.cache', 'yume-conformance', 'real-programs');
+}
+
+function pinOf(name) {
+  const pin = REAL_PROGRAM_PINS[name];
+  if (!pin) {
+    const known = Object.keys(REAL_PROGRAM_PINS).join(', ');
+    throw new Error(`unknown real program "${name}"; known: ${known} (test/real-programs.json)`);
+  }
+  return pin;
+}
+
+function installFolder(pin, version = pin.version) {
+  return path.join(realProgramsDir(), `${pin.package.replace('/', '+')}@${version}`);
+}
+
+/** Installs one program (pinned version unless `version` is given); returns the executable's absolute path. */
+export function ensureRealProgram(name, { version, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  const pin = pinOf(name);
+  const folder = installFolder(pin, version);
+  const bin = path.join(folder, 'node_modules', '.bin', process.platform === 'win32' ? `${pin.bin}.cmd` : pin.bin);
+  if (existsSync(bin)) return bin;
+  const spec = `${pin.package}@${version ?? pin.version}`;
+  log(`installing ${spec} into ${folder} ...`);
+  // Install into a temporary sibling and rename, so an interrupted install never looks complete.
+  const partial = `${folder}.partial-${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial, { recursive: true });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', partial, spec], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    shell: process.platform === 'win32',
+  });
+  rmSync(folder, { recursive: true, force: true });
+  renameSync(partial, folder);
+  if (!existsSync(bin)) throw new Error(`${spec} installed, but it has no ${pin.bin} executable in ${folder}`);
+  return bin;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [command, ...names] = process.argv.slice(2);
+  try {
+    if (command === 'install') {
+      for (const name of names.length > 0 ? names : Object.keys(REAL_PROGRAM_PINS)) {
+        console.log(`${name}: ${ensureRealProgram(name)}`);
+      }
+    } else if (command === 'path' && names.length === 1) {
+      console.log(ensureRealProgram(names[0]));
+    } else {
+      console.error('usage: node scripts/real-programs.mjs install [name ...] | path NAME');
+      process.exit(2);
+    }
+  } catch (error) {
+    console.error(`real-programs: ${error.message}`);
+    process.exit(1);
+  }
+}
