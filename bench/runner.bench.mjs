@@ -39,7 +39,7 @@ async function loadHarness() {
         export { providerEntry, providerFlags, cliFor } from './harness/runner/providers.ts';
         export { startMockServer } from './harness/mock/mock-server.ts';
         export { writeAuthHelpers } from './harness/mock/auth-helpers.ts';
-        export { installFakeClis, setFakeCliTurn } from './harness/fake-cli/install.ts';
+        export { installFakeClis, setFakeCliTurn } from './harness/official-cli/install.ts';
       `,
       resolveDir: root,
       loader: 'ts',
@@ -71,8 +71,7 @@ function bareProcess(shim, args, { cwd, env, stdin, drive, onStart }) {
     let pending = '';
     child.stdout.on('data', (chunk) => {
       pending += chunk.toString('utf8');
-      let newline;
-      while ((newline = pending.indexOf('\n')) >= 0) {
+      for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n')) {
         const line = pending.slice(0, newline);
         pending = pending.slice(newline + 1);
         drive?.(line, child);

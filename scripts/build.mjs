@@ -24,7 +24,7 @@ const entries = [
     carriesBundleId: true,
   },
   { in: 'harness/cli/main.ts', out: 'cli', bundleDeps: false, bin: true, split: true },
-  { in: 'harness/fake-cli/main.ts', out: 'fake-cli', bundleDeps: true, bin: true },
+  { in: 'harness/official-cli/main.ts', out: 'fake-cli', bundleDeps: true, bin: true },
   { in: 'harness/index.ts', out: 'index', bundleDeps: false, bin: false },
 ];
 

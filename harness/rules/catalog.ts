@@ -1,6 +1,6 @@
 // The rule catalog: every rule the suite reports, stream-level and run-level, in one list with unique ids.
 // Each group lives next to the checks that report it; add a group by listing it in groups() below.
-import { FAKE_CLI_RULES } from '../fake-cli/checks.js';
+import { FAKE_CLI_RULES } from '../official-cli/checks.js';
 import { REQUEST_RULES } from '../mock/request-rules.js';
 import { RUNNER_RULES } from '../runner/rules.js';
 import { RUN_RULES } from './run-rules.js';

@@ -4,8 +4,8 @@
 // persistent-mode stdin handling, and real streaming.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { checkFakeCliRun } from '../fake-cli/checks.js';
-import type { FakeCliLogEntry } from '../fake-cli/state.js';
+import { checkFakeCliRun } from '../official-cli/checks.js';
+import type { FakeCliLogEntry } from '../official-cli/state.js';
 import type { RecordedRequest } from '../mock/mock-server.js';
 import { checkProviderRequests } from '../mock/request-checks.js';
 import type { LoadedScenario, Turn } from '../mock/scenario-types.js';
@@ -25,7 +25,7 @@ import type { ProviderEntry, FakeCliName } from './providers.js';
 import { runFinding } from './rules.js';
 import { checkToolOutputs } from './tool-output-check.js';
 import { adjustGoldenForCli, adjustObservedForCli, omissionsOf } from './cli-adjustments.js';
-import { expectedToolCall } from '../fake-cli/omissions.js';
+import { expectedToolCall } from '../official-cli/omissions.js';
 import { stableJson } from './golden-model.js';
 import { normaliseToolInput } from './normalise.js';
 import { checkWorkspace } from './workspace.js';
@@ -558,7 +558,7 @@ function goldenChecks(
   let expected: TurnModel[] = buildTurnModels(toCanonicalEvents(golden), {});
   let observed = buildTurnModels(eventsOf(process), context);
   if (cliUsed) {
-    // Type-B: compare with what a correct translator of this CLI can print (R10, harness/fake-cli/omissions.ts).
+    // Type-B: compare with what a correct translator of this CLI can print (R10, harness/official-cli/omissions.ts).
     const turns = process.turns.map((turn) => input.scenario.turns[turn]!);
     expected = adjustGoldenForCli(expected, turns, cliUsed, { ...context, workspace: input.workspace });
     observed = adjustObservedForCli(observed, turns, cliUsed);

@@ -1,11 +1,11 @@
 // R10 for Type-B shims: what an official CLI leaves out of its stdout cannot be in the shim's transcript
-// either, so the golden is adjusted before the comparison (harness/fake-cli/omissions.ts lists, per CLI,
+// either, so the golden is adjusted before the comparison (harness/official-cli/omissions.ts lists, per CLI,
 // what it omits — taken from the real CLIs' captures): its own tool calls replace the app's (codex runs a
 // Read as `cat`), text of a message cut short is not printed (codex, claude), a failing shell command shows
 // as a success and read_file output is not printed (gemini).
 import { readFileSync } from 'node:fs';
-import { CLI_OMISSIONS, expectedToolCall, type CliOmissions } from '../fake-cli/omissions.js';
-import type { FakeCliName } from '../fake-cli/script-types.js';
+import { CLI_OMISSIONS, expectedToolCall, type CliOmissions } from '../official-cli/omissions.js';
+import type { FakeCliName } from '../official-cli/script-types.js';
 import type { Turn } from '../mock/scenario-types.js';
 import { stableJson, type ModelItem, type ToolCallModel, type TurnModel } from './golden-model.js';
 import { normaliseToolInput, type NormaliseContext } from './normalise.js';

@@ -3,10 +3,10 @@
 // are refused with the real wording and exit code, and a prompt starting with '-' is a prompt only where
 // the real CLI takes it as one.
 import { describe, expect, it } from 'vitest';
-import { parseClaudeArgs } from '../../harness/fake-cli/args/claude-args.js';
-import { parseCodexArgs } from '../../harness/fake-cli/args/codex-args.js';
-import { parseGeminiArgs } from '../../harness/fake-cli/args/gemini-args.js';
-import type { ParseOutcome } from '../../harness/fake-cli/args/invocation.js';
+import { parseClaudeArgs } from '../../harness/official-cli/args/claude-args.js';
+import { parseCodexArgs } from '../../harness/official-cli/args/codex-args.js';
+import { parseGeminiArgs } from '../../harness/official-cli/args/gemini-args.js';
+import type { ParseOutcome } from '../../harness/official-cli/args/invocation.js';
 
 function run(outcome: ParseOutcome) {
   if (outcome.kind !== 'run') throw new Error(`expected the arguments to be accepted: ${JSON.stringify(outcome)}`);

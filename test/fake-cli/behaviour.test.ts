@@ -10,9 +10,9 @@ import {
   readFakeCliLog,
   setFakeCliTurn,
   waitForFakeCliEvent,
-} from '../../harness/fake-cli/install.js';
-import type { ScriptScenario } from '../../harness/fake-cli/script-types.js';
-import type { StartEntry, ToolEntry } from '../../harness/fake-cli/state.js';
+} from '../../harness/official-cli/install.js';
+import type { ScriptScenario } from '../../harness/official-cli/script-types.js';
+import type { StartEntry, ToolEntry } from '../../harness/official-cli/state.js';
 import { FAKE_CLI, HEADLESS_ARGS, newBase, runFake } from './run-fake.js';
 
 const text = (prompt: string, words = ['Hi.']): ScriptScenario => ({

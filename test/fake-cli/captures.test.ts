@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FakeCliName } from '../../harness/fake-cli/script-types.js';
+import type { FakeCliName } from '../../harness/official-cli/script-types.js';
 import { CAPTURE_IDS, captureScenario, type CaptureId } from './capture-scenarios.js';
 import { HEADLESS_ARGS, runFake, sleep, type FakeRun } from './run-fake.js';
 

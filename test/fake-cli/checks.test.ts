@@ -4,10 +4,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkFakeCliRun, FAKE_CLI_RULES, type FakeCliRunInput } from '../../harness/fake-cli/checks.js';
-import type { ScriptScenario } from '../../harness/fake-cli/script-types.js';
-import type { FakeCliLogEntry } from '../../harness/fake-cli/state.js';
-import { snapshotWorkspace } from '../../harness/fake-cli/workspace-tools.js';
+import { checkFakeCliRun, FAKE_CLI_RULES, type FakeCliRunInput } from '../../harness/official-cli/checks.js';
+import type { ScriptScenario } from '../../harness/official-cli/script-types.js';
+import type { FakeCliLogEntry } from '../../harness/official-cli/state.js';
+import { snapshotWorkspace } from '../../harness/official-cli/workspace-tools.js';
 import type { CanonicalEvent } from '../../harness/protocol/canonical.js';
 import { allRules } from '../../harness/rules/catalog.js';
 
@@ -20,7 +20,10 @@ const scenario: ScriptScenario = {
 };
 
 let clock = 0;
-const at = () => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, (clock += 10))).toISOString();
+const at = () => {
+  clock += 10;
+  return new Date(Date.UTC(2026, 0, 1, 0, 0, 0, clock)).toISOString();
+};
 
 function start(turnIndex: number, fields: Partial<Extract<FakeCliLogEntry, { event: 'start' }>> = {}): FakeCliLogEntry {
   return {

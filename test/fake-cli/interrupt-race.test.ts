@@ -6,9 +6,9 @@
 // nothing more, whichever it notices first; a command killed on its own is reported and the turn goes on.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { checkInterrupt } from '../../harness/fake-cli/checks.js';
-import type { FakeCliName, ScriptScenario } from '../../harness/fake-cli/script-types.js';
-import type { FakeCliLogEntry } from '../../harness/fake-cli/state.js';
+import { checkInterrupt } from '../../harness/official-cli/checks.js';
+import type { FakeCliName, ScriptScenario } from '../../harness/official-cli/script-types.js';
+import type { FakeCliLogEntry } from '../../harness/official-cli/state.js';
 import { HEADLESS_ARGS, runFake, sleep } from './run-fake.js';
 
 const FINAL_TEXT = 'The command finished.';

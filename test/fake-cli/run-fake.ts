@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FakeCliName, ScriptScenario } from '../../harness/fake-cli/script-types.js';
-import { LOG_ENV, readLog, STATE_ENV, writeState, type FakeCliLogEntry } from '../../harness/fake-cli/state.js';
+import type { FakeCliName, ScriptScenario } from '../../harness/official-cli/script-types.js';
+import { LOG_ENV, readLog, STATE_ENV, writeState, type FakeCliLogEntry } from '../../harness/official-cli/state.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const FAKE_CLI = path.join(ROOT, 'dist', 'fake-cli.js');

@@ -1,7 +1,7 @@
 // The catalog as data: stable ids, complete entries, profiles, and the guard against duplicate or bad ids.
 import { describe, expect, it } from 'vitest';
 import { allRules, defineRules, hasRule, ruleById, rulesForProfile } from '../../harness/rules/catalog.js';
-import { FAKE_CLI_RULES } from '../../harness/fake-cli/checks.js';
+import { FAKE_CLI_RULES } from '../../harness/official-cli/checks.js';
 import { REQUEST_RULES } from '../../harness/mock/request-rules.js';
 import { RUNNER_RULES } from '../../harness/runner/rules.js';
 import { RUN_RULES } from '../../harness/rules/run-rules.js';

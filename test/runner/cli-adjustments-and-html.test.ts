@@ -12,7 +12,7 @@ import { buildTurnModels } from '../../harness/runner/golden-model.js';
 
 const jsonl = (...messages: object[]) => messages.map((message) => JSON.stringify(message)).join('\n') + '\n';
 
-describe('Type-B golden adjustments (R10, harness/fake-cli/omissions.ts)', () => {
+describe('Type-B golden adjustments (R10, harness/official-cli/omissions.ts)', () => {
   const readTurn: Turn = {
     prompt: 'p',
     responses: [

@@ -2,7 +2,7 @@
 // fails with the rule that names its bug, on a scenario where the reference translator passes that rule.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FakeCliName } from '../../harness/fake-cli/script-types.js';
+import type { FakeCliName } from '../../harness/official-cli/script-types.js';
 import { loadScenario } from '../../harness/mock/scenario-loader.js';
 import type { Profile } from '../../harness/rules/types.js';
 import { ROOT, translatorShim } from './build-shim.js';

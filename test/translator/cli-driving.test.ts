@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FakeCliName } from '../../harness/fake-cli/script-types.js';
-import type { StartEntry } from '../../harness/fake-cli/state.js';
+import type { FakeCliName } from '../../harness/official-cli/script-types.js';
+import type { StartEntry } from '../../harness/official-cli/state.js';
 import { translatorShim } from './build-shim.js';
 import { mustFindings, runWithFakeCli } from './cli-run.js';
 import { DASH_PROMPT, INTERRUPT_DURING_TOOL, RESUMED_TOOLS, SILENT_SIDE_EFFECT } from './extra-scenarios.js';

@@ -12,9 +12,9 @@ import { errorFromStatus, statusInMessage } from '../../reference-shim/providers
 import { GEMINI_CLI, geminiArgs, geminiToApp } from '../../reference-shim/providers/cli/gemini-cli.js';
 import { unwrapShellCommand } from '../../reference-shim/providers/cli/shell-words.js';
 import { cmdInvocation } from '../../reference-shim/providers/cli/windows-command.js';
-import { parseClaudeArgs } from '../../harness/fake-cli/args/claude-args.js';
-import { parseCodexArgs } from '../../harness/fake-cli/args/codex-args.js';
-import { parseGeminiArgs } from '../../harness/fake-cli/args/gemini-args.js';
+import { parseClaudeArgs } from '../../harness/official-cli/args/claude-args.js';
+import { parseCodexArgs } from '../../harness/official-cli/args/codex-args.js';
+import { parseGeminiArgs } from '../../harness/official-cli/args/gemini-args.js';
 
 const input = {
   prompt: '-rf --help "quoted"\nsecond line',

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FakeCliName } from '../../harness/fake-cli/script-types.js';
+import type { FakeCliName } from '../../harness/official-cli/script-types.js';
 import { loadAllScenarios } from '../../harness/mock/scenario-loader.js';
 import type { LoadedScenario } from '../../harness/mock/scenario-types.js';
 import { ROOT, translatorShim } from './build-shim.js';

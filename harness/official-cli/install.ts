@@ -43,7 +43,7 @@ export function fakeCliScriptPath(): string {
     if (existsSync(file)) return file;
   }
   throw new Error(
-    'dist/fake-cli.js is missing: run `npm run build` (scripts/build.mjs bundles harness/fake-cli/main.ts)',
+    'dist/fake-cli.js is missing: run `npm run build` (scripts/build.mjs bundles harness/official-cli/main.ts)',
   );
 }
 

@@ -2,7 +2,7 @@
 // them). Inputs use the app's names (D1); each CLI renders the outcome in its own words.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { type Dirent, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface ToolOutcome {
@@ -262,7 +262,7 @@ export const CHANGING_TOOLS = new Set(['Write', 'Edit', 'Bash']);
 export function snapshotWorkspace(workspace: string): Map<string, string> {
   const snapshot = new Map<string, string>();
   const visit = (directory: string) => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(directory, { withFileTypes: true });
     } catch {
