@@ -30,7 +30,6 @@ export {
   type RequestOutcome,
 } from './mock-server.js';
 export { checkProviderRequests, type Finding, type CheckedRequest } from './request-checks.js';
-export { REQUEST_RULES, requestRule, type RequestRule, type Severity } from './request-rules.js';
 export { requestView, type RequestView, type HistoryItem } from './request-views.js';
 export {
   toolCallIdMap,

@@ -1,6 +1,6 @@
-// Checks on what a shim sent to a mocked provider during a run (rules `requests.*`, see request-rules.ts).
+// Checks on what a shim sent to a mocked provider during a run (rules `requests.*`, harness/rules/request-rules.ts).
+import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
-import { requestRule } from './request-rules.js';
 import { type HistoryItem, type HistoryToolResult, requestView } from './request-views.js';
 import type { MockProviderId, ModelResponse, Scenario, ScriptToolCall } from './scenario-types.js';
 import { toolCallIdMap } from './tool-call-ids.js';
@@ -37,8 +37,7 @@ export function checkProviderRequests(
     const key = `${rule}\u0000${dedupeKey}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const catalog = requestRule(rule);
-    findings.push({ rule, severity: catalog.severity, message, fix: catalog.fix });
+    findings.push(runFinding(rule, message));
   };
   const ids = toolCallIdMap(scenario, provider);
   const ordered = [...requests].sort((a, b) => a.index - b.index);

@@ -1,83 +1,15 @@
 // Checks that only a fake official CLI can make: how the shim started the CLI (argv, stdin, how often),
 // whether it left the CLI's tools to the CLI, and whether an interrupt reached the CLI's process group.
-// Data (FAKE_CLI_RULES, for the rule catalog) and functions (checkFakeCliRun) that the runner calls for
-// the CLI provider ids (R7: gemini-cli, codex-cli, claude-cli, and the yume-app gemini/openai ids when
-// the shim used the CLI on PATH).
+// Their rules are data in harness/rules/fake-cli-rules.ts. The runner calls checkFakeCliRun for the CLI provider
+// ids (R7: gemini-cli, codex-cli, claude-cli, and the yume-app gemini/openai ids when the shim used the CLI on PATH).
 import path from 'node:path';
 import type { CanonicalEvent } from '../protocol/canonical.js';
-import { defineRules, type Finding } from '../rules/types.js';
+import type { FakeCliRuleId } from '../rules/fake-cli-rules.js';
+import { runFinding } from '../rules/finding.js';
+import type { Finding } from '../rules/types.js';
 import type { FakeCliName, ScriptScenario } from './script-types.js';
 import type { FakeCliLogEntry, PromptEntry, StartEntry, ToolEntry, ToolStartEntry } from './state.js';
 import { snapshotWorkspace } from './workspace-tools.js';
-
-export const FAKE_CLI_RULES = defineRules('run', [
-  {
-    id: 'cli.one-start-per-turn',
-    severity: 'MUST',
-    source: 'issue 6, SHIM_ARCHITECTURE_official_cli (CLI spawning)',
-    title: 'The wrapped CLI is started exactly once per turn',
-    fix: 'Spawn the official CLI once per prompt and let it run its own agent loop to the end; do not start it again (or not at all).',
-  },
-  {
-    id: 'cli.no-rerun-after-tool',
-    severity: 'MUST',
-    source: 'issue 6, peer-yume-cli bug 1',
-    title: 'The CLI is not started again after it ran a tool',
-    fix: "A tool call is part of the CLI's own loop: read its events until it exits; never re-run the CLI with the same prompt because it used a tool.",
-  },
-  {
-    id: 'cli.prompt-not-option',
-    severity: 'MUST',
-    source: 'issue 6, peer-yume-cli bug 15',
-    title: 'The prompt reaches the CLI as the prompt, never parsed as options',
-    fix: 'Pass the prompt after `--` (codex, claude), as `--prompt=<text>` (gemini), or on stdin; a bare positional prompt starting with `-` is read as flags.',
-  },
-  {
-    id: 'cli.stdin-closed',
-    severity: 'MUST',
-    source: 'issue 6, captures README (codex reads stdin when it is not a terminal)',
-    title: "The CLI's stdin is closed",
-    fix: 'Spawn the CLI with stdin ignored (/dev/null), or end it right after writing the prompt; codex waits for stdin EOF before it starts.',
-  },
-  {
-    id: 'cli.resume-continues-session',
-    severity: 'MUST',
-    source: 'R8, peer-yume-cli bug 10',
-    title: "A resumed turn continues the CLI's own session",
-    fix: "Keep the CLI's session/thread id in the shim's session and pass it back on --resume (claude --resume ID, codex exec resume ID, gemini --resume ID).",
-  },
-  {
-    id: 'tool.not-run-twice',
-    severity: 'MUST',
-    source: 'issue 6, peer-yume-cli bugs 1 and 2',
-    title: 'A tool the CLI ran is not run again (its side effects happen once)',
-    fix: "Report the CLI's own tool events; never execute a CLI's tool call locally, even when the CLI printed no output for it.",
-  },
-  {
-    id: 'cli.tool-outcome-matches',
-    severity: 'MUST',
-    source: 'issue 6, R3, R5',
-    title: 'Each tool the CLI ran gets one tool_result with the outcome the CLI reported',
-    fix: 'Print one tool_result per CLI tool event, with is_error as the CLI reported it (codex status failed, gemini status error, claude is_error).',
-  },
-  {
-    id: 'cli.interrupt-reaches-cli',
-    severity: 'MUST',
-    source: 'R6, captures README (gemini ignores signals to its own pid)',
-    title: "An interrupt reaches the CLI's worker process (its whole process group)",
-    fix: 'Spawn the CLI in its own process group and signal the group (process.kill(-pid, "SIGINT")); gemini\'s launcher ignores signals sent to its pid.',
-  },
-]);
-
-export type FakeCliRuleId =
-  | 'cli.one-start-per-turn'
-  | 'cli.no-rerun-after-tool'
-  | 'cli.prompt-not-option'
-  | 'cli.stdin-closed'
-  | 'cli.resume-continues-session'
-  | 'tool.not-run-twice'
-  | 'cli.tool-outcome-matches'
-  | 'cli.interrupt-reaches-cli';
 
 export interface FakeCliRunInput {
   /** The fake the shim was expected to use (gemini-cli → gemini, codex-cli → codex, claude-cli → claude). */
@@ -99,8 +31,7 @@ export interface FakeCliRunInput {
 }
 
 function finding(rule: FakeCliRuleId, message: string): Finding {
-  const definition = FAKE_CLI_RULES.find((candidate) => candidate.id === rule)!;
-  return { rule, severity: definition.severity, message, fix: definition.fix };
+  return runFinding(rule, message);
 }
 
 const ofTurn = <T extends FakeCliLogEntry>(

@@ -1,8 +1,8 @@
 // The fake official CLIs (Type B) as the runner uses them: install, point at a turn, read the log, check.
 export { installFakeClis, setFakeCliTurn, readFakeCliLog, waitForFakeCliEvent, fakeCliScriptPath } from './install.js';
 export type { InstallFakeClisOptions, InstalledFakeClis } from './install.js';
-export { checkFakeCliRun, FAKE_CLI_RULES } from './checks.js';
-export type { FakeCliRunInput, FakeCliRuleId } from './checks.js';
+export { checkFakeCliRun } from './checks.js';
+export type { FakeCliRunInput } from './checks.js';
 export { CLI_OMISSIONS, expectedToolCall } from './omissions.js';
 export type { CliOmissions } from './omissions.js';
 export { CLI_PROVIDER_IDS, FAKE_CLI_NAMES } from './script-types.js';

@@ -1,7 +1,7 @@
-// Rules judged by the runner on a whole run (process, provider requests, goldens, workspace), not on one stdout.
-// Data only: the runner's checks (harness/runner, harness/mock, harness/process) report findings with these ids.
-// Rules of other features live next to their checks (harness/mock/request-rules.ts, harness/runner/rules.ts);
-// harness/rules/catalog.ts aggregates all of them. Keep ids stable once released.
+// Rules judged by the runner on a whole run (process, goldens, workspace, sessions), not on one stdout.
+// Data only: the runner's checks (harness/runner, harness/process) report findings with these ids through
+// runFinding(). Provider requests and fake CLIs have their own lists beside this one (request-rules.ts,
+// fake-cli-rules.ts); catalog.ts gathers them all. Keep ids stable once released.
 import { defineRules } from './types.js';
 
 export const RUN_RULES = defineRules('run', [
@@ -34,6 +34,13 @@ export const RUN_RULES = defineRules('run', [
     title: "The result's is_error and usage totals match the golden",
     fix: "Sum usage over the turn's provider calls and set `is_error` as the scenario expects.",
   },
+  {
+    id: 'golden.turns',
+    severity: 'MUST',
+    source: 'R10, R2',
+    title: "The run has the golden's number of turns, each ending in a result",
+    fix: 'End every turn with exactly one `result`; do not end a turn early or merge turns.',
+  },
 
   // ---- workspace (R11)
   {
@@ -57,8 +64,6 @@ export const RUN_RULES = defineRules('run', [
     title: 'Permission mode `deny` runs no tool and changes nothing',
     fix: 'In deny mode answer every call with an error tool_result without running it.',
   },
-
-  // ---- provider requests: requests.* live with the mock's checks (harness/mock/request-rules.ts)
 
   // ---- error outcomes that depend on the injected fault (R5)
   {
@@ -149,6 +154,13 @@ export const RUN_RULES = defineRules('run', [
     fix: 'No action needed; reported for information.',
   },
   {
+    id: 'process.no-output',
+    severity: 'MUST',
+    source: 'R2, R5',
+    title: 'The shim prints something before it exits',
+    fix: 'Print `system` init first and an error result on any failure (even an argument error) instead of exiting silently.',
+  },
+  {
     id: 'process.argument-error',
     severity: 'MUST',
     source: 'R2',
@@ -169,6 +181,20 @@ export const RUN_RULES = defineRules('run', [
     title: 'No process the shim started is left after the run',
     fix: 'Kill tool process trees (process groups) on interrupt and exit.',
   },
+  {
+    id: 'process.output-flood',
+    severity: 'MUST',
+    source: 'R9, issue 4 "Must show"',
+    title: 'Stdout stays within the capture limit (64 MB)',
+    fix: 'Cap or summarise huge output; never print in a loop without a bound.',
+  },
+  {
+    id: 'process.stdout-held-open',
+    severity: 'MUST',
+    source: 'R6',
+    title: 'No process the shim started keeps stdout or stderr open after it exits',
+    fix: 'Give tools their own stdio pipes (not the inherited ones) and end their process trees before exiting.',
+  },
 
   // ---- interrupt, process side (R6)
   {
@@ -184,6 +210,13 @@ export const RUN_RULES = defineRules('run', [
     source: 'R6',
     title: 'A tool running at the interrupt is answered with an error tool_result',
     fix: 'Kill the tool and print its result with `is_error: true` before `interrupt`.',
+  },
+  {
+    id: 'interrupt.acknowledged',
+    severity: 'MUST',
+    source: 'R6',
+    title: 'An interrupted turn prints `interrupt` and ends with an error result',
+    fix: 'On SIGINT (spawn-per-turn) or an interrupt frame (persistent), print `{"type":"interrupt"}`, then a result with `is_error: true`.',
   },
 
   // ---- persistent mode (R6, issue 4 item 3)

@@ -22,7 +22,7 @@ import { goldenFileName, readGolden } from './golden-files.js';
 import { buildTurnModels, type TurnModel } from './golden-model.js';
 import type { NormaliseContext } from './normalise.js';
 import type { ProviderEntry, FakeCliName } from './providers.js';
-import { runFinding } from './rules.js';
+import { runFinding } from '../rules/finding.js';
 import { checkToolOutputs } from './tool-output-check.js';
 import { adjustGoldenForCli, adjustObservedForCli, omissionsOf } from './cli-adjustments.js';
 import { expectedToolCall } from '../official-cli/omissions.js';

@@ -4,7 +4,7 @@
 import type { CanonicalUsage } from '../protocol/canonical.js';
 import type { Finding } from '../rules/types.js';
 import type { ModelItem, ToolCallModel, TurnModel } from './golden-model.js';
-import { runFinding } from './rules.js';
+import { runFinding } from '../rules/finding.js';
 
 export interface GoldenSource {
   /** File name for messages, e.g. transcripts/single-tool/golden.jsonl. */

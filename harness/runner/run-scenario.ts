@@ -18,7 +18,7 @@ import { executeRun, type ExecutedProcess } from './execute-run.js';
 import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from './missing-cli.js';
 import { buildInvocation, invocationName } from './invocation.js';
 import { cliFor, providerEntry, providerFlags, type ProviderEntry } from './providers.js';
-import { runFinding } from './rules.js';
+import { runFinding } from '../rules/finding.js';
 import type { ProcessRecord, RequestRecord, RunResult, RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
 import { createRunDirectories, removeRunDirectories } from './workspace.js';
 

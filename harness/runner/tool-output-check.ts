@@ -6,7 +6,7 @@ import type { Finding } from '../rules/types.js';
 import type { Turn } from '../mock/scenario-types.js';
 import { stableJson, type ToolCallModel, type TurnModel } from './golden-model.js';
 import { normaliseLineEndings, normaliseToolInput, type NormaliseContext } from './normalise.js';
-import { runFinding } from './rules.js';
+import { runFinding } from '../rules/finding.js';
 
 /** The comparison key a shim's tool_use for a scripted call should have (invalid JSON: R3's raw-text form). */
 export function scriptedCallKey(

@@ -1,7 +1,7 @@
 // From run results to the suite's verdict: expected failures applied (a listed check that passes is stale
 // and fails the suite), the summary counts, and the exit code (0 all MUST checks pass, 1 some fail or a
 // required run is not verified without a declared limitation, 2 the shim could not be started).
-import { runFinding } from './rules.js';
+import { runFinding } from '../rules/finding.js';
 import { entryMatches, type ExpectedFailure } from './expected-failures.js';
 import type { RunResult } from './run-types.js';
 

@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import os from 'node:os';
 import path from 'node:path';
 import type { Finding } from '../rules/types.js';
-import { runFinding } from './rules.js';
+import { runFinding } from '../rules/finding.js';
 
 export interface RunDirectories {
   root: string;

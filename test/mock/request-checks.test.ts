@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { checkProviderRequests, type CheckedRequest, type Finding } from '../../harness/mock/request-checks.js';
-import { REQUEST_RULES } from '../../harness/mock/request-rules.js';
+import { REQUEST_RULES } from '../../harness/rules/request-rules.js';
 import { loadScenario } from '../../harness/mock/scenario-loader.js';
 import { startMockServer, type MockServer } from '../../harness/mock/mock-server.js';
 import { MOCK_PROVIDER_IDS, type MockProviderId, type Scenario } from '../../harness/mock/scenario-types.js';

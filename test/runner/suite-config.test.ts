@@ -14,7 +14,7 @@ import {
 import { loadExpectedFailures } from '../../harness/runner/expected-failures.js';
 import { buildMatrix } from '../../harness/runner/matrix.js';
 import { PROVIDER_IDS } from '../../harness/runner/providers.js';
-import { runFinding } from '../../harness/runner/rules.js';
+import { runFinding } from '../../harness/rules/finding.js';
 import { notVerifiedResult, preflight } from '../../harness/runner/run-scenario.js';
 import type { RunResult, RunSpec, SuiteSettings } from '../../harness/runner/run-types.js';
 import { applyExpectedFailures, suiteExit, suiteVerdict, summarizeResults } from '../../harness/runner/verdict.js';
