@@ -1,4 +1,4 @@
-// Rules only a fake official CLI can judge (`cli.*`, `tool.not-run-twice`), reported by harness/fake-cli/checks.ts.
+// Rules only a fake official CLI can judge (`cli.*`, `tool.not-run-twice`), reported by harness/official-cli/checks.ts.
 import { defineRules } from './types.js';
 
 export const FAKE_CLI_RULES = defineRules('run', [
