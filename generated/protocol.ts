@@ -649,6 +649,10 @@ export interface Scenario {
    */
   cli?: 'missing';
   /**
+   * Default true: the run's workspace is a git repository holding one commit of the fixtures (fixed author, committer and date, so its hash is stable). false runs the scenario in a plain folder, as a project outside any repository.
+   */
+  git?: boolean;
+  /**
    * @minItems 1
    */
   turns: [Turn, ...Turn[]];

@@ -24,6 +24,7 @@ import { loadExpectedFailures, type ExpectedFailure } from './expected-failures.
 import { resolveInvocation, type Invocation } from './invocation.js';
 import { buildMatrix } from './matrix.js';
 import { PROVIDER_IDS, type ProviderId } from './providers.js';
+import { WorkspaceTemplates } from './git-workspace.js';
 import { runScenario } from './run-scenario.js';
 import type { RunResult, RunSpec } from './run-types.js';
 import { applyExpectedFailures, suiteExit, suiteVerdict, summarizeResults, type SuiteSummary } from './verdict.js';
@@ -60,6 +61,8 @@ export interface RunOptions {
   /** Goldens mode: no golden comparison. */
   recordOnly?: boolean;
   keepDirectories?: boolean;
+  /** The git command that makes the scenario workspaces (default `git` on PATH). */
+  git?: string;
 }
 
 export interface ConformanceRunReport extends ConformanceReport {
@@ -225,7 +228,9 @@ async function pool<T, R>(
 export async function runConformance(options: RunOptions = {}): Promise<ConformanceRunReport> {
   const suite = resolveSuite(options);
   const platform = options.platform ?? process.platform;
+  const workspaces = new WorkspaceTemplates(options.git ? { git: options.git } : {});
   const settings = {
+    workspaces,
     shim: suite.shim,
     shimArgs: options.shimArgs ?? [],
     userEnv: options.env ?? {},
@@ -245,7 +250,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Conforma
       finished += 1;
       options.onProgress?.(result, finished, suite.specs.length);
     },
-  );
+  ).finally(() => workspaces.close());
   applyExpectedFailures(results, suite.expected, platform);
   const exit = suiteExit(results);
   const report: ConformanceRunReport = {

@@ -20,6 +20,7 @@ import { buildInvocation, invocationName } from './invocation.js';
 import { cliFor, providerEntry, providerFlags, type ProviderEntry } from './providers.js';
 import { runFinding } from '../rules/finding.js';
 import type { ProcessRecord, RequestRecord, RunResult, RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
+import { WorkspaceTemplates } from './git-workspace.js';
 import { createRunDirectories, removeRunDirectories } from './workspace.js';
 
 export interface Preflight {
@@ -190,13 +191,30 @@ export function notVerifiedResult(spec: RunSpec, check: Preflight): RunResult {
 export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promise<RunResult> {
   const check = preflight(spec, settings);
   if (check.notVerified) return notVerifiedResult(spec, check);
+  const templates = settings.workspaces ?? new WorkspaceTemplates();
+  try {
+    const prepared = await templates.prepare(spec.scenario);
+    if ('notVerified' in prepared)
+      return notVerifiedResult(spec, { persistent: check.persistent, notVerified: prepared.notVerified });
+    return await runPrepared(spec, settings, check, prepared.source);
+  } finally {
+    if (!settings.workspaces) await templates.close();
+  }
+}
+
+async function runPrepared(
+  spec: RunSpec,
+  settings: SuiteSettings,
+  check: Preflight,
+  workspaceSource: string | undefined,
+): Promise<RunResult> {
   const entry = providerEntry(spec.provider)!;
   const started = performance.now();
   const timeline: TimelineEntry[] = [];
   const note = (source: TimelineEntry['source'], text: string) =>
     timeline.push({ atMs: Math.round(performance.now() - started), source, text });
 
-  const dirs = await createRunDirectories(`${spec.scenario.id}-${spec.provider}`, spec.scenario.workspaceDir);
+  const dirs = await createRunDirectories(`${spec.scenario.id}-${spec.provider}`, workspaceSource);
   const mock = await startMockServer({
     scenario: spec.scenario,
     provider: entry.mock,

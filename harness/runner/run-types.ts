@@ -4,6 +4,7 @@ import type { LoadedScenario } from '../mock/scenario-types.js';
 import type { PlatformName } from '../process/platform.js';
 import type { Finding, Profile } from '../rules/types.js';
 import type { Capabilities, Dialect } from './capabilities.js';
+import type { WorkspaceTemplates } from './git-workspace.js';
 import type { Invocation } from './invocation.js';
 import type { ProviderId } from './providers.js';
 
@@ -37,6 +38,8 @@ export interface SuiteSettings {
   execPath?: string;
   /** Stdout capture limit per process (default 64 MB); beyond it the run is a flood and the tree is killed. */
   maxStdoutBytes?: number;
+  /** The suite's git workspaces, made once per scenario; without it each run makes its own. */
+  workspaces?: WorkspaceTemplates;
 }
 
 export interface TimelineEntry {

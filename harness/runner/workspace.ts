@@ -58,7 +58,11 @@ function fileEntry(content: Buffer): TreeEntry {
   return { kind: 'file', hash: createHash('sha256').update(content).digest('hex'), size: content.length };
 }
 
-/** Every entry under `dir`, keyed by its relative path with / separators. A missing dir is an empty tree. */
+/**
+ * Every entry under `dir`, keyed by its relative path with / separators. A missing dir is an empty tree. The
+ * workspace's own `.git` is left out: it is the harness's fixture commit (git-workspace.ts), and git rewrites
+ * its index whenever a tool runs `git status`.
+ */
 export async function snapshotTree(dir: string | undefined): Promise<Map<string, TreeEntry>> {
   const tree = new Map<string, TreeEntry>();
   if (!dir) return tree;
@@ -70,6 +74,7 @@ export async function snapshotTree(dir: string | undefined): Promise<Map<string,
       return;
     }
     for (const name of names) {
+      if (relative === '' && name === '.git') continue;
       const childAbsolute = path.join(absolute, name);
       const childRelative = relative ? `${relative}/${name}` : name;
       const stats = await lstat(childAbsolute);

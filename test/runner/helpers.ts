@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../../harness/mock/scenario-loader.js';
 import { capabilitiesFrom, type CapabilitiesFile, type Dialect } from '../../harness/runner/capabilities.js';
 import type { Invocation } from '../../harness/runner/invocation.js';
+import { WorkspaceTemplates } from '../../harness/runner/git-workspace.js';
 import type { ProviderId } from '../../harness/runner/providers.js';
 import { runScenario } from '../../harness/runner/run-scenario.js';
 import type { RunResult } from '../../harness/runner/run-types.js';
@@ -27,6 +28,8 @@ export interface FixtureRun {
   capabilities?: CapabilitiesFile;
   recordOnly?: boolean;
   maxStdoutBytes?: number;
+  /** The git command that makes the run's workspace repository (default: git on PATH). */
+  git?: string;
 }
 
 /** Runs one scenario; `tag` is put in the shim's environment so leftovers can be found by it. */
@@ -36,6 +39,7 @@ export async function runFixture(
   options: FixtureRun = {},
 ): Promise<RunResult & { tag: string }> {
   const tag = randomUUID();
+  const workspaces = new WorkspaceTemplates(options.git ? { git: options.git } : {});
   const result = await runScenario(
     {
       scenario: loadScenario(path.join(transcripts, scenarioId)),
@@ -63,8 +67,9 @@ export async function runFixture(
       protocolVersion: '1.0',
       ...(options.recordOnly ? { recordOnly: true } : {}),
       ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
+      workspaces,
     },
-  );
+  ).finally(() => workspaces.close());
   return { ...result, tag };
 }
 

@@ -1,0 +1,156 @@
+// Scenario workspaces are git repositories, as the projects Yume opens are (and official CLIs behave
+// differently outside one: codex refuses to start). Each scenario's fixtures are committed once per suite
+// invocation into a template folder, then copied into every run of that scenario. The commit is made with
+// a fixed author, committer and date, and without the user's git configuration, templates, hooks or
+// signing, so the same fixtures give the same commit hash on every machine.
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { LoadedScenario } from '../mock/scenario-types.js';
+
+/** Author and committer of every fixture commit. */
+export const FIXTURE_AUTHOR = { name: 'yume-conformance', email: 'fixtures@yume-conformance.invalid' } as const;
+/** The fixed date of every fixture commit (a date in the past: git refuses none, and it never moves). */
+export const FIXTURE_DATE = '2025-01-01T00:00:00+00:00';
+export const FIXTURE_MESSAGE = 'scenario fixtures';
+const GIT_TIMEOUT_MS = 30_000;
+
+/** A scenario's prepared workspace: the folder to copy into a run, or why the run cannot be verified. */
+export type PreparedWorkspace = { source: string | undefined; commit?: string } | { notVerified: string };
+
+/**
+ * The environment of every git command: PATH (and what Windows needs to start a program) from `parent`,
+ * nothing else of the user's, so no GIT_* variable, global or system configuration reaches the commit.
+ */
+export function gitEnvironment(parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['PATH', 'Path', 'SystemRoot', 'SYSTEMROOT', 'windir', 'ComSpec', 'PATHEXT']) {
+    const value = parent[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return {
+    ...env,
+    GIT_CONFIG_GLOBAL: os.devNull,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_AUTHOR_NAME: FIXTURE_AUTHOR.name,
+    GIT_AUTHOR_EMAIL: FIXTURE_AUTHOR.email,
+    GIT_AUTHOR_DATE: FIXTURE_DATE,
+    GIT_COMMITTER_NAME: FIXTURE_AUTHOR.name,
+    GIT_COMMITTER_EMAIL: FIXTURE_AUTHOR.email,
+    GIT_COMMITTER_DATE: FIXTURE_DATE,
+    // HOME points nowhere useful, so nothing git looks up there (XDG config, credential helpers) is found.
+    HOME: os.devNull,
+    XDG_CONFIG_HOME: os.devNull,
+  };
+}
+
+/** Settings every command gets on its command line, whatever a repository's own config says. */
+const FIXED_CONFIG = [
+  '-c',
+  'commit.gpgsign=false',
+  '-c',
+  'tag.gpgsign=false',
+  '-c',
+  'core.autocrlf=false',
+  '-c',
+  'core.safecrlf=false',
+  '-c',
+  `core.hooksPath=${os.devNull}`,
+  '-c',
+  'init.defaultBranch=main',
+];
+
+class GitMissing extends Error {}
+
+function git(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      command,
+      [...FIXED_CONFIG, ...args],
+      { cwd, env, timeout: GIT_TIMEOUT_MS, windowsHide: true, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout.trim());
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissing(command));
+        const said = stderr.trim().split('\n').at(-1) ?? '';
+        reject(new Error(`git ${args.join(' ')} failed in ${cwd}: ${said || error.message}`));
+      },
+    );
+  });
+}
+
+/**
+ * Makes `dir` (holding the fixtures, or empty) a repository with one commit of everything in it, and returns
+ * the commit hash. `--template=` leaves out the default template, so no sample hooks and no info/exclude.
+ */
+export async function commitFixtures(
+  dir: string,
+  options: { git?: string; parent?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
+  const command = options.git ?? 'git';
+  const env = gitEnvironment(options.parent);
+  await git(command, ['init', '--quiet', '--template=', dir], dir, env);
+  await git(command, ['add', '--all', '--force', '.'], dir, env);
+  await git(
+    command,
+    ['commit', '--quiet', '--no-verify', '--no-gpg-sign', '--allow-empty', '--message', FIXTURE_MESSAGE],
+    dir,
+    env,
+  );
+  return git(command, ['rev-parse', 'HEAD'], dir, env);
+}
+
+/**
+ * The suite invocation's cache of scenario workspaces: one git template per scenario, made on first use and
+ * removed by close(). Scenarios marked `"git": false` use their fixtures as they are.
+ */
+export class WorkspaceTemplates {
+  private readonly prepared = new Map<string, Promise<PreparedWorkspace>>();
+  private root: Promise<string> | undefined;
+  private readonly git: string;
+  private readonly parent: NodeJS.ProcessEnv;
+
+  constructor(options: { git?: string; parent?: NodeJS.ProcessEnv } = {}) {
+    this.git = options.git ?? 'git';
+    this.parent = options.parent ?? process.env;
+  }
+
+  /** The folder to copy into a run of `scenario` (cached), or why the run cannot be verified. */
+  prepare(scenario: LoadedScenario): Promise<PreparedWorkspace> {
+    if (scenario.git === false) return Promise.resolve({ source: scenario.workspaceDir });
+    // Keyed by folder too: tests load scenarios with the same id from different places.
+    const key = `${scenario.id}\0${scenario.dir}\0${scenario.workspaceDir ?? ''}`;
+    let entry = this.prepared.get(key);
+    if (!entry) {
+      entry = this.makeTemplate(scenario, this.prepared.size);
+      this.prepared.set(key, entry);
+    }
+    return entry;
+  }
+
+  private async makeTemplate(scenario: LoadedScenario, index: number): Promise<PreparedWorkspace> {
+    this.root ??= mkdtemp(path.join(os.tmpdir(), 'yume-conformance-git-'));
+    const dir = path.join(await this.root, `${index}-${scenario.id}`);
+    if (scenario.workspaceDir) await cp(scenario.workspaceDir, dir, { recursive: true, verbatimSymlinks: true });
+    else await mkdir(dir, { recursive: true });
+    try {
+      return { source: dir, commit: await commitFixtures(dir, { git: this.git, parent: this.parent }) };
+    } catch (error) {
+      if (error instanceof GitMissing) {
+        return {
+          notVerified: `git (${this.git}) is not on PATH: scenario workspaces are git repositories; install git, or only scenarios marked "git": false can run`,
+        };
+      }
+      throw error;
+    }
+  }
+
+  /** Removes every template (runs have their own copies). */
+  async close(): Promise<void> {
+    const root = this.root;
+    this.root = undefined;
+    this.prepared.clear();
+    if (root) await rm(await root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
+}
