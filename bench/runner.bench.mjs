@@ -55,8 +55,6 @@ async function loadHarness() {
   return import(pathToFileURL(outfile).href);
 }
 
-const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Spawns the shim and reads stdout to the end; `drive` reacts to each complete line. Returns elapsed ms. */
 function bareProcess(shim, args, { cwd, env, stdin, drive, onStart }) {
   return new Promise((resolve) => {

@@ -50,7 +50,7 @@ const server = http.createServer((request, response) => {
     const answer = script.shift();
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     if (!answer) {
-      response.end(chunk({ content: 'unscripted' }) + chunk({}, 'stop') + 'data: [DONE]\n\n');
+      response.end(`${chunk({ content: 'unscripted' }) + chunk({}, 'stop')}data: [DONE]\n\n`);
       return;
     }
     await answer(response);
@@ -77,7 +77,7 @@ const toolCallAnswer = (name, args) => async (response) => {
   );
 };
 const textAnswer = (text) => async (response) => {
-  response.end(chunk({ content: text }) + chunk({}, 'stop') + usageChunk + 'data: [DONE]\n\n');
+  response.end(`${chunk({ content: text }) + chunk({}, 'stop') + usageChunk}data: [DONE]\n\n`);
 };
 /** First text chunk after a pause (timestamped), the rest 20 ms later. */
 const timedTextAnswer = async (response) => {
@@ -86,7 +86,7 @@ const timedTextAnswer = async (response) => {
   firstTextSentAt = performance.now();
   response.write(chunk({ content: 'First words.' }));
   await new Promise((resolve) => setTimeout(resolve, 20));
-  response.end(chunk({ content: ' The rest.' }) + chunk({}, 'stop') + usageChunk + 'data: [DONE]\n\n');
+  response.end(`${chunk({ content: ' The rest.' }) + chunk({}, 'stop') + usageChunk}data: [DONE]\n\n`);
 };
 /** About `mb` megabytes of small text deltas, written in 64 KB slices. */
 const bigStreamAnswer = (mb) => async (response) => {
@@ -97,7 +97,7 @@ const bigStreamAnswer = (mb) => async (response) => {
   for (let index = 0; index < slices; index += 1) {
     if (!response.write(slice)) await new Promise((resolve) => response.once('drain', resolve));
   }
-  response.end(chunk({}, 'stop') + usageChunk + 'data: [DONE]\n\n');
+  response.end(`${chunk({}, 'stop') + usageChunk}data: [DONE]\n\n`);
   return slices * slice.length;
 };
 

@@ -93,7 +93,7 @@ function renderTable(rows, missing) {
       `| ${markdownCell(os)} | | **not verified** | | | | | | no results: the job was skipped, cancelled, or failed before the suite ran |`,
     );
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function main() {

@@ -139,7 +139,7 @@ function renderSummary(report, { os, reportFile }) {
       lines.push('', `${findingRows.length - MAX_FINDING_ROWS} more findings are in ${markdownCell(reportFile)}.`);
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function main() {
@@ -177,7 +177,7 @@ function main() {
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
     process.stdout.write(
-      workflowCommand('error', error.message, { title: `yume-conformance on ${os}: not verified` }) + '\n',
+      `${workflowCommand('error', error.message, { title: `yume-conformance on ${os}: not verified` })}\n`,
     );
     writeSummary(
       `## yume-conformance on ${markdownCell(os)}\n\n**Verdict on ${markdownCell(os)}: not verified** — ${markdownCell(error.message)}\n`,
@@ -191,7 +191,7 @@ function main() {
   for (const annotation of annotations) {
     if (emitted[annotation.level] >= maxPerLevel) continue;
     emitted[annotation.level] += 1;
-    process.stdout.write(workflowCommand(annotation.level, annotation.message, annotation) + '\n');
+    process.stdout.write(`${workflowCommand(annotation.level, annotation.message, annotation)}\n`);
   }
   const left = annotations.length - (emitted.error + emitted.warning + emitted.notice);
   if (left > 0) process.stdout.write(`${left} more findings are listed in the job summary and ${values.report}\n`);

@@ -169,7 +169,7 @@ async function main() {
   }
 
   info.durationMs = Date.now() - started;
-  writeFileSync(path.join(absoluteReportDir, 'run-info.json'), JSON.stringify(info, null, 2) + '\n');
+  writeFileSync(path.join(absoluteReportDir, 'run-info.json'), `${JSON.stringify(info, null, 2)}\n`);
   writeOutputs(env, {
     'exit-code': info.exitCode,
     'report-dir': reportDir,

@@ -24,5 +24,5 @@ export function workflowCommand(level, message, properties = {}) {
     parts.push(`line=${properties.line}`);
   }
   if (properties.title) parts.push(`title=${escapeProperty(properties.title)}`);
-  return `::${level}${parts.length ? ' ' + parts.join(',') : ''}::${escapeData(message)}`;
+  return `::${level}${parts.length ? ` ${parts.join(',')}` : ''}::${escapeData(message)}`;
 }

@@ -37,7 +37,7 @@ async function goldensAction(flags: GoldensFlags): Promise<void> {
     process.exitCode = EXIT_USAGE;
     return;
   }
-  let updates;
+  let updates: Awaited<ReturnType<typeof computeGoldens>>;
   try {
     updates = await computeGoldens({ scenarios: flags.scenario ?? [], jobs });
   } catch (error) {

@@ -3,7 +3,7 @@
 // Exit 0: every MUST check passed (or is an expected failure, or partial by a declared limitation);
 // 1: some failed, a required scenario is not verified, or an expected failure is stale; 2: usage error or the
 // shim could not be started.
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import '../report/html.js';
 import { emitReports, parseReporterSpec, type ReporterSpec } from '../report/reporters.js';
 import { ScenarioLoadError } from '../mock/scenario-loader.js';
@@ -169,7 +169,7 @@ async function runAction(shim: string | undefined, flags: RunFlags): Promise<voi
     process.exitCode = EXIT_USAGE;
     return;
   }
-  let report;
+  let report: Awaited<ReturnType<typeof runConformance>>;
   try {
     report = await runConformance({
       ...options,

@@ -67,7 +67,7 @@ export function registerServeCommand(program: Command): void {
 
 async function serve(options: ServeOptions): Promise<number> {
   const root = options.transcripts ? path.resolve(options.transcripts) : defaultTranscriptsDir();
-  let scenario;
+  let scenario: ReturnType<typeof loadScenario>;
   try {
     scenario = loadScenario(path.join(root, options.scenario));
   } catch (error) {
@@ -77,7 +77,7 @@ async function serve(options: ServeOptions): Promise<number> {
     );
     return EXIT_USAGE;
   }
-  let server;
+  let server: Awaited<ReturnType<typeof startMockServer>>;
   try {
     server = await startMockServer({
       scenario,

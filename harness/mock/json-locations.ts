@@ -22,7 +22,7 @@ export function jsonPointerLines(text: string): Map<string, number> {
     pos += 1; // closing quote
     return JSON.parse(text.slice(start, pos)) as string;
   };
-  const escape = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+  const escapePointerToken = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
   const readValue = (pointer: string): void => {
     skipWhitespace();
@@ -41,7 +41,7 @@ export function jsonPointerLines(text: string): Map<string, number> {
         const key = readString();
         skipWhitespace();
         pos += 1; // colon
-        const child = `${pointer}/${escape(key)}`;
+        const child = `${pointer}/${escapePointerToken(key)}`;
         readValue(child);
         // A missing-property error points at the object; an extra-property error at the key's own line.
         if (!lines.has(`${child}#key`)) lines.set(`${child}#key`, keyLine);

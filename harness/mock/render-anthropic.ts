@@ -55,9 +55,9 @@ export function renderAnthropicStream(response: ModelResponse, ctx: RenderContex
   if (response.text?.length) {
     emit('content_block_start', { index, content_block: { type: 'text', text: '' } });
     ping();
-    response.text.forEach((text, i) =>
-      emit('content_block_delta', { index, delta: { type: 'text_delta', text } }, i === 0 || undefined),
-    );
+    for (const [i, text] of response.text.entries()) {
+      emit('content_block_delta', { index, delta: { type: 'text_delta', text } }, i === 0 || undefined);
+    }
     emit('content_block_stop', { index });
     index += 1;
   }

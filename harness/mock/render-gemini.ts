@@ -33,7 +33,8 @@ export function geminiChunks(
   });
   const partsList: { parts: unknown[]; firstText?: boolean }[] = [];
   for (const thought of response.thinking ?? []) partsList.push({ parts: [{ text: thought, thought: true }] });
-  (response.text ?? []).forEach((text, i) => partsList.push({ parts: [{ text }], firstText: i === 0 || undefined }));
+  for (const [i, text] of (response.text ?? []).entries())
+    partsList.push({ parts: [{ text }], firstText: i === 0 || undefined });
   const calls = response.toolCalls ?? [];
   if (calls.length) {
     // Parallel calls arrive whole, together, in one chunk; only the first part carries the signature.
@@ -85,12 +86,12 @@ export function renderGeminiJson(response: ModelResponse, ctx: RenderContext): u
   const text = (response.text ?? []).join('');
   if (text) parts.push({ text });
   const calls = response.toolCalls ?? [];
-  calls.forEach((call, i) =>
+  for (const [i, call] of calls.entries()) {
     parts.push({
       functionCall: { name: call.name, args: call.input ?? {} },
       ...(i === 0 ? { thoughtSignature: geminiThoughtSignature(ctx.scenarioId, call.id) } : {}),
-    }),
-  );
+    });
+  }
   const candidate = (last.candidates as Record<string, unknown>[])[0] as Record<string, unknown>;
   return {
     ...last,

@@ -49,7 +49,8 @@ export function renderOpenAIChatStream(response: ModelResponse, ctx: RenderConte
   const calls = response.toolCalls ?? [];
   // The first chunk announces the role; content is "" for text answers and null when only tools follow.
   frames.push({ bytes: chunk({ role: 'assistant', content: texts.length ? '' : null, refusal: null }) });
-  texts.forEach((text, i) => frames.push({ bytes: chunk({ content: text }), firstText: i === 0 || undefined }));
+  for (const [i, text] of texts.entries())
+    frames.push({ bytes: chunk({ content: text }), firstText: i === 0 || undefined });
   calls.forEach((call, index) => {
     // id, type and name only on the first fragment of each call; arguments follow in pieces.
     frames.push({

@@ -44,7 +44,7 @@ export function stringLeaves(value: unknown): string {
   const walk = (node: unknown, key?: string): void => {
     if (typeof node === 'string') {
       if (key !== 'type') out.push(node);
-    } else if (Array.isArray(node)) node.forEach((item) => walk(item));
+    } else if (Array.isArray(node)) for (const item of node) walk(item);
     else if (isObject(node)) for (const [k, v] of Object.entries(node)) walk(v, k);
     else if (typeof node === 'number' || typeof node === 'boolean') out.push(String(node));
   };

@@ -37,7 +37,7 @@ export function malformFrame(frame: WireFrame): WireFrame {
   const json = match[1] ?? '';
   const broken = json.slice(0, Math.max(1, Math.floor(json.length / 2)));
   return {
-    bytes: frame.bytes.slice(0, match.index) + `data: ${broken}` + frame.bytes.slice(match.index + match[0].length),
+    bytes: `${frame.bytes.slice(0, match.index)}data: ${broken}${frame.bytes.slice(match.index + match[0].length)}`,
   };
 }
 

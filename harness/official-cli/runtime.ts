@@ -57,7 +57,7 @@ export class CliRuntime {
    */
   line(value: unknown): void {
     if (this.exiting) return;
-    process.stdout.write(JSON.stringify(value) + '\n');
+    process.stdout.write(`${JSON.stringify(value)}\n`);
   }
 
   stderr(text: string): void {

@@ -143,7 +143,7 @@ export function writeState(file: string, state: FakeCliState): void {
 export function appendLog(file: string | undefined, entry: FakeCliLogEntry): void {
   if (!file) return;
   try {
-    appendFileSync(file, JSON.stringify(entry) + '\n');
+    appendFileSync(file, `${JSON.stringify(entry)}\n`);
   } catch {
     // A log that cannot be written must not change what the CLI prints; the harness reports the gap.
   }

@@ -26,14 +26,14 @@ export function quoteMsvcArgument(argument: string): string {
     }
     if (character === '"') {
       // The backslashes before a quote are doubled, and the quote itself is escaped.
-      quoted += '\\'.repeat(backslashes * 2 + 1) + '"';
+      quoted += `${'\\'.repeat(backslashes * 2 + 1)}"`;
     } else {
       quoted += '\\'.repeat(backslashes) + character;
     }
     backslashes = 0;
   }
   // Backslashes before the closing quote would escape it: double them.
-  return quoted + '\\'.repeat(backslashes * 2) + '"';
+  return `${quoted + '\\'.repeat(backslashes * 2)}"`;
 }
 
 /** Escapes the characters cmd.exe interprets, `times` times (once per cmd.exe parse the text goes through). */

@@ -359,7 +359,7 @@ function interruptChecks(process: ExecutedProcess, scenario: LoadedScenario, per
       .map((timed) => timed.event);
     const interruptLine = after.find((event) => event.kind === 'interrupt');
     const result = after.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
-    if (!interruptLine || !result || !result.isError || result.line < interruptLine.line) {
+    if (!interruptLine || !result?.isError || result.line < interruptLine.line) {
       const saw = after.map((event) => event.kind).join(', ') || 'nothing';
       findings.push(
         runFinding(
@@ -574,8 +574,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
   const context: NormaliseContext = { workspace: input.workspace, home: input.home };
   const findings = out.findings;
   const started = input.processes.filter((process) => !process.exit.spawnError);
-  const usedCliEarly =
-    input.cli !== undefined && input.cli.log.some((entry) => entry.event === 'start' && entry.cli === input.cli!.name);
+  const usedCliEarly = input.cli?.log.some((entry) => entry.event === 'start' && entry.cli === input.cli!.name);
   const cliUsed = usedCliEarly ? input.cli!.name : undefined;
   const omissions = cliUsed ? omissionsOf(cliUsed) : undefined;
   const cliToolOptions =

@@ -387,7 +387,7 @@ async function answerApprovals(
   for (const approved of approvals) {
     const next = live.waitFor((event) => event.kind === 'tool_use' && !answered.has(event.id), fromIndex);
     const found = await Promise.race([next, turnEnded.then(() => undefined)]);
-    if (!found || found.event.kind !== 'tool_use') return;
+    if (found?.event.kind !== 'tool_use') return;
     answered.add(found.event.id);
     send(`${JSON.stringify({ type: 'tool_approval', id: found.event.id, approved })}\n`);
   }

@@ -88,9 +88,9 @@ export async function computeGoldens(options: GoldensOptions = {}): Promise<Gold
       const context = result.directories
         ? { workspace: result.directories.workspace, home: result.directories.home }
         : {};
-      result.processes.forEach((process, position) =>
-        files.set(goldenFileName(position), goldenText(process.stdout, context)),
-      );
+      for (const [position, process] of result.processes.entries()) {
+        files.set(goldenFileName(position), goldenText(process.stdout, context));
+      }
       const diffs = new Map<string, string>();
       for (const [name, text] of files) {
         const file = path.join(scenario.dir, name);

@@ -69,7 +69,10 @@ export function startPersistent(deps: PersistentDeps): PersistentSession {
   const next = (): void => {
     if (current) return;
     const prompt = queue.shift();
-    if (prompt === undefined) return maybeFinish();
+    if (prompt === undefined) {
+      maybeFinish();
+      return;
+    }
     const controller = new AbortController();
     current = controller;
     void deps.runner.run(prompt, controller.signal).then(

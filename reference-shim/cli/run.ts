@@ -72,7 +72,7 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
   };
 
   let options: ShimOptions;
-  let session;
+  let session: Awaited<ReturnType<typeof setUpSession>>;
   let dirs: { cwd: string; realCwd: string };
   let prompt: string | undefined;
   try {

@@ -124,8 +124,8 @@ function readIfPresent(file: string): Buffer | undefined {
 export function runBundleWithCompileCache(options: CompileCacheOptions): CompileCacheRun {
   const source = readFileSync(options.bundle, 'utf8');
   const kind = runKind(options.argv);
-  const disabledBy = options.env['YUME_SHIM_NO_COMPILE_CACHE'] ? 'YUME_SHIM_NO_COMPILE_CACHE is set' : undefined;
-  const directory = options.cacheDir ?? options.env['YUME_SHIM_COMPILE_CACHE_DIR'] ?? defaultCacheDir();
+  const disabledBy = options.env.YUME_SHIM_NO_COMPILE_CACHE ? 'YUME_SHIM_NO_COMPILE_CACHE is set' : undefined;
+  const directory = options.cacheDir ?? options.env.YUME_SHIM_COMPILE_CACHE_DIR ?? defaultCacheDir();
   const problem = disabledBy ?? privateDirectoryProblem(directory);
 
   let cachedData: Buffer | undefined;

@@ -15,7 +15,7 @@ const bundleId = typeof YUME_SHIM_BUNDLE_ID === 'string' ? YUME_SHIM_BUNDLE_ID :
 const run = runBundleWithCompileCache({ bundle, argv, env: process.env, bundleId });
 process.once('exit', () => {
   const saved = run.save();
-  if (process.env['YUME_SHIM_DEBUG_COMPILE_CACHE']) {
+  if (process.env.YUME_SHIM_DEBUG_COMPILE_CACHE) {
     // Synchronous: the process is exiting.
     writeSync(
       2,

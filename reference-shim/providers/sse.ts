@@ -21,7 +21,7 @@ export async function* readSse(
     },
     onError(error) {
       if (error.type !== 'unknown-field' || error.line === undefined) return;
-      stray += error.line + '\n';
+      stray += `${error.line}\n`;
       if (stray.length > MAX_STRAY_CHARS) stray = '';
       try {
         queue.push({ kind: 'stray', value: JSON.parse(stray) });

@@ -115,7 +115,7 @@ export function checkWorkflow(doc: unknown, options: WorkflowCheckOptions = {}):
         axes.add(axis);
       }
       if (Array.isArray(matrix.include)) {
-        for (const entry of matrix.include) if (isMapping(entry)) Object.keys(entry).forEach((key) => axes.add(key));
+        for (const entry of matrix.include) if (isMapping(entry)) for (const key of Object.keys(entry)) axes.add(key);
       }
       if (axes.size === 0) problems.push(`${where}: the matrix has no axis`);
     }

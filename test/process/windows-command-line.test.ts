@@ -19,7 +19,7 @@ function unquoteMsvc(quoted: string): string {
       index += 1;
     }
     if (body[index] === '"') {
-      result += '\\'.repeat(Math.floor(backslashes / 2)) + '"';
+      result += `${'\\'.repeat(Math.floor(backslashes / 2))}"`;
       expect(backslashes % 2).toBe(1); // an unescaped quote would end the argument early
       index += 1;
     } else if (index >= body.length) {

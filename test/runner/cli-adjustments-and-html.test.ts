@@ -10,7 +10,7 @@ import {
 import { compareWithGolden } from '../../harness/runner/golden-compare.js';
 import { buildTurnModels } from '../../harness/runner/golden-model.js';
 
-const jsonl = (...messages: object[]) => messages.map((message) => JSON.stringify(message)).join('\n') + '\n';
+const jsonl = (...messages: object[]) => `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`;
 
 describe('Type-B golden adjustments (R10, harness/official-cli/omissions.ts)', () => {
   const readTurn: Turn = {

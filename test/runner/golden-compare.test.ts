@@ -3,7 +3,7 @@ import { toCanonicalEvents } from '../../harness/protocol/canonical.js';
 import { compareWithGolden, textDifference, usageDifference } from '../../harness/runner/golden-compare.js';
 import { buildTurnModels } from '../../harness/runner/golden-model.js';
 
-const lines = (...messages: object[]) => messages.map((message) => JSON.stringify(message)).join('\n') + '\n';
+const lines = (...messages: object[]) => `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`;
 const init = {
   type: 'system',
   subtype: 'init',

@@ -10,7 +10,7 @@ const version = JSON.parse(readFileSync(path.join(schemasDir, 'protocol-version.
 const ours = readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json') && f !== 'scenario.schema.json');
 
 function keysDeep(value: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) value.forEach((v) => keysDeep(v, out));
+  if (Array.isArray(value)) for (const v of value) keysDeep(v, out);
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       out.add(k);

@@ -89,7 +89,7 @@ describe('emitters', () => {
               : [],
         )
         .join('');
-      expect(text).toBe('\n\n' + 'x'.repeat(3 * MAX_TEXT_CHUNK + 5));
+      expect(text).toBe(`\n\n${'x'.repeat(3 * MAX_TEXT_CHUNK + 5)}`);
     });
   }
 
@@ -130,7 +130,7 @@ describe('helpers', () => {
     });
     expect(redactor.redact(JSON.stringify('x tok"en\\value123 y'))).toBe('"x [REDACTED] y"');
     expect(redactor.redact('/home/someone abc')).toBe('/home/someone abc');
-    expect(redactor.redact('sk-proj-abcdefghijklmnopqrstuvwx gho_abcdefghijkl AIza' + 'x'.repeat(35))).toBe(
+    expect(redactor.redact(`sk-proj-abcdefghijklmnopqrstuvwx gho_abcdefghijkl AIza${'x'.repeat(35)}`)).toBe(
       '[REDACTED] [REDACTED] [REDACTED]',
     );
     redactor.add('ya29-like-but-not');

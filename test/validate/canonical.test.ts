@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { toCanonicalEvents, type CanonicalEvent } from '../../harness/protocol/canonical.js';
 
-const jsonl = (lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+const jsonl = (lines: object[]) => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
 const init = {
   type: 'system',
   subtype: 'init',

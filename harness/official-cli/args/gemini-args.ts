@@ -56,7 +56,7 @@ function findShort(letter: string): OptionSpec | undefined {
 
 const NEGATIVE_NUMBER = /^-[0-9]+(\.[0-9]+)?$/;
 const looksLikeOption = (argument: string | undefined) =>
-  argument !== undefined && argument.startsWith('-') && argument !== '-' && !NEGATIVE_NUMBER.test(argument);
+  argument?.startsWith('-') && argument !== '-' && !NEGATIVE_NUMBER.test(argument);
 
 export function parseGeminiArgs(argv: readonly string[]): ParseOutcome {
   const values = new Map<string, string | boolean | string[]>();

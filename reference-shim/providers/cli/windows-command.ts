@@ -13,11 +13,11 @@ function quoteMsvc(argument: string): string {
       backslashes += 1;
       continue;
     }
-    if (character === '"') quoted += '\\'.repeat(backslashes * 2 + 1) + '"';
+    if (character === '"') quoted += `${'\\'.repeat(backslashes * 2 + 1)}"`;
     else quoted += '\\'.repeat(backslashes) + character;
     backslashes = 0;
   }
-  return quoted + '\\'.repeat(backslashes * 2) + '"';
+  return `${quoted + '\\'.repeat(backslashes * 2)}"`;
 }
 
 function escapeForCmd(text: string): string {
