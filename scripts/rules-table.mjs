@@ -15,7 +15,7 @@ try {
   const outfile = path.join(dir, 'rules-table.mjs');
   await build({
     stdin: {
-      contents: `export { allRules } from './harness/rules/catalog.ts';\nexport { renderRulesMarkdown, replaceRulesSection } from './harness/rules/markdown.ts';\n`,
+      contents: `export { allRules } from './harness/rules/catalog.ts';\nexport { renderRulesMarkdown, replaceRulesSection } from './harness/rules/markdown.ts';\nexport { documentSections } from './harness/rules/sources.ts';\n`,
       resolveDir: root,
       loader: 'ts',
     },
@@ -26,9 +26,12 @@ try {
     outfile,
     logLevel: 'warning',
   });
-  const { allRules, renderRulesMarkdown, replaceRulesSection } = await import(pathToFileURL(outfile).href);
+  const { allRules, documentSections, renderRulesMarkdown, replaceRulesSection } = await import(
+    pathToFileURL(outfile).href
+  );
+  const sections = documentSections(readFileSync(path.join(root, 'docs', 'protocol.md'), 'utf8'));
   const readme = readFileSync(readmePath, 'utf8');
-  const updated = replaceRulesSection(readme, renderRulesMarkdown(allRules()));
+  const updated = replaceRulesSection(readme, renderRulesMarkdown(allRules(), sections));
   if (process.argv.includes('--check')) {
     if (updated !== readme) {
       process.stderr.write('README.md rule table is stale: run `node scripts/rules-table.mjs` and commit README.md.\n');

@@ -15,7 +15,10 @@ export interface RuleDefinition {
   severity: Severity;
   /** Profiles the rule belongs to. */
   profiles: readonly Profile[];
-  /** Seed section or ruling it comes from, e.g. `R3` or `PROTOCOL_NORMALIZATION §1`. */
+  /**
+   * Where it comes from: sections of docs/protocol.md or https URLs, separated by ", ", e.g.
+   * `docs/protocol.md#r3-tool-calls` (harness/rules/sources.ts resolves them).
+   */
   source: string;
   /** One line: what a conforming shim does. */
   title: string;
