@@ -3,7 +3,7 @@
 // then run `npm run gen`. test/schemas/generated-types.test.ts fails while this file is stale.
 
 /** Protocol version of these types (schemas/protocol-version.json); shims get it as --protocol-version. */
-export const PROTOCOL_VERSION = '1.0';
+export const PROTOCOL_VERSION = '1.1';
 
 /**
  * Any document described by schemas/ (index type generated to emit every schema once).
@@ -479,6 +479,11 @@ export interface ConformanceReport {
    * process.platform of the machine that ran the suite: results for other OSes are not verified.
    */
   platform?: string;
+  /**
+   * The runner was stopped by a signal before every run finished; the report holds the runs so far (run only).
+   */
+  interrupted?: boolean;
+  isolation?: ReportIsolation;
   [k: string]: unknown;
 }
 export interface ReportSummary {
@@ -506,6 +511,10 @@ export interface ReportSummary {
    * Failed runs whose failures are all listed in the --expected-failures file (they do not fail the suite).
    */
   expectedFailures?: number;
+  /**
+   * Runs with status error (a fault inside the harness).
+   */
+  errors?: number;
   [k: string]: unknown;
 }
 export interface ReportRun {
@@ -517,7 +526,18 @@ export interface ReportRun {
    * Provider id (for `validate`: "n/a").
    */
   provider: string;
-  status: 'passed' | 'failed' | 'not-verified' | 'partial';
+  /**
+   * error: the harness itself failed while running or judging this run (a fault in the suite, not a finding on the shim); it fails the suite like a MUST failure.
+   */
+  status: 'passed' | 'failed' | 'not-verified' | 'partial' | 'error';
+  /**
+   * With status error: what failed inside the harness.
+   */
+  error?: string;
+  /**
+   * The runner was stopped (SIGINT, SIGTERM, SIGHUP, Ctrl-C) while this run was going: its processes were ended and it was judged on what it had done so far, or not at all.
+   */
+  interrupted?: boolean;
   findings: ReportFinding[];
   profile?: 'spec' | 'yume-app';
   dialect?: string;
@@ -562,6 +582,20 @@ export interface ReportFinding {
   line?: number;
   excerpt?: string;
   fix?: string;
+  [k: string]: unknown;
+}
+/**
+ * What kept runs apart (run only).
+ */
+export interface ReportIsolation {
+  /**
+   * How the runner found and ended every process a run started: a cgroup v2 leaf per run (Linux, where one can be made), or the process group plus the /proc parent chain and the run marker (where an escape only a start time could tie to the run is reported not verified), or (Windows) the process tree that taskkill /T ends.
+   */
+  mechanism: 'cgroup-v2' | 'process-group' | 'process-tree';
+  /**
+   * Why this mechanism was used (for example why no cgroup could be made).
+   */
+  detail?: string;
   [k: string]: unknown;
 }
 /**

@@ -73,6 +73,7 @@ const STATUS_MARK: Record<RunResult['status'], string> = {
   failed: '✘ failed ',
   'not-verified': '○ not verified',
   partial: '◐ partial',
+  error: '⚠ harness error',
 };
 
 /** One progress line for a finished run. */
@@ -85,9 +86,11 @@ export function progressLine(result: RunResult, done: number, total: number): st
   const tail =
     result.status === 'not-verified' || result.status === 'partial'
       ? ` (${result.notVerified ?? ''})`
-      : musts
-        ? ` (${musts} MUST finding${musts > 1 ? 's' : ''})`
-        : '';
+      : result.status === 'error'
+        ? ` (${result.error ?? ''})`
+        : musts
+          ? ` (${musts} MUST finding${musts > 1 ? 's' : ''})`
+          : '';
   return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(14)} ${result.scenario} · ${result.provider} · ${combination}${seed} · ${(result.durationMs / 1000).toFixed(1)} s${tail}\n`;
 }
 

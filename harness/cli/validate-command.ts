@@ -2,7 +2,7 @@
 // Exit 0 = conforms, 1 = a MUST rule failed, 2 = usage error or unreadable input (a clear message, no stack).
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { buildReport, runFromValidation } from '../report/model.js';
+import { buildReport, harnessErrorRun, runFromValidation } from '../report/model.js';
 import { emitReports, parseReporterSpec, reporterNames, type ReporterSpec } from '../report/reporters.js';
 import type { Profile } from '../rules/types.js';
 import type { SequenceMode } from '../rules/checks/sequence.js';
@@ -69,13 +69,18 @@ export async function runValidate(files: string[], options: ValidateCommandOptio
       io.stderr.write(`yume-conformance validate: ${readFailure(file === '-' ? 'stdin' : file, error)}\n`);
       return EXIT_USAGE;
     }
-    const result = validateStream(bytes, {
-      profile: options.profile,
-      source: file,
-      mode: options.mode,
-      keepEvents: false,
-    });
-    runs.push(runFromValidation(result, file));
+    try {
+      const result = validateStream(bytes, {
+        profile: options.profile,
+        source: file,
+        mode: options.mode,
+        keepEvents: false,
+      });
+      runs.push(runFromValidation(result, file));
+    } catch (error) {
+      // A fault of the validator itself is not a verdict on the stream: status error, and the next file.
+      runs.push(harnessErrorRun(file, error));
+    }
   }
   const report = buildReport(runs);
   try {
@@ -84,7 +89,7 @@ export async function runValidate(files: string[], options: ValidateCommandOptio
     io.stderr.write(`yume-conformance validate: ${(error as Error).message}\n`);
     return EXIT_USAGE;
   }
-  return report.summary.failed > 0 ? EXIT_FAILED : EXIT_OK;
+  return report.summary.failed > 0 || (report.summary.errors ?? 0) > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
 /** Registers `yume-conformance validate`. */

@@ -39,6 +39,8 @@ function verdict(c: ChalkInstance, run: ReportRun): string {
       return c.red.bold('✘ does not conform');
     case 'partial':
       return c.yellow.bold('◐ partial');
+    case 'error':
+      return c.magenta.bold('⚠ harness error');
     default:
       return c.gray.bold('○ not verified');
   }
@@ -54,6 +56,8 @@ function runBlock(c: ChalkInstance, run: ReportRun): string[] {
     .filter(Boolean)
     .join(', ');
   const out = [`${verdict(c, run)}  ${c.bold(label)}${details ? c.gray(`  (${details})`) : ''}`];
+  if (run.error) out.push(`  ${c.magenta(printable(run.error))}`);
+  if (run.interrupted) out.push(`  ${c.gray('interrupted: the runner was stopped while this run was going')}`);
   const findings = [...run.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   for (const f of findings) {
     const where = c.cyan(printable(f.line !== undefined ? `${run.scenario}:${f.line}` : run.scenario));
@@ -69,7 +73,7 @@ export function renderHuman(report: ConformanceReport, options: HumanOptions): s
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const lines: string[] = [];
   for (const run of report.runs) lines.push(...runBlock(c, run), '');
-  const { passed, failed, warnings, notVerified, partial } = report.summary;
+  const { passed, failed, warnings, notVerified, partial, errors } = report.summary;
   const parts = [
     c.green(`${passed} passed`),
     failed > 0 ? c.red(`${failed} failed`) : `${failed} failed`,
@@ -77,6 +81,8 @@ export function renderHuman(report: ConformanceReport, options: HumanOptions): s
     `${notVerified} not verified`,
   ];
   if (partial) parts.push(`${partial} partial`);
+  if (errors) parts.push(c.magenta(`${errors} harness error${errors > 1 ? 's' : ''}`));
+  if (report.interrupted) parts.push(c.yellow('interrupted'));
   lines.push(parts.join(', '));
   return `${lines.join('\n')}\n`;
 }

@@ -36,6 +36,9 @@ function testcase(run: ReportRun): string {
     parts.push(
       `      <failure message="${xmlEscape(message)}" type="${xmlEscape(first?.rule ?? 'failed')}">${xmlEscape(must.map(findingText).join('\n'))}</failure>`,
     );
+  } else if (run.status === 'error') {
+    const message = run.error ?? 'internal error in the harness';
+    parts.push(`      <error message="${xmlEscape(message)}" type="harness-error">${xmlEscape(message)}</error>`);
   } else if (run.status === 'not-verified') {
     parts.push(`      <skipped message="${xmlEscape(run.findings[0]?.message ?? 'not verified')}"/>`);
   }
@@ -48,10 +51,11 @@ export function renderJunit(report: ConformanceReport): string {
   const { summary, runs } = report;
   const failures = runs.filter((r) => r.status === 'failed').length;
   const skipped = runs.filter((r) => r.status === 'not-verified').length;
+  const errors = runs.filter((r) => r.status === 'error').length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="yume-conformance" tests="${runs.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
-    `  <testsuite name="yume-conformance" tests="${runs.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+    `<testsuites name="yume-conformance" tests="${runs.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
+    `  <testsuite name="yume-conformance" tests="${runs.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
     `    <properties><property name="warnings" value="${summary.warnings}"/></properties>`,
     ...runs.map(testcase),
     '  </testsuite>',

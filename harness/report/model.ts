@@ -31,6 +31,7 @@ export function summarize(runs: readonly ReportRun[]): ReportSummary {
     if (run.status === 'passed') summary.passed += 1;
     else if (run.status === 'failed') summary.failed += 1;
     else if (run.status === 'not-verified') summary.notVerified += 1;
+    else if (run.status === 'error') summary.errors = (summary.errors ?? 0) + 1;
     else summary.partial = (summary.partial ?? 0) + 1;
     for (const finding of run.findings) if (finding.severity === 'SHOULD') summary.warnings += 1;
   }
@@ -52,5 +53,17 @@ export function runFromValidation(result: ValidationResult, source: string): Rep
     profile: result.profile,
     dialect: result.dialect,
     lines: result.lines,
+  };
+}
+
+/** A `validate` run the validator itself failed on (status error: a fault of the suite, not of the stream). */
+export function harnessErrorRun(source: string, error: unknown): ReportRun {
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return {
+    scenario: source,
+    provider: VALIDATE_PROVIDER,
+    status: 'error',
+    findings: [],
+    error: `internal error in the harness (not a verdict on the stream): ${what}`,
   };
 }

@@ -60,8 +60,13 @@ export function describeItem(item: ModelItem): string {
 
 function lineRange(lines: number[]): string {
   if (lines.length === 0) return '?';
-  const low = Math.min(...lines);
-  const high = Math.max(...lines);
+  // A loop, not Math.min(...lines): a stream may have more lines than a call can take arguments.
+  let low = lines[0]!;
+  let high = low;
+  for (const line of lines) {
+    if (line < low) low = line;
+    if (line > high) high = line;
+  }
   return low === high ? `${low}` : `${low}-${high}`;
 }
 

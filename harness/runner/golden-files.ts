@@ -3,7 +3,7 @@
 // diff only where the protocol changed.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { normaliseText, type NormaliseContext } from './normalise.js';
+import { MAX_COMPARED_DEPTH, normaliseText, TOO_DEEP_MARKER, type NormaliseContext } from './normalise.js';
 
 /** File name of the golden of the process at `index` (0-based). */
 export function goldenFileName(index: number): string {
@@ -31,9 +31,10 @@ const VOLATILE: Record<string, unknown> = {
   timestamp: '<timestamp>',
 };
 
-function stabilise(value: unknown, context: NormaliseContext, uuids: { count: number }): unknown {
+function stabilise(value: unknown, context: NormaliseContext, uuids: { count: number }, depth = 0): unknown {
   if (typeof value === 'string') return normaliseText(value, context);
-  if (Array.isArray(value)) return value.map((item) => stabilise(item, context, uuids));
+  if (depth >= MAX_COMPARED_DEPTH && value && typeof value === 'object') return TOO_DEEP_MARKER;
+  if (Array.isArray(value)) return value.map((item) => stabilise(item, context, uuids, depth + 1));
   if (value && typeof value === 'object') {
     const result: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
@@ -42,7 +43,9 @@ function stabilise(value: unknown, context: NormaliseContext, uuids: { count: nu
         result[key] = `golden-uuid-${uuids.count}`;
       } else {
         result[key] =
-          key in VOLATILE && item !== undefined && item !== null ? VOLATILE[key] : stabilise(item, context, uuids);
+          key in VOLATILE && item !== undefined && item !== null
+            ? VOLATILE[key]
+            : stabilise(item, context, uuids, depth + 1);
       }
     }
     return result;

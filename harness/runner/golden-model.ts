@@ -1,7 +1,14 @@
 // The comparison model of R10: what a golden and an observed transcript must agree on, per turn, after
 // normalisation. Built from canonical events, so the flat dialect and Claude envelopes compare as equal.
 import type { CanonicalEvent, CanonicalUsage } from '../protocol/canonical.js';
-import { normaliseText, normaliseToolInput, toolResultText, type NormaliseContext } from './normalise.js';
+import {
+  MAX_COMPARED_DEPTH,
+  normaliseText,
+  normaliseToolInput,
+  TOO_DEEP_MARKER,
+  toolResultText,
+  type NormaliseContext,
+} from './normalise.js';
 
 export interface ToolCallModel {
   name: string;
@@ -25,13 +32,14 @@ export interface TurnModel {
 }
 
 /** Stable JSON (sorted keys) for set comparison of tool calls. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+export function stableJson(value: unknown, depth = 0): string {
+  if (depth >= MAX_COMPARED_DEPTH && value && typeof value === 'object') return JSON.stringify(TOO_DEEP_MARKER);
+  if (Array.isArray(value)) return `[${value.map((item) => stableJson(item, depth + 1)).join(',')}]`;
   if (value && typeof value === 'object') {
     const record = value as Record<string, unknown>;
     return `{${Object.keys(record)
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${stableJson(record[key])}`)
+      .map((key) => `${JSON.stringify(key)}:${stableJson(record[key], depth + 1)}`)
       .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

@@ -68,16 +68,24 @@ export function normalisePath(value: string, context: NormaliseContext): string 
   return text;
 }
 
+/**
+ * How deep the comparison follows a shim's JSON values. Deeper than the contract allows (nesting of 128 levels
+ * fails the lexical check anyway), a value is replaced by a marker, so untrusted depth cannot exhaust the stack.
+ */
+export const MAX_COMPARED_DEPTH = 160;
+export const TOO_DEEP_MARKER = `<nested deeper than ${MAX_COMPARED_DEPTH} levels>`;
+
 /** A tool input with paths and text normalised; object keys sorted so equal inputs print equally. */
-export function normaliseToolInput(input: unknown, context: NormaliseContext, key?: string): unknown {
+export function normaliseToolInput(input: unknown, context: NormaliseContext, key?: string, depth = 0): unknown {
   if (typeof input === 'string') {
     return key !== undefined && PATH_FIELDS.has(key) ? normalisePath(input, context) : normaliseText(input, context);
   }
-  if (Array.isArray(input)) return input.map((item) => normaliseToolInput(item, context));
+  if (depth >= MAX_COMPARED_DEPTH && input && typeof input === 'object') return TOO_DEEP_MARKER;
+  if (Array.isArray(input)) return input.map((item) => normaliseToolInput(item, context, undefined, depth + 1));
   if (input && typeof input === 'object') {
     const sorted: Record<string, unknown> = {};
     for (const name of Object.keys(input).sort()) {
-      sorted[name] = normaliseToolInput((input as Record<string, unknown>)[name], context, name);
+      sorted[name] = normaliseToolInput((input as Record<string, unknown>)[name], context, name, depth + 1);
     }
     return sorted;
   }

@@ -196,6 +196,8 @@ function toReportRun(result: RunResult): ReportRun {
   if (result.notVerified) run.notVerified = result.notVerified;
   if (result.limitation) run.limitation = result.limitation;
   if (result.expectedFailure) run.expectedFailure = result.expectedFailure;
+  if (result.error) run.error = result.error;
+  if (result.interrupted) run.interrupted = true;
   const lines = result.processes.reduce(
     (sum, process) => sum + process.stdout.toString('latin1').split('\n').filter(Boolean).length,
     0,

@@ -187,8 +187,36 @@ export function notVerifiedResult(spec: RunSpec, check: Preflight): RunResult {
   };
 }
 
-/** Executes one run of the matrix. Never throws for a misbehaving shim; harness errors propagate. */
+/**
+ * Executes one run of the matrix. Never throws: whatever a shim does becomes a finding, and a fault inside the
+ * harness while running or judging the run gives that run the status `error` (the suite goes on to the next).
+ */
 export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promise<RunResult> {
+  const started = performance.now();
+  try {
+    return await attemptRun(spec, settings);
+  } catch (error) {
+    return harnessErrorResult(spec, error, performance.now() - started);
+  }
+}
+
+/** The result of a run the harness could not carry through: status error, with what failed and where. */
+export function harnessErrorResult(spec: RunSpec, error: unknown, durationMs: number): RunResult {
+  const where = error instanceof Error ? error.stack?.split('\n')[1]?.trim() : undefined;
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return {
+    ...baseResult(spec),
+    status: 'error',
+    findings: [],
+    error: `internal error in the harness (not a verdict on the shim): ${what}${where ? ` (${where})` : ''}`,
+    durationMs: Math.round(durationMs),
+    processes: [],
+    requests: [],
+    timeline: [],
+  };
+}
+
+async function attemptRun(spec: RunSpec, settings: SuiteSettings): Promise<RunResult> {
   const check = preflight(spec, settings);
   if (check.notVerified) return notVerifiedResult(spec, check);
   const templates = settings.workspaces ?? new WorkspaceTemplates();

@@ -76,7 +76,8 @@ export interface RequestRecord {
   body: string;
 }
 
-export type RunStatus = 'passed' | 'failed' | 'not-verified' | 'partial';
+/** `error`: the harness itself failed while running or judging the run (never a verdict on the shim). */
+export type RunStatus = 'passed' | 'failed' | 'not-verified' | 'partial' | 'error';
 
 export interface RunResult {
   scenario: string;
@@ -98,6 +99,10 @@ export interface RunResult {
   processes: ProcessRecord[];
   requests: RequestRecord[];
   timeline: TimelineEntry[];
+  /** With status `error`: what failed inside the harness. */
+  error?: string;
+  /** The runner was stopped by a signal while this run was going. */
+  interrupted?: boolean;
   /** The shim could not be started at all (the CLI exits 2 with this reason). */
   startFailure?: string;
   /** The run's workspace and HOME (removed after the run unless kept): what normalisation replaces. */

@@ -18,6 +18,7 @@ export function applyExpectedFailures(
       (result) =>
         result.status !== 'not-verified' &&
         result.status !== 'partial' &&
+        result.status !== 'error' &&
         entryMatches(entry, { scenario: result.scenario, provider: result.provider, os }),
     );
     if (matched.length === 0) continue; // not run here (other OS, provider or --scenario filter): neither expected nor stale
@@ -77,13 +78,23 @@ export interface SuiteSummary {
   notVerified: number;
   partial: number;
   expectedFailures: number;
+  errors: number;
   [key: string]: unknown;
 }
 
 export function summarizeResults(results: readonly RunResult[]): SuiteSummary {
-  const summary: SuiteSummary = { passed: 0, failed: 0, warnings: 0, notVerified: 0, partial: 0, expectedFailures: 0 };
+  const summary: SuiteSummary = {
+    passed: 0,
+    failed: 0,
+    warnings: 0,
+    notVerified: 0,
+    partial: 0,
+    expectedFailures: 0,
+    errors: 0,
+  };
   for (const result of results) {
-    if (result.status === 'failed' && result.expectedFailure) summary.expectedFailures += 1;
+    if (result.status === 'error') summary.errors += 1;
+    else if (result.status === 'failed' && result.expectedFailure) summary.expectedFailures += 1;
     else if (result.status === 'failed') summary.failed += 1;
     else if (result.status === 'passed') summary.passed += 1;
     else if (result.status === 'partial') summary.partial += 1;
@@ -102,7 +113,9 @@ export function suiteExit(results: readonly RunResult[]): { code: 0 | 1 | 2; rea
   if (attempted.length > 0 && failedStart.length === attempted.length) {
     return { code: EXIT.usage, reason: `the shim could not be started: ${failedStart[0]!.startFailure}` };
   }
-  const failing = results.some((result) => result.status === 'failed' && !result.expectedFailure);
+  const failing = results.some(
+    (result) => (result.status === 'failed' && !result.expectedFailure) || result.status === 'error',
+  );
   // A required run not verified without a declared limitation carries a scenario.required-verified finding.
   const requiredMissing = results.some(
     (result) =>
