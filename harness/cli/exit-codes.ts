@@ -1,4 +1,4 @@
-/** Exit codes shared by every command (issue: validate and run agree on them). */
+/** Exit codes shared by every command, so that validate and run agree on them. */
 export const EXIT_OK = 0;
 /** A MUST check failed. */
 export const EXIT_FAILED = 1;

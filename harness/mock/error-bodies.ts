@@ -1,5 +1,6 @@
-// Each provider's real HTTP error envelopes (provider-wire.md §1.5, §2.4, §3.5, §4.4), so that an SDK or a
-// shim sees exactly the error class and fields the real API would produce.
+// Each provider's real HTTP error envelopes, so that an SDK or a shim sees exactly the error class and fields the
+// real API would produce (https://platform.openai.com/docs/guides/error-codes,
+// https://docs.anthropic.com/en/api/errors, https://ai.google.dev/gemini-api/docs/troubleshooting).
 import type { MockProviderId } from './scenario-types.js';
 import { stableToken } from './tool-call-ids.js';
 

@@ -1,4 +1,4 @@
-// Public surface of the mocked providers (issue #3). Other areas import from here only.
+// Public surface of the mocked providers. Other areas import from here only.
 export type {
   Scenario,
   Turn,

@@ -1,5 +1,5 @@
 // The loopback mock provider: msw handlers answered through getResponse() behind node:http on 127.0.0.1
-// (libs.md §2: @mswjs/http-middleware crashes when a stream fails mid-body, and failing mid-body is the point).
+// (not @mswjs/http-middleware: it crashes when a stream fails mid-body, and failing mid-body is the point).
 import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

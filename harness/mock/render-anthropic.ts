@@ -1,4 +1,4 @@
-// Script response -> Anthropic Messages streaming (provider-wire.md §4): every frame has an `event:` line.
+// Script response -> Anthropic Messages streaming (https://docs.anthropic.com/en/docs/build-with-claude/streaming): every frame has an `event:` line.
 import type { ModelResponse } from './scenario-types.js';
 import { type RenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { providerToolCallId, stableToken } from './tool-call-ids.js';

@@ -1,5 +1,6 @@
-// Script response -> Gemini streamGenerateContent (provider-wire.md §3): data-only SSE frames (alt=sse) or the
-// streamed JSON array (no alt=sse). Function calls carry no id; the first one carries a thoughtSignature.
+// Script response -> Gemini streamGenerateContent (https://ai.google.dev/api/generate-content): data-only SSE
+// frames (alt=sse) or the streamed JSON array (no alt=sse). Function calls carry no id; the first one carries a
+// thoughtSignature.
 import type { ModelResponse } from './scenario-types.js';
 import { type RenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { geminiThoughtSignature, stableToken } from './tool-call-ids.js';

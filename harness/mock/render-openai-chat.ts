@@ -1,4 +1,4 @@
-// Script response -> Chat Completions streaming bytes (provider-wire.md §1).
+// Script response -> Chat Completions streaming bytes (https://platform.openai.com/docs/api-reference/chat-streaming).
 import type { ModelResponse } from './scenario-types.js';
 import { type RenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { providerToolCallId, stableToken } from './tool-call-ids.js';

@@ -1,5 +1,6 @@
-// Script response -> Responses API streaming events (provider-wire.md §2): every event has `event:` equal to
-// its JSON `type` and a sequence_number; output_item.done always carries the complete item (Codex reads it).
+// Script response -> Responses API streaming events
+// (https://platform.openai.com/docs/api-reference/responses-streaming): every event has `event:` equal to its
+// JSON `type` and a sequence_number; output_item.done always carries the complete item (Codex reads it).
 import type { ModelResponse } from './scenario-types.js';
 import { type RenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { providerToolCallId, responsesItemId, stableHex } from './tool-call-ids.js';

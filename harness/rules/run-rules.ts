@@ -90,7 +90,7 @@ export const RUN_RULES = defineRules('run', [
     fix: 'Add up the usage of every provider call of the turn.',
   },
 
-  // ---- streaming (issue 4 item 3)
+  // ---- streaming
   {
     id: 'streaming.incremental',
     severity: 'SHOULD',
@@ -219,7 +219,7 @@ export const RUN_RULES = defineRules('run', [
     fix: 'On SIGINT (spawn-per-turn) or an interrupt frame (persistent), print `{"type":"interrupt"}`, then a result with `is_error: true`.',
   },
 
-  // ---- persistent mode (R6, issue 4 item 3)
+  // ---- persistent mode (R6, stdin frames)
   {
     id: 'persistent.next-turn',
     severity: 'MUST',
@@ -256,7 +256,7 @@ export const RUN_RULES = defineRules('run', [
     fix: 'Wait for the approval frame; answer a denied call with an error tool_result.',
   },
 
-  // ---- suite level (issue 4 item 5)
+  // ---- suite level
   {
     id: 'scenario.required-verified',
     severity: 'MUST',

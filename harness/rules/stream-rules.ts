@@ -86,7 +86,7 @@ export const STREAM_RULES = defineRules('stream', [
     fix: 'Terminate every message, including the last, with "\\n" and flush before exiting.',
   },
 
-  // ---- schema of each message (PROTOCOL_NORMALIZATION §1, R1, R2)
+  // ---- schema of each message (stream format, R1, R2)
   {
     id: 'schema.type-field',
     severity: 'MUST',
@@ -245,7 +245,7 @@ export const STREAM_RULES = defineRules('stream', [
     severity: 'SHOULD',
     source: 'docs/protocol.md#r3-tool-calls',
     title: 'Envelopes: calls preferably one at a time',
-    fix: 'Print each tool_use block followed by its result; several pending calls are allowed in envelopes but the seeds prefer them sequential.',
+    fix: 'Print each tool_use block followed by its result; several pending calls are allowed in envelopes but one at a time is preferred.',
   },
   {
     id: 'tool.invalid-arguments',
@@ -304,7 +304,7 @@ export const STREAM_RULES = defineRules('stream', [
     fix: 'On SIGINT or an interrupt frame: answer running tools with error results, print `interrupt`, then `result` with `is_error: true`.',
   },
 
-  // ---- yume-app profile: the real app's hazards (reference/yume-app-contract.md §2-§4, §6, §9)
+  // ---- yume-app profile: the real app's hazards (R14, docs/protocol.md "How the app reads a stream")
   {
     id: 'app.blank-line',
     severity: 'MUST',

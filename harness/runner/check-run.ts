@@ -1,4 +1,4 @@
-// The per-run checks of issue 4 item 3 and 4, on what execute-run.ts observed: the validator's rules per
+// The per-run checks, on what execute-run.ts observed: the validator's rules per
 // process output, the golden comparison (R10), workspace side effects, provider requests or fake-CLI use,
 // credentials, the session file (R8), fault outcomes (R5), exit and process tree (R5, R6), interrupt (R6),
 // persistent-mode stdin handling, and real streaming.

@@ -1,4 +1,4 @@
-// Regenerating goldens from the reference shim (issue 4 item 7). Each scenario runs once with the bundled
+// Regenerating goldens from the reference shim (docs/decisions.md, D6). Each scenario runs once with the bundled
 // reference shim (spec invocation, flat dialect, unsplit streams, the scenario's first provider — openai-chat
 // where it applies); each process's stdout, stabilised (golden-files.ts), becomes golden.jsonl,
 // golden.2.jsonl, ... A run with MUST findings writes nothing: a golden must come from a conforming run.

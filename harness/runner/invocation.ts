@@ -152,7 +152,7 @@ export function buildInvocation(invocation: Invocation, values: InvocationValues
       return { notVerified: "the app never writes to a shim's stdin, so persistent mode has no yume-app invocation" };
     if (mode !== 'default')
       return { notVerified: `the app passes no --permission-mode, so permission mode ${mode} cannot be requested` };
-    // The exact order the app's spawner uses (reference/yume-app-contract.md §1).
+    // The exact order the app's spawner uses (R7).
     const args = ['--provider', entry.yumeApp.provider, '--model', entry.yumeApp.model, '--cwd', values.cwd];
     if (values.resumeId !== undefined) args.push('--resume', values.resumeId);
     if (values.historyFile !== undefined) args.push('--history-file', values.historyFile);

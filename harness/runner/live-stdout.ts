@@ -69,5 +69,5 @@ export class LiveStdout {
   }
 }
 
-/** A line carrying assistant text: a flat `text` or an envelope with a text block (issue: "real streaming"). */
+/** A line carrying assistant text: a flat `text` or an envelope with a text block. */
 export const isAssistantText = (event: CanonicalEvent): boolean => event.kind === 'text' && event.text.length > 0;
