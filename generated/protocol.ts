@@ -484,6 +484,16 @@ export interface ConformanceReport {
    */
   interrupted?: boolean;
   isolation?: ReportIsolation;
+  /**
+   * Version of yume-conformance that ran the suite: merge-reports only merges reports of one version.
+   */
+  suiteVersion?: string;
+  selection?: ReportSelection;
+  shard?: ReportShard;
+  /**
+   * Set by merge-reports --shards: how many shard reports this report joins.
+   */
+  mergedShards?: number;
   [k: string]: unknown;
 }
 export interface ReportSummary {
@@ -567,6 +577,22 @@ export interface ReportRun {
    * Reason from the --expected-failures file that covers this failed run.
    */
   expectedFailure?: string;
+  /**
+   * Position of the run in the whole selection (matrix order, before --shard): merge-reports puts shards' runs back in this order.
+   */
+  index?: number;
+  /**
+   * What each shim process of the run printed, redacted (dummy keys, secret-looking values of the runner's environment, known key patterns) before it was cut.
+   */
+  processes?: ReportProcess[];
+  /**
+   * The requests the shim sent to the mocked provider, bodies redacted and capped at 16 KiB.
+   */
+  requests?: ReportRequest[];
+  /**
+   * With --artifacts DIR: the run's folder inside DIR (relative), holding its full stdout, stderr, requests and golden diff.
+   */
+  artifacts?: string;
   [k: string]: unknown;
 }
 export interface ReportFinding {
@@ -584,6 +610,80 @@ export interface ReportFinding {
   fix?: string;
   [k: string]: unknown;
 }
+export interface ReportProcess {
+  /**
+   * "the shim", "turn 2", or "persistent process".
+   */
+  label: string;
+  /**
+   * Arguments the shim was started with.
+   */
+  argv?: string[];
+  exitCode?: number | null;
+  signal?: string | null;
+  /**
+   * The golden file this process was compared with.
+   */
+  golden?: string;
+  stdout: ReportStdout;
+  stderr: ReportStderr;
+  [k: string]: unknown;
+}
+export interface ReportStdout {
+  /**
+   * The first 64 KiB of stdout (all of it when it is at most 128 KiB).
+   */
+  head: string;
+  /**
+   * The last 64 KiB of stdout, when stdout is longer than 128 KiB.
+   */
+  tail?: string;
+  /**
+   * Length of the whole (redacted) stdout in characters.
+   */
+  chars: number;
+  /**
+   * Bytes the process wrote to stdout.
+   */
+  bytes?: number;
+  [k: string]: unknown;
+}
+export interface ReportStderr {
+  /**
+   * The last 64 KiB of stderr.
+   */
+  tail: string;
+  /**
+   * Length of the whole (redacted) stderr in characters.
+   */
+  chars: number;
+  [k: string]: unknown;
+}
+export interface ReportRequest {
+  index: number;
+  /**
+   * 0-based scenario turn.
+   */
+  turn: number;
+  method: string;
+  path: string;
+  /**
+   * HTTP status the mock answered.
+   */
+  status: number;
+  outcome?: string;
+  elapsedMs?: number;
+  closedByClient?: boolean;
+  /**
+   * The request body (first 16 KiB).
+   */
+  body: string;
+  /**
+   * Length of the whole body in characters.
+   */
+  bodyChars?: number;
+  [k: string]: unknown;
+}
 /**
  * What kept runs apart (run only).
  */
@@ -596,6 +696,22 @@ export interface ReportIsolation {
    * Why this mechanism was used (for example why no cgroup could be made).
    */
   detail?: string;
+  [k: string]: unknown;
+}
+/**
+ * The runs the options selected, before --shard: a fingerprint of their keys and how many.
+ */
+export interface ReportSelection {
+  fingerprint: string;
+  runs: number;
+  [k: string]: unknown;
+}
+/**
+ * With --shard i/n: which part of the selection this report holds.
+ */
+export interface ReportShard {
+  index: number;
+  count: number;
   [k: string]: unknown;
 }
 /**

@@ -21,6 +21,8 @@ import {
 import type { RunResult } from '../runner/run-types.js';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { EXIT_USAGE } from './exit-codes.js';
+import { defaultJobs } from '../runner/schedule.js';
+import { parseShard } from '../runner/shard.js';
 
 interface RunFlags {
   provider?: string[];
@@ -31,6 +33,7 @@ interface RunFlags {
   reporter?: string[];
   out?: string;
   jobs?: string;
+  shard?: string;
   timeout?: string;
   seed?: string;
   capabilities?: string;
@@ -109,6 +112,7 @@ function toOptions(shim: string | undefined, flags: RunFlags): RunOptions {
   if (flags.expectedFailures) options.expectedFailures = flags.expectedFailures;
   const jobs = positiveInteger('--jobs', flags.jobs);
   if (jobs !== undefined) options.jobs = jobs;
+  if (flags.shard !== undefined) options.shard = parseShard(flags.shard);
   const timeout = positiveInteger('--timeout', flags.timeout);
   if (timeout !== undefined) options.timeoutMs = timeout;
   const seed = nonNegativeInteger('--seed', flags.seed);
@@ -129,7 +133,8 @@ function listRuns(options: RunOptions): string {
     capabilities: suite.capabilities,
     protocolVersion: PROTOCOL_VERSION,
   };
-  const lines = [`${suite.specs.length} run(s) for ${suite.shim} (capabilities: ${suite.capabilities.source})`];
+  const part = options.shard ? ` (shard ${options.shard.index}/${options.shard.count} of ${suite.selection.runs})` : '';
+  const lines = [`${suite.specs.length} run(s)${part} for ${suite.shim} (capabilities: ${suite.capabilities.source})`];
   for (const spec of suite.specs) {
     const check = preflight(spec, settings);
     const seed = spec.seed === undefined ? '' : ` seed ${spec.seed}`;
@@ -149,7 +154,8 @@ function listRuns(options: RunOptions): string {
 function usageMessage(error: unknown): string | undefined {
   if (error instanceof UsageError || error instanceof ConfigFileError || error instanceof ScenarioLoadError)
     return error.message;
-  if (error instanceof Error && /^(--env|unknown reporter|reporter ")/.test(error.message)) return error.message;
+  if (error instanceof Error && /^(--env|--shard|unknown reporter|reporter ")/.test(error.message))
+    return error.message;
   return undefined;
 }
 
@@ -230,7 +236,11 @@ export function registerRunCommand(program: Command): void {
       collect,
     )
     .option('--out <file>', 'also write the JSON report to this file')
-    .option('--jobs <n>', 'runs at a time (default 1)')
+    .option('--jobs <n>', `runs at a time (default ${defaultJobs()}: two per core, runs mostly wait)`)
+    .option(
+      '--shard <i/n>',
+      'run only part i of n of the selected runs (balanced by typical duration); merge the reports with merge-reports --shards',
+    )
     .option('--timeout <ms>', `per shim process, after which its whole tree is killed (default ${DEFAULT_TIMEOUT_MS})`)
     .option('--seed <n>', 'base seed of the re-chunked provider streams (reported per run; default 1)')
     .option('--capabilities <file>', 'what the shim supports (schemas/capabilities.schema.json)')

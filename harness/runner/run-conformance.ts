@@ -2,7 +2,7 @@
 // scenarios and matrix, runs them `jobs` at a time, applies expected failures and returns the report
 // (schemas/report.schema.json) with the exit code. Transcripts and requests of each run stay available to
 // the HTML reporter through runDetails(report).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { loadAllScenarios } from '../mock/scenario-loader.js';
@@ -27,6 +27,8 @@ import { PROVIDER_IDS, type ProviderId } from './providers.js';
 import { WorkspaceTemplates } from './git-workspace.js';
 import { runScenario } from './run-scenario.js';
 import type { RunResult, RunSpec } from './run-types.js';
+import { defaultJobs, runWeight, startOrder, weightedPool } from './schedule.js';
+import { assignShards, runKey, selectionFingerprint, specIdentity, type Shard } from './shard.js';
 import { applyExpectedFailures, suiteExit, suiteVerdict, summarizeResults, type SuiteSummary } from './verdict.js';
 
 export interface RunOptions {
@@ -46,7 +48,10 @@ export interface RunOptions {
   capabilities?: string | CapabilitiesFile;
   /** Expected-failures file. */
   expectedFailures?: string;
+  /** Runs at a time. Default: defaultJobs() (schedule.ts). */
   jobs?: number;
+  /** Run only this part of the selection (--shard i/n). */
+  shard?: Shard;
   /** Per process. Default 30 s. */
   timeoutMs?: number;
   /** Base seed of the re-chunked variants. Default 1. */
@@ -76,6 +81,9 @@ export interface ConformanceRunReport extends ConformanceReport {
   capabilities: string;
   seed: number;
   platform: string;
+  suiteVersion: string;
+  selection: { fingerprint: string; runs: number };
+  shard?: Shard;
 }
 
 /** Thrown for bad options (unknown provider or scenario, unreadable files): the CLI exits 2 with the message. */
@@ -128,6 +136,14 @@ function resolveScenarios(all: LoadedScenario[], requested: string[] | undefined
   });
 }
 
+/** The version of this package (reports of different versions are not merged). */
+export function suiteVersion(): string {
+  const manifest = JSON.parse(readFileSync(path.join(findPackageRoot(), 'package.json'), 'utf8')) as {
+    version?: string;
+  };
+  return manifest.version ?? '0.0.0';
+}
+
 export interface ResolvedSuite {
   shim: string;
   usingReference: boolean;
@@ -135,7 +151,12 @@ export interface ResolvedSuite {
   invocation?: Invocation;
   scenarios: LoadedScenario[];
   providers: ProviderId[];
+  /** The runs this process makes (the shard's, with --shard). */
   specs: RunSpec[];
+  /** Position of each spec in the whole selection. */
+  positions: number[];
+  /** Fingerprint and size of the whole selection (before --shard). */
+  selection: { fingerprint: string; runs: number };
   expected: ExpectedFailure[];
   seed: number;
 }
@@ -157,7 +178,7 @@ export function resolveSuite(options: RunOptions): ResolvedSuite {
   );
   const providers = resolveProviders(options.providers, capabilities);
   const seed = options.seed ?? DEFAULT_SEED;
-  const specs = buildMatrix({
+  const selected = buildMatrix({
     scenarios,
     providers,
     ...(invocation ? { invocation } : {}),
@@ -167,6 +188,13 @@ export function resolveSuite(options: RunOptions): ResolvedSuite {
     seed,
   });
   const expected = options.expectedFailures ? loadExpectedFailures(options.expectedFailures) : [];
+  const selection = {
+    fingerprint: selectionFingerprint(selected.map((spec) => runKey(specIdentity(spec)))),
+    runs: selected.length,
+  };
+  const shards = options.shard ? assignShards(selected, options.shard.count) : undefined;
+  const positions = selected.flatMap((_, index) => (!shards || shards[index] === options.shard!.index ? [index] : []));
+  const specs = positions.map((index) => selected[index]!);
   return {
     shim: usingReference ? shim : /[\\/]/.test(options.shim!) ? shim : options.shim!,
     usingReference,
@@ -175,13 +203,16 @@ export function resolveSuite(options: RunOptions): ResolvedSuite {
     scenarios,
     providers,
     specs,
+    positions,
+    selection,
     expected,
     seed,
   };
 }
 
-function toReportRun(result: RunResult): ReportRun {
+function toReportRun(result: RunResult, position: number): ReportRun {
   const run: ReportRun = {
+    index: position,
     scenario: result.scenario,
     provider: result.provider,
     status: result.status,
@@ -206,27 +237,6 @@ function toReportRun(result: RunResult): ReportRun {
   return run;
 }
 
-/** Runs `items` with at most `jobs` at a time, in order of start. */
-async function pool<T, R>(
-  items: readonly T[],
-  jobs: number,
-  work: (item: T) => Promise<R>,
-  done: (result: R) => void,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next;
-      next += 1;
-      results[index] = await work(items[index]!);
-      done(results[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
-  return results;
-}
-
 export async function runConformance(options: RunOptions = {}): Promise<ConformanceRunReport> {
   const suite = resolveSuite(options);
   const platform = options.platform ?? process.platform;
@@ -244,9 +254,10 @@ export async function runConformance(options: RunOptions = {}): Promise<Conforma
     ...(options.keepDirectories ? { keepDirectories: true } : {}),
   };
   let finished = 0;
-  const results = await pool(
+  const jobs = options.jobs ?? defaultJobs();
+  const results = await weightedPool(
     suite.specs,
-    options.jobs ?? 1,
+    { capacity: jobs, order: startOrder(suite.specs), weight: (spec) => runWeight(spec, jobs) },
     (spec) => runScenario(spec, settings),
     (result) => {
       finished += 1;
@@ -257,7 +268,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Conforma
   const exit = suiteExit(results);
   const report: ConformanceRunReport = {
     summary: summarizeResults(results),
-    runs: results.map(toReportRun),
+    runs: results.map((result, index) => toReportRun(result, suite.positions[index]!)),
     protocolVersion: PROTOCOL_VERSION,
     generatedAt: new Date().toISOString(),
     verdict: suiteVerdict(results),
@@ -267,6 +278,9 @@ export async function runConformance(options: RunOptions = {}): Promise<Conforma
     capabilities: suite.capabilities.source,
     seed: suite.seed,
     platform,
+    suiteVersion: suiteVersion(),
+    selection: suite.selection,
+    ...(options.shard ? { shard: options.shard } : {}),
   };
   details.set(report, results);
   return report;

@@ -1,0 +1,81 @@
+// How many runs go at a time and in what order. A run mostly waits (on its shim, on the mock's paced
+// streams, on scripted delays), so the default runs JOBS_PER_CORE per core: measured with the reference shim
+// on 2 cores (`npm run bench`), 4 at a time is as fast as 8 and clearly faster than 2. Runs whose checks
+// time the shim (interrupts: exit within a grace after SIGINT, a turn that must still be streaming when the
+// interrupt comes) weigh a whole core's worth of slots, so they never share the machine with more work
+// than it has cores for. The longest runs start first, so the suite does not end waiting on one slow run.
+import { availableParallelism } from 'node:os';
+import type { RunSpec } from './run-types.js';
+import { typicalDurationMs } from './typical-durations.js';
+
+export const JOBS_PER_CORE = 2;
+
+/** The default of --jobs: JOBS_PER_CORE runs per core this process may use. */
+export function defaultJobs(cores: number = availableParallelism()): number {
+  return Math.max(1, Math.round(cores * JOBS_PER_CORE));
+}
+
+/** Runs whose verdict depends on how fast the shim reacts (interrupt timing). */
+export function isTimingSensitive(spec: RunSpec): boolean {
+  return spec.scenario.turns.some((turn) => turn.interrupt !== undefined);
+}
+
+/** Slots a run takes out of `jobs`: a timing-sensitive run takes a core's worth, at most all of them. */
+export function runWeight(spec: RunSpec, jobs: number, cores: number = availableParallelism()): number {
+  if (!isTimingSensitive(spec)) return 1;
+  return Math.max(1, Math.min(jobs, Math.ceil(jobs / Math.max(1, cores))));
+}
+
+/** Indexes of `specs` in the order to start them: longest expected first, then matrix order. */
+export function startOrder(specs: readonly RunSpec[]): number[] {
+  return specs
+    .map((spec, index) => ({ index, expected: typicalDurationMs(spec.scenario.id) }))
+    .sort((a, b) => b.expected - a.expected || a.index - b.index)
+    .map((entry) => entry.index);
+}
+
+/**
+ * Runs every item with the sum of the running items' weights at most `capacity` (an item heavier than the
+ * capacity runs alone), starting them in `order`; results come back in the items' own order.
+ */
+export async function weightedPool<T, R>(
+  items: readonly T[],
+  options: { capacity: number; order: readonly number[]; weight: (item: T) => number },
+  work: (item: T) => Promise<R>,
+  done: (result: R) => void,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  const queue = [...options.order];
+  let used = 0;
+  let running = 0;
+  return new Promise<R[]>((resolve, reject) => {
+    const fill = () => {
+      if (queue.length === 0 && running === 0) {
+        resolve(results);
+        return;
+      }
+      // Strictly in order: a heavy item that does not fit yet waits for slots to free, and nothing overtakes it
+      // (otherwise light items could keep it waiting to the end).
+      while (queue.length > 0) {
+        const index = queue[0]!;
+        const item = items[index]!;
+        const weight = Math.min(options.weight(item), options.capacity);
+        if (used + weight > options.capacity) break;
+        queue.shift();
+        used += weight;
+        running += 1;
+        work(item).then(
+          (result) => {
+            results[index] = result;
+            used -= weight;
+            running -= 1;
+            done(result);
+            fill();
+          },
+          (error: unknown) => reject(error),
+        );
+      }
+    };
+    fill();
+  });
+}

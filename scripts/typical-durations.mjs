@@ -1,0 +1,22 @@
+// Prints harness/runner/typical-durations.ts's table from a JSON report (`--reporter json:FILE`): the median
+// duration of each scenario's runs, rounded to 10 ms. Paste the lines into the table.
+//
+//   node scripts/typical-durations.mjs report.json
+import { readFileSync } from 'node:fs';
+
+const file = process.argv[2];
+if (!file) {
+  process.stderr.write('usage: node scripts/typical-durations.mjs report.json\n');
+  process.exit(2);
+}
+const report = JSON.parse(readFileSync(file, 'utf8'));
+const byScenario = new Map();
+for (const run of report.runs ?? []) {
+  if (typeof run.durationMs !== 'number') continue;
+  byScenario.set(run.scenario, [...(byScenario.get(run.scenario) ?? []), run.durationMs]);
+}
+for (const [scenario, durations] of [...byScenario].sort(([a], [b]) => a.localeCompare(b))) {
+  durations.sort((a, b) => a - b);
+  const median = Math.round(durations[durations.length >> 1] / 10) * 10;
+  process.stdout.write(`  ${/^[a-z_$][\w$]*$/i.test(scenario) ? scenario : `'${scenario}'`}: ${median},\n`);
+}
