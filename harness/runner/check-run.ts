@@ -30,8 +30,9 @@ import { stableJson } from './golden-model.js';
 import { normaliseToolInput } from './normalise.js';
 import { checkWorkspace } from './workspace.js';
 
-/** Spawn-per-turn processes must exit within this after their last result (R5), and after an interrupt (R6). */
-export const EXIT_GRACE_MS = 2000;
+import { EXIT_GRACE_MS } from './exit-clock.js';
+
+export { EXIT_GRACE_MS };
 
 export interface CheckInput {
   scenario: LoadedScenario;
@@ -139,7 +140,19 @@ function processChecks(process: ExecutedProcess, persistent: boolean): Finding[]
   const lastResult = [...events]
     .reverse()
     .find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
-  if (lastResult && exit.exitedAtMs !== undefined && !persistent) {
+  if (process.exitClock?.after === 'result') {
+    const lingered = (process.exitClock.killedAtMs - process.exitClock.startedAtMs) / 1000;
+    findings.push(
+      runFinding(
+        'process.exit-after-result',
+        about(
+          label,
+          `still running ${lingered.toFixed(1)} s after its last result${lastResult ? ` (line ${lastResult.line})` : ''}; at most ${EXIT_GRACE_MS / 1000} s. The harness ended its process tree`,
+        ),
+        lastResult ? { line: lastResult.line } : {},
+      ),
+    );
+  } else if (lastResult && exit.exitedAtMs !== undefined && !persistent) {
     const resultAt = lineTime(process, lastResult.line);
     const interrupted = process.interrupts.length > 0;
     if (resultAt !== undefined && exit.exitedAtMs - resultAt > EXIT_GRACE_MS && !interrupted) {

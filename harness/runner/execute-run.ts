@@ -11,6 +11,7 @@ import { buildInvocation, type BuiltInvocation, type Invocation, type Invocation
 import { isAssistantText, LiveStdout } from './live-stdout.js';
 import type { RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
 import { TimerScope } from '../process/timer-scope.js';
+import { ExitClock, type ExitClockExpiry } from './exit-clock.js';
 
 /** How long the mock withholds a stream before the runner gives up waiting for streamed text (a SHOULD finding). */
 export const GATE_WAIT_MS = 3000;
@@ -44,6 +45,8 @@ export interface ExecutedProcess {
   turnStarts: Map<number, number>;
   /** The session id the shim reported in its init line. */
   reportedSessionId?: string;
+  /** The process outlived its exit clock (last result, stdin EOF or interrupt) and the harness ended it. */
+  exitClock?: ExitClockExpiry;
 }
 
 export interface ExecutionHooks {
@@ -154,6 +157,7 @@ async function interruptWhenDue(
   method: InterruptMethod,
   record: InterruptRecord[],
   finished: Promise<unknown>,
+  clock?: ExitClock,
 ): Promise<void> {
   const { mock } = input.hooks;
   // If the scripted moment never comes (a shim that prints nothing while it waits), interrupt anyway.
@@ -217,6 +221,7 @@ async function interruptWhenDue(
     return;
   }
   const delivered = deliverInterrupt(shim, method);
+  if (delivered && method === 'sigint-group') clock?.start('interrupt');
   record.push({ turn: turnIndex, atMs: shim.elapsedMs(), method, delivered, trigger });
   input.hooks.note(
     'runner',
@@ -249,6 +254,10 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
       `turn ${index + 1}: start ${[input.settings.shim, ...built.args].map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}`,
     );
     const shim = startProcess(input, built, live);
+    const clock = new ExitClock(shim, input.timers);
+    live.onEvent((timed) => {
+      if (timed.event.kind === 'result') clock.start('result');
+    });
     if (built.stdinPrompt !== undefined) {
       shim.write(built.stdinPrompt);
       shim.closeStdin();
@@ -258,9 +267,10 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
     const openGate = watchGate(input, live, 0, index, () => gateTimeouts.push(index));
     const done = shim.done;
     const interrupting = turn.interrupt
-      ? interruptWhenDue(input, shim, live, 0, index, turn, 'sigint-group', interrupts, done)
+      ? interruptWhenDue(input, shim, live, 0, index, turn, 'sigint-group', interrupts, done, clock)
       : Promise.resolve();
     const exit = await done;
+    clock.stop();
     live.close();
     openGate();
     await interrupting;
@@ -277,7 +287,9 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
       stdinLines: [],
       turnStarts: new Map([[index, 0]]),
       ...(reportedSessionId === undefined ? {} : { reportedSessionId }),
+      ...(clock.expired ? { exitClock: clock.expired } : {}),
     };
+    if (clock.expired) hooks.note('runner', exitClockNote(clock.expired, `turn ${index + 1}`));
     resumeId = resumeId ?? reportedSessionId;
     processes.push(executed);
     if (executed.exit.spawnError) break; // nothing more can run
@@ -295,6 +307,7 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
   hooks.setCliTurn?.(0);
   hooks.note('runner', `start ${[settings.shim, ...built.args].join(' ')} (persistent mode)`);
   const shim = startProcess(input, built, live);
+  const clock = new ExitClock(shim, input.timers);
   const interrupts: InterruptRecord[] = [];
   const gateTimeouts: number[] = [];
   const stdinLines: { turn: number; text: string }[] = [];
@@ -352,8 +365,11 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
     stdinClosedAtMs = shim.elapsedMs();
     hooks.note('runner', 'stdin closed (EOF)');
     shim.closeStdin();
+    clock.start('stdin-eof');
   }
   const exit = await done;
+  clock.stop();
+  if (clock.expired) hooks.note('runner', exitClockNote(clock.expired, 'persistent process'));
   hooks.note('runner', describeExit(exit, 'persistent process'));
   const reportedSessionId = reportedSession(live);
   return {
@@ -370,6 +386,7 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
         turnStarts,
         ...(stdinClosedAtMs === undefined ? {} : { stdinClosedAtMs }),
         ...(reportedSessionId === undefined ? {} : { reportedSessionId }),
+        ...(clock.expired ? { exitClock: clock.expired } : {}),
       },
     ],
   };
@@ -391,6 +408,12 @@ async function answerApprovals(
     answered.add(found.event.id);
     send(`${JSON.stringify({ type: 'tool_approval', id: found.event.id, approved })}\n`);
   }
+}
+
+const MOMENT_TEXT = { result: 'its last result', 'stdin-eof': 'stdin EOF', interrupt: 'the interrupt' } as const;
+
+function exitClockNote(expiry: ExitClockExpiry, label: string): string {
+  return `${label}: still running ${((expiry.killedAtMs - expiry.startedAtMs) / 1000).toFixed(1)} s after ${MOMENT_TEXT[expiry.after]}: the harness ended its process tree`;
 }
 
 export function describeExit(exit: ShimExit, label: string): string {

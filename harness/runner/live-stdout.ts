@@ -16,7 +16,13 @@ export class LiveStdout {
   private line = 0;
   readonly events: TimedEvent[] = [];
   private waiters: Waiter[] = [];
+  private listeners: ((timed: TimedEvent) => void)[] = [];
   private closed = false;
+
+  /** Calls `listener` with every event from now on, as it arrives. */
+  onEvent(listener: (timed: TimedEvent) => void): void {
+    this.listeners.push(listener);
+  }
 
   /** Feed one stdout chunk (as spawnShim's onStdout delivers it). */
   push(chunk: Buffer, atMs: number): void {
@@ -60,6 +66,7 @@ export class LiveStdout {
     messageToCanonicalEvents(parsed, line, (event) => {
       const timed = { event, atMs };
       this.events.push(timed);
+      for (const listener of this.listeners) listener(timed);
       this.waiters = this.waiters.filter((waiter) => {
         if (!waiter.predicate(event)) return true;
         waiter.resolve(timed);
