@@ -1,4 +1,4 @@
-// The Type-A agent loop (YUME_CLI_SPEC §1): think → act → observe until the model stops.
+// The Type-A agent loop: think → act → observe until the model stops.
 // Each model call streams its text at once; its tool calls run afterwards one at a time, each tool_use
 // printed and answered by its tool_result before the next (R3). Retryable failures are retried (R5).
 import type { Emitter } from '../output/emitter.js';

@@ -1,4 +1,4 @@
-// Permission modes (PROTOCOL_NORMALIZATION "Permissions & Approvals"): default/auto run tools, deny answers
+// Permission modes (docs/protocol.md "Permission modes"): default/auto run tools, deny answers
 // every call with an error and runs nothing, interactive waits for a `tool_approval` frame per call.
 // The claude CLI's mode names are accepted as their nearest equivalent.
 

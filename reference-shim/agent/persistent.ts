@@ -1,4 +1,4 @@
-// Persistent mode (--input-format stream-json, YUME_CLI_SPEC §3): control frames on stdin, one turn per
+// Persistent mode (--input-format stream-json, docs/protocol.md "Stdin frames"): control frames on stdin, one turn per
 // `user` frame. Blank lines, CRLF and unknown fields are tolerated; malformed JSON and unknown frame types
 // get an `error` line (never a crash). A frame complaint that arrives during a turn is printed after that
 // turn's result so it cannot split the turn. stdin EOF ends the process once the queued turns are done.

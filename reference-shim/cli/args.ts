@@ -1,4 +1,4 @@
-// The command line of the spec and of the app (YUME_CLI_SPEC "CLI Interface", R7): `yume-shim start ...` or
+// The command line of the spec and of the app (R7): `yume-shim start ...` or
 // the bare form. Anything unknown or malformed is an ArgumentError, which main.ts turns into R2's
 // argument-error path (system subtype:error, an error result, exit 2).
 import { parseArgs } from 'node:util';

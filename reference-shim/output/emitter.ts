@@ -1,5 +1,5 @@
 // Turns what happens in a turn into stdout lines, in one of the two dialects of R1:
-//   flat   — `text`, `thinking`, `tool_use`, `tool_result` lines (PROTOCOL_NORMALIZATION §1), the default;
+//   flat   — `text`, `thinking`, `tool_use`, `tool_result` lines (docs/protocol.md "Stream format"), the default;
 //   claude — `assistant` / `user` envelopes with content blocks, as the claude CLI prints them.
 // Lines common to both (`system`, `usage`, `result`, `error`, `interrupt`, `message_stop`) are identical.
 // Callers are responsible for ordering (agent/turn-runner.ts); the emitter only decides the shapes.

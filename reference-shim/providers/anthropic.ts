@@ -1,4 +1,4 @@
-// Anthropic Messages streaming — provider-wire §4.
+// Anthropic Messages streaming — https://docs.anthropic.com/en/docs/build-with-claude/streaming
 import type { HistoryEntry, ThinkingRecord, TokenUsage } from '../session/history.js';
 import { cutOffError, HttpModelProvider, rawExcerpt, stopReasonFrom, streamError } from './model-stream.js';
 import type { ModelRequest, ModelStreamEvent, ModelToolCall, StopReason } from './provider.js';

@@ -1,5 +1,5 @@
 // Gemini credentials: an API key from GEMINI_API_KEY / GOOGLE_API_KEY, else an OAuth access token from
-// `gcloud auth print-access-token` (the seeds' "no API keys stored in Yume" route).
+// `gcloud auth print-access-token`, so a user need not store an API key in Yume.
 import type { SecretRedactor } from '../output/redact.js';
 import { ProviderError } from './provider.js';
 

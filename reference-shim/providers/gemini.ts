@@ -1,4 +1,4 @@
-// Gemini `streamGenerateContent?alt=sse` — provider-wire §3.
+// Gemini `streamGenerateContent?alt=sse` — https://ai.google.dev/api/generate-content
 // Function calls usually come without ids: the loop gives them `call_gemini_<n>`; any id Gemini did send is
 // kept as the wire id for the functionResponse. Each part's `thoughtSignature` is replayed unchanged.
 import type { HistoryEntry, TokenUsage } from '../session/history.js';
@@ -142,7 +142,7 @@ export class GeminiProvider extends HttpModelProvider<{ baseUrl: string; credent
         );
       }
       if (chunk.usageMetadata) {
-        // Intermediate chunks may carry partial usage; the last one wins (provider-wire §3.2).
+        // Intermediate chunks may carry partial usage; the last one wins (usageMetadata, https://ai.google.dev/api/generate-content).
         const meta = chunk.usageMetadata;
         const output = (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0);
         usage = usageFromPromptTotal(meta.promptTokenCount, output, meta.cachedContentTokenCount);

@@ -1,4 +1,5 @@
-// OpenAI Chat Completions (and any compatible endpoint, local ones included) — provider-wire §1.
+// OpenAI Chat Completions (and any compatible endpoint, local ones included),
+// https://platform.openai.com/docs/api-reference/chat-streaming.
 import type { HistoryEntry, TokenUsage } from '../session/history.js';
 import {
   bearerAuth,
@@ -93,7 +94,7 @@ export class OpenAIChatProvider extends HttpModelProvider<OpenAIConfig> {
     let finish: string | null | undefined;
     let done = false;
     let usage: TokenUsage | undefined;
-    // Fragments are keyed by `index` and only parsed once the stream is complete (provider-wire §1.3).
+    // Fragments are keyed by `index` and only parsed once the stream is complete (https://platform.openai.com/docs/guides/function-calling).
     const calls = new Map<number, { id?: string; name: string; args: string }>();
     for await (const item of stream) {
       if (item.kind === 'stray') continue;

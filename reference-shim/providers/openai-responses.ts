@@ -1,4 +1,5 @@
-// OpenAI Responses API (what the codex models use) — provider-wire §2.
+// OpenAI Responses API (what the codex models use),
+// https://platform.openai.com/docs/api-reference/responses-streaming.
 import type { HistoryEntry, TokenUsage } from '../session/history.js';
 import {
   bearerAuth,

@@ -1,5 +1,6 @@
 // Reads a provider's server-sent-events body. Besides the events, it surfaces "stray" JSON that is not an
-// SSE field at all: Gemini reports mid-stream errors as a bare `{"error":{...}}` chunk (provider-wire §3.5).
+// SSE field at all: Gemini reports mid-stream errors as a bare `{"error":{...}}` chunk
+// (https://ai.google.dev/gemini-api/docs/troubleshooting).
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from './provider.js';
 import { noteDraining, type StreamingResponse } from './transport.js';

@@ -1,6 +1,6 @@
 // The conversation as the shim keeps it: in memory, in session files (R8) and as sent to providers.
 // `content` of user/assistant entries is plain text because the app's session loader reads it that way
-// (yume-app-contract §9); provider-specific extras (signatures) ride along in optional fields.
+// (R8); provider-specific extras (signatures) ride along in optional fields.
 
 export interface ToolCallRecord {
   /** The id printed on stdout; unique within the session (R3). */

@@ -1,4 +1,4 @@
-// Session ids are file names and must match what the app's loader accepts: [A-Za-z0-9_-]+ (yume-app-contract §9).
+// Session ids are file names and must match what the app's loader accepts: [A-Za-z0-9_-]+ (R8).
 import { randomHex } from '../output/ids.js';
 
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;

@@ -41,7 +41,7 @@ export function applyEdit(text: string, edit: EditSpec, label: string): { text: 
 
 /**
  * A few numbered lines around a change. Numbers are followed by `→`, the form the app reads to place the
- * diff of an Edit result at the right line (yume-app-contract §8).
+ * diff of an Edit result at the right line (docs/protocol.md "Tools the app knows").
  */
 export function snippetAround(text: string, offset: number, context = 3): string {
   const lines = text.split('\n');
