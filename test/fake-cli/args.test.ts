@@ -99,7 +99,8 @@ describe('codex (clap)', () => {
         '--json',
         '-C',
         '/w',
-        '--full-auto',
+        '--sandbox',
+        'workspace-write',
         '-m',
         'gpt-4o',
         '-c',
@@ -136,10 +137,30 @@ describe('codex (clap)', () => {
   it('refuses unknown flags, a second prompt, conflicting flags, and anything but exec', () => {
     expect(refused(parseCodexArgs(['exec', '--yes', 'p'])).exitCode).toBe(2);
     expect(refused(parseCodexArgs(['exec', 'a', 'b'])).message).toContain("unexpected argument 'b'");
-    expect(
-      refused(parseCodexArgs(['exec', '--full-auto', '--dangerously-bypass-approvals-and-sandbox', 'p'])).message,
-    ).toContain('cannot be used with');
+    expect(refused(parseCodexArgs(['exec', '--sandbox', 'none', 'p'])).message).toContain(
+      "invalid value 'none' for '--sandbox <SANDBOX_MODE>'",
+    );
     expect(refused(parseCodexArgs(['hello'])).exitCode).toBe(1);
+  });
+
+  it('refuses --full-auto exactly as codex 0.169 does (the flag is gone)', () => {
+    const error = refused(parseCodexArgs(['exec', '--json', '--full-auto', 'p']));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe(
+      "error: unexpected argument '--full-auto' found\n\n  tip: to pass '--full-auto' as a value, use '-- --full-auto'\n\n" +
+        'Usage: codex exec [OPTIONS] [PROMPT]\n       codex exec [OPTIONS] <COMMAND> [ARGS]\n\n' +
+        "For more information, try '--help'.\n",
+    );
+  });
+
+  it('accepts after `resume` only the options of `exec resume`', () => {
+    const error = refused(parseCodexArgs(['exec', 'resume', '--sandbox', 'read-only', 'id', 'p']));
+    expect(error.message).toContain("unexpected argument '--sandbox' found");
+    expect(error.message).toContain('Usage: codex exec resume [OPTIONS] [SESSION_ID] [PROMPT]');
+    expect(run(parseCodexArgs(['exec', '--sandbox', 'read-only', 'resume', 'id', 'p']))).toMatchObject({
+      resume: 'id',
+      readOnly: true,
+    });
   });
 
   it('is read-only without a sandbox that allows writes', () => {

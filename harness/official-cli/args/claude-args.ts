@@ -1,6 +1,7 @@
 // claude's argv, parsed the way commander parses it: `-p/--print` is a boolean and the prompt is the
 // positional argument, so a prompt starting with '-' is an unknown option unless it follows `--`.
 // An option with a required value takes the next argument whatever it looks like.
+import { PINNED, pinnedHelp, pinnedOptions } from '../pinned/index.js';
 import { emptyInvocation, splitEquals, toolList, type ParseOutcome } from './invocation.js';
 
 type ValueKind = 'none' | 'required' | 'optional' | 'variadic';
@@ -9,44 +10,31 @@ interface OptionSpec {
   value: ValueKind;
   short?: string;
   aliases?: string[];
+  valueName?: string;
+  /** The choices the help lists (and the error message names). */
   choices?: string[];
+  /** Values accepted although the help does not list them. */
+  unlisted?: string[];
 }
 
-const OPTIONS: OptionSpec[] = [
-  { name: 'print', value: 'none', short: 'p' },
-  { name: 'output-format', value: 'required', choices: ['text', 'json', 'stream-json'] },
-  { name: 'input-format', value: 'required', choices: ['text', 'stream-json'] },
-  { name: 'verbose', value: 'none' },
-  { name: 'model', value: 'required' },
-  { name: 'fallback-model', value: 'required' },
-  { name: 'dangerously-skip-permissions', value: 'none' },
-  {
-    name: 'permission-mode',
-    value: 'required',
-    choices: ['acceptEdits', 'bypassPermissions', 'default', 'dontAsk', 'plan'],
-  },
-  { name: 'allowedTools', value: 'variadic', aliases: ['allowed-tools'] },
-  { name: 'disallowedTools', value: 'variadic', aliases: ['disallowed-tools'] },
-  { name: 'append-system-prompt', value: 'required' },
-  { name: 'system-prompt', value: 'required' },
-  { name: 'resume', value: 'optional', short: 'r' },
-  { name: 'continue', value: 'none', short: 'c' },
-  { name: 'fork-session', value: 'none' },
-  { name: 'session-id', value: 'required' },
-  { name: 'max-turns', value: 'required' },
-  { name: 'add-dir', value: 'variadic' },
-  { name: 'mcp-config', value: 'variadic' },
-  { name: 'strict-mcp-config', value: 'none' },
-  { name: 'settings', value: 'required' },
-  { name: 'setting-sources', value: 'required' },
-  { name: 'include-partial-messages', value: 'none' },
-  { name: 'replay-user-messages', value: 'none' },
-  { name: 'debug', value: 'optional', short: 'd' },
-  { name: 'version', value: 'none', short: 'v' },
-  { name: 'help', value: 'none', short: 'h' },
-];
+/**
+ * Values the pinned claude accepts without listing them: `--permission-mode default` runs (checked
+ * against the real CLI by the differential test), though the help lists only the other modes.
+ */
+const UNLISTED_CHOICES: Record<string, string[]> = { 'permission-mode': ['default'] };
 
-export const CLAUDE_VERSION = '2.1.332';
+/** Exactly the options the pinned help lists (harness/official-cli/pinned/claude.json). */
+const OPTIONS: OptionSpec[] = pinnedOptions('claude').map((option) => ({
+  name: option.long,
+  value: option.value,
+  ...(option.short ? { short: option.short } : {}),
+  ...(option.aliases ? { aliases: option.aliases } : {}),
+  ...(option.valueName ? { valueName: option.valueName } : {}),
+  ...(option.choices ? { choices: option.choices } : {}),
+  ...(UNLISTED_CHOICES[option.long] ? { unlisted: UNLISTED_CHOICES[option.long] } : {}),
+}));
+
+export const CLAUDE_VERSION = PINNED.claude.version;
 const maybeOption = (argument: string | undefined) =>
   argument !== undefined && argument.length > 1 && argument.startsWith('-');
 
@@ -90,13 +78,17 @@ export function parseClaudeArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
         if (value === undefined) {
           value = argv[index + 1];
           if (value === undefined)
-            return { kind: 'error', message: `error: option '${flag} <value>' argument missing\n`, exitCode: 1 };
+            return {
+              kind: 'error',
+              message: `error: option '${flag} <${spec.valueName}>' argument missing\n`,
+              exitCode: 1,
+            };
           index += 1;
         }
-        if (spec.choices && !spec.choices.includes(value)) {
+        if (spec.choices && !spec.choices.includes(value) && !spec.unlisted?.includes(value)) {
           return {
             kind: 'error',
-            message: `error: option '${flag} <value>' argument '${value}' is invalid. Allowed choices are ${spec.choices.join(', ')}.\n`,
+            message: `error: option '${flag} <${spec.valueName}>' argument '${value}' is invalid. Allowed choices are ${spec.choices.join(', ')}.\n`,
             exitCode: 1,
           };
         }
@@ -125,8 +117,8 @@ export function parseClaudeArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
     }
   }
 
-  if (values.get('help') === true) return { kind: 'info', text: 'Usage: claude [options] [command] [prompt]\n' };
-  if (values.get('version') === true) return { kind: 'info', text: `${CLAUDE_VERSION} (Claude Code)\n` };
+  if (values.get('help') === true) return { kind: 'info', text: pinnedHelp('claude') };
+  if (values.get('version') === true) return { kind: 'info', text: `${PINNED.claude.versionText}\n` };
   if (positional.length > 1) {
     return {
       kind: 'error',

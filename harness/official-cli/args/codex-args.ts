@@ -1,133 +1,49 @@
 // codex's argv, parsed the way clap parses `codex exec [OPTIONS] [PROMPT]` and
-// `codex exec resume [OPTIONS] [SESSION_ID] [PROMPT]`. clap refuses anything that looks like a flag where a
-// value or the prompt is expected: a prompt starting with '-' must come after `--`.
+// `codex exec resume [OPTIONS] [SESSION_ID] [PROMPT]`, with exactly the options the pinned help lists for
+// each (harness/official-cli/pinned/codex.json): an option of `exec` given after `resume` is refused, as
+// is any flag the pinned version does not have (`--full-auto` is gone in 0.169). clap refuses anything
+// that looks like a flag where a value or the prompt is expected: a prompt starting with '-' must come
+// after `--`.
+import { clapUsage, type HelpOption } from '../pinned/help-options.js';
+import { PINNED, pinnedHelp, pinnedOptions } from '../pinned/index.js';
 import { emptyInvocation, splitEquals, type ParseOutcome } from './invocation.js';
 
-interface OptionSpec {
-  name: string;
-  takesValue: boolean;
-  short?: string;
-  aliases?: string[];
-  choices?: string[];
-  multiple?: boolean;
-}
+export const CODEX_VERSION = PINNED.codex.version;
 
-const OPTIONS: OptionSpec[] = [
-  { name: 'config', takesValue: true, short: 'c', multiple: true },
-  { name: 'enable', takesValue: true, multiple: true },
-  { name: 'disable', takesValue: true, multiple: true },
-  { name: 'image', takesValue: true, short: 'i', multiple: true },
-  { name: 'model', takesValue: true, short: 'm' },
-  { name: 'oss', takesValue: false },
-  { name: 'local-provider', takesValue: true },
-  { name: 'sandbox', takesValue: true, short: 's', choices: ['read-only', 'workspace-write', 'danger-full-access'] },
-  { name: 'profile', takesValue: true, short: 'p' },
-  { name: 'full-auto', takesValue: false },
-  { name: 'dangerously-bypass-approvals-and-sandbox', takesValue: false, aliases: ['yolo'] },
-  { name: 'cd', takesValue: true, short: 'C' },
-  { name: 'skip-git-repo-check', takesValue: false },
-  { name: 'add-dir', takesValue: true, multiple: true },
-  { name: 'ephemeral', takesValue: false },
-  { name: 'output-schema', takesValue: true },
-  { name: 'color', takesValue: true, choices: ['always', 'never', 'auto'] },
-  { name: 'json', takesValue: false, aliases: ['experimental-json'] },
-  { name: 'output-last-message', takesValue: true, short: 'o' },
-  { name: 'last', takesValue: false },
-  { name: 'help', takesValue: false, short: 'h' },
-  { name: 'version', takesValue: false, short: 'V' },
-];
+const MORE = "For more information, try '--help'.\n";
 
-export const CODEX_VERSION = '0.169.0';
-
-const usage = (resume: boolean) =>
-  resume ? 'Usage: codex exec resume [OPTIONS] [SESSION_ID] [PROMPT]' : 'Usage: codex exec [OPTIONS] [PROMPT]';
-
-function clapError(message: string, resume: boolean, tip?: string): ParseOutcome {
+function clapError(message: string, command: string, withUsage: boolean, tip?: string): ParseOutcome {
   const tipText = tip ? `\n\n  tip: ${tip}` : '';
-  return {
-    kind: 'error',
-    message: `error: ${message}${tipText}\n\n${usage(resume)}\n\nFor more information, try '--help'.\n`,
-    exitCode: 2,
-  };
+  const usage = withUsage ? `\n\n${clapUsage(pinnedHelp('codex', command))}` : '';
+  return { kind: 'error', message: `error: ${message}${tipText}${usage}\n\n${MORE}`, exitCode: 2 };
 }
 
 const NEGATIVE_NUMBER = /^-[0-9]+(\.[0-9]+)?$/;
 const looksLikeFlag = (argument: string) =>
   argument.length > 1 && argument.startsWith('-') && !NEGATIVE_NUMBER.test(argument);
 
+const display = (spec: HelpOption) => `--${spec.long}${spec.valueName ? ` <${spec.valueName}>` : ''}`;
+
 export function parseCodexArgs(argv: readonly string[]): ParseOutcome {
   const values = new Map<string, string | boolean | string[]>();
   const positional: string[] = [];
   let sawExec = false;
-  let resume = false;
+  let command = 'exec';
   let afterDashes = false;
 
-  const set = (spec: OptionSpec, value: string | true) => {
-    if (spec.multiple && typeof value === 'string') {
-      const list = (values.get(spec.name) as string[] | undefined) ?? [];
-      list.push(value);
-      values.set(spec.name, list);
-    } else values.set(spec.name, value);
+  const set = (spec: HelpOption, value: string | true) => {
+    const previous = values.get(spec.long);
+    if (value === true) values.set(spec.long, true);
+    else if (spec.value === 'variadic' || previous !== undefined) {
+      const list = Array.isArray(previous) ? previous : typeof previous === 'string' ? [previous] : [];
+      values.set(spec.long, [...list, value]);
+    } else values.set(spec.long, value);
   };
 
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index]!;
     if (afterDashes) {
       positional.push(argument);
-      continue;
-    }
-    if (argument === '--') {
-      afterDashes = true;
-      continue;
-    }
-    if (argument.startsWith('--') || looksLikeFlag(argument)) {
-      const long = argument.startsWith('--');
-      let name: string;
-      let inline: string | undefined;
-      let spec: OptionSpec | undefined;
-      if (long) {
-        ({ name, value: inline } = splitEquals(argument.slice(2)));
-        spec = OPTIONS.find((option) => option.name === name || option.aliases?.includes(name));
-      } else {
-        name = argument[1]!;
-        const rest = argument.slice(2);
-        inline = rest === '' ? undefined : rest.startsWith('=') ? rest.slice(1) : rest;
-        spec = OPTIONS.find((option) => option.short === name);
-        if (spec && !spec.takesValue && inline !== undefined) spec = undefined; // -xyz groups of flags: not used by codex
-      }
-      if (!spec)
-        return clapError(
-          `unexpected argument '${argument}' found`,
-          resume,
-          `to pass '${argument}' as a value, use '-- ${argument}'`,
-        );
-      const display = long ? `--${spec.name}` : `-${spec.short}`;
-      if (!spec.takesValue) {
-        if (inline !== undefined)
-          return clapError(`unexpected value '${inline}' for '${display}' found; no more were expected`, resume);
-        set(spec, true);
-        continue;
-      }
-      let value = inline;
-      if (value === undefined) {
-        const next = argv[index + 1];
-        // clap does not take a value that looks like a flag.
-        if (next === undefined || next === '--' || looksLikeFlag(next)) {
-          return clapError(
-            `a value is required for '${display} <${spec.name.toUpperCase()}>' but none was supplied`,
-            resume,
-          );
-        }
-        value = next;
-        index += 1;
-      }
-      if (spec.choices && !spec.choices.includes(value)) {
-        return clapError(
-          `invalid value '${value}' for '${display} <${spec.name.toUpperCase()}>'\n  [possible values: ${spec.choices.join(', ')}]`,
-          resume,
-        );
-      }
-      set(spec, value);
       continue;
     }
     if (!sawExec) {
@@ -141,41 +57,100 @@ export function parseCodexArgs(argv: readonly string[]): ParseOutcome {
         exitCode: 1,
       };
     }
-    if (!resume && positional.length === 0 && argument === 'resume') {
-      resume = true;
+    if (argument === '--') {
+      afterDashes = true;
+      continue;
+    }
+    if (argument.startsWith('--') || looksLikeFlag(argument)) {
+      const options = pinnedOptions('codex', command);
+      const long = argument.startsWith('--');
+      let inline: string | undefined;
+      let spec: HelpOption | undefined;
+      if (long) {
+        const split = splitEquals(argument.slice(2));
+        inline = split.value;
+        spec = options.find((option) => option.long === split.name);
+      } else {
+        const rest = argument.slice(2);
+        inline = rest === '' ? undefined : rest.startsWith('=') ? rest.slice(1) : rest;
+        spec = options.find((option) => option.short === argument[1]);
+        if (spec && spec.value === 'none' && inline !== undefined) spec = undefined; // -xyz groups: not used by codex
+      }
+      if (!spec)
+        return clapError(
+          `unexpected argument '${argument.split('=')[0]}' found`,
+          command,
+          true,
+          `to pass '${argument.split('=')[0]}' as a value, use '-- ${argument.split('=')[0]}'`,
+        );
+      if (spec.value === 'none') {
+        if (inline !== undefined)
+          return clapError(
+            `unexpected value '${inline}' for '--${spec.long}' found; no more were expected`,
+            command,
+            true,
+          );
+        set(spec, true);
+        continue;
+      }
+      const taken: string[] = [];
+      if (inline !== undefined) taken.push(inline);
+      else {
+        const next = argv[index + 1];
+        // clap does not take a value that looks like a flag.
+        if (next === undefined || next === '--' || looksLikeFlag(next))
+          return clapError(`a value is required for '${display(spec)}' but none was supplied`, command, false);
+        taken.push(next);
+        index += 1;
+      }
+      if (spec.value === 'variadic' && inline === undefined) {
+        while (argv[index + 1] !== undefined && argv[index + 1] !== '--' && !looksLikeFlag(argv[index + 1]!)) {
+          taken.push(argv[index + 1]!);
+          index += 1;
+        }
+      }
+      for (const value of taken) {
+        if (spec.choices && !spec.choices.includes(value)) {
+          return clapError(
+            `invalid value '${value}' for '${display(spec)}'\n  [possible values: ${spec.choices.join(', ')}]`,
+            command,
+            false,
+          );
+        }
+        set(spec, value);
+      }
+      continue;
+    }
+    if (command === 'exec' && positional.length === 0 && argument === 'resume') {
+      command = 'exec resume';
       continue;
     }
     positional.push(argument);
   }
 
-  if (values.get('help') === true) return { kind: 'info', text: `Run Codex non-interactively\n\n${usage(resume)}\n` };
-  if (values.get('version') === true) return { kind: 'info', text: `codex-cli ${CODEX_VERSION}\n` };
   if (!sawExec) return { kind: 'error', message: 'Error: stdin is not a terminal\n', exitCode: 1 };
-  if (values.get('full-auto') === true && values.get('dangerously-bypass-approvals-and-sandbox') === true) {
-    return clapError(
-      "the argument '--full-auto' cannot be used with '--dangerously-bypass-approvals-and-sandbox'",
-      resume,
-    );
-  }
+  if (values.get('help') === true) return { kind: 'info', text: pinnedHelp('codex', command) };
+  if (values.get('version') === true) return { kind: 'info', text: `${PINNED.codex.versionText}\n` };
 
+  const resume = command === 'exec resume';
   let sessionId: string | undefined;
   if (resume && values.get('last') !== true) sessionId = positional.shift();
-  const maxPositional = 1;
-  if (positional.length > maxPositional)
-    return clapError(`unexpected argument '${positional[maxPositional]}' found`, resume);
+  if (positional.length > 1) return clapError(`unexpected argument '${positional[1]}' found`, command, true);
 
   const invocation = emptyInvocation();
   invocation.flags = Object.fromEntries(values);
   const prompt = positional[0];
   invocation.prompt = prompt === undefined || prompt === '-' ? undefined : prompt;
-  invocation.model = values.get('model') as string | undefined;
+  const model = values.get('model');
+  invocation.model = typeof model === 'string' ? model : undefined;
   invocation.resume = resume ? (sessionId ?? 'last') : undefined;
-  invocation.workdir = values.get('cd') as string | undefined;
+  const cd = values.get('cd');
+  invocation.workdir = typeof cd === 'string' ? cd : undefined;
   invocation.streamJson = values.get('json') === true;
-  const sandbox = values.get('sandbox') as string | undefined;
+  const sandbox = values.get('sandbox');
   invocation.autoApprove =
     values.get('dangerously-bypass-approvals-and-sandbox') === true ||
-    values.get('full-auto') === true ||
+    values.get('approve-for-me') === true ||
     sandbox === 'workspace-write' ||
     sandbox === 'danger-full-access';
   invocation.readOnly = !invocation.autoApprove;

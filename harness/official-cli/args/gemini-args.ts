@@ -1,7 +1,10 @@
-// gemini's argv, parsed the way yargs (strict, as the real CLI configures it) parses it. The trap for a
+// gemini's argv, parsed the way yargs (strict, as the real CLI configures it) parses it, with exactly the
+// options of the pinned help (harness/official-cli/pinned/gemini.json); a refusal prints its message and
+// then the whole help, as yargs does, and exits 1. The trap for a
 // shim: a string option's value is NOT taken from the next argument when that argument starts with '-'
 // (`-p "-rf ..."` leaves the prompt empty and parses `-rf` as flags); `--prompt=<text>` and a positional
 // prompt after `--` are the safe forms.
+import { PINNED, pinnedHelp, pinnedOptions } from '../pinned/index.js';
 import { emptyInvocation, splitEquals, toolList, type ParseOutcome } from './invocation.js';
 
 type OptionType = 'string' | 'boolean' | 'array';
@@ -13,33 +16,22 @@ interface OptionSpec {
   choices?: string[];
 }
 
-const OPTIONS: OptionSpec[] = [
-  { name: 'model', type: 'string', short: 'm' },
-  { name: 'prompt', type: 'string', short: 'p' },
-  { name: 'prompt-interactive', type: 'string', short: 'i' },
-  { name: 'output-format', type: 'string', short: 'o', choices: ['text', 'json', 'stream-json'] },
-  { name: 'approval-mode', type: 'string', choices: ['default', 'auto_edit', 'yolo', 'plan'] },
-  { name: 'yolo', type: 'boolean', short: 'y' },
-  { name: 'sandbox', type: 'boolean', short: 's' },
-  { name: 'debug', type: 'boolean', short: 'd' },
-  { name: 'resume', type: 'string', short: 'r' },
-  { name: 'list-sessions', type: 'boolean' },
-  { name: 'delete-session', type: 'string' },
-  { name: 'include-directories', type: 'array' },
-  { name: 'extensions', type: 'array', short: 'e' },
-  { name: 'list-extensions', type: 'boolean', short: 'l' },
-  { name: 'allowed-tools', type: 'array' },
-  { name: 'allowed-mcp-server-names', type: 'array' },
-  { name: 'screen-reader', type: 'boolean' },
-  { name: 'experimental-acp', type: 'boolean' },
-  { name: 'proxy', type: 'string' },
-  { name: 'version', type: 'boolean', short: 'v' },
-  { name: 'help', type: 'boolean', short: 'h' },
-];
+/** Exactly the options the pinned help lists (harness/official-cli/pinned/gemini.json). */
+const OPTIONS: OptionSpec[] = pinnedOptions('gemini').map((option) => ({
+  name: option.long,
+  type: option.type === 'boolean' || option.type === 'count' ? 'boolean' : option.type === 'array' ? 'array' : 'string',
+  ...(option.short ? { short: option.short } : {}),
+  ...(option.aliases ? { aliases: option.aliases } : {}),
+  ...(option.choices ? { choices: option.choices } : {}),
+}));
 
-const USAGE =
-  'Usage: gemini [options] [command]\n\nGemini CLI - Launch an interactive CLI, use -p/--prompt for non-interactive mode\n';
-export const GEMINI_VERSION = '0.61.0';
+/** yargs prints the message, then the whole help. */
+const refusal = (message: string): ParseOutcome => ({
+  kind: 'error',
+  message: `${message}\n${pinnedHelp('gemini')}`,
+  exitCode: 1,
+});
+export const GEMINI_VERSION = PINNED.gemini.version;
 
 function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
@@ -143,36 +135,26 @@ export function parseGeminiArgs(argv: readonly string[]): ParseOutcome {
     positional.push(argument);
   }
 
-  if (values.get('help') === true) return { kind: 'info', text: USAGE };
-  if (values.get('version') === true) return { kind: 'info', text: `${GEMINI_VERSION}\n` };
+  if (values.get('help') === true) return { kind: 'info', text: pinnedHelp('gemini') };
+  if (values.get('version') === true) return { kind: 'info', text: `${PINNED.gemini.versionText}\n` };
   if (unknown.length > 0) {
     const label = unknown.length === 1 ? 'Unknown argument' : 'Unknown arguments';
-    return { kind: 'error', message: `${USAGE}\n${label}: ${unknown.join(', ')}\n`, exitCode: 1 };
+    return refusal(`${label}: ${unknown.join(', ')}`);
   }
   for (const spec of OPTIONS) {
     const value = values.get(spec.name);
     if (spec.choices && typeof value === 'string' && !spec.choices.includes(value)) {
-      return {
-        kind: 'error',
-        message: `${USAGE}\nInvalid values:\n  Argument: ${spec.name}, Given: "${value}", Choices: ${spec.choices.map((c) => `"${c}"`).join(', ')}\n`,
-        exitCode: 1,
-      };
+      return refusal(
+        `Invalid values:\n  Argument: ${spec.name}, Given: "${value}", Choices: ${spec.choices.map((c) => `"${c}"`).join(', ')}`,
+      );
     }
   }
   if (values.get('yolo') === true && values.has('approval-mode')) {
-    return {
-      kind: 'error',
-      message: 'Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.\n',
-      exitCode: 1,
-    };
+    return refusal('Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.');
   }
   const promptFlag = values.get('prompt');
   if (positional.length > 0 && typeof promptFlag === 'string') {
-    return {
-      kind: 'error',
-      message: 'Cannot use both a positional prompt and the --prompt (-p) flag together\n',
-      exitCode: 1,
-    };
+    return refusal('Cannot use both a positional prompt and the --prompt (-p) flag together');
   }
 
   const invocation = emptyInvocation();

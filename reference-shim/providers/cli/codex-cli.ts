@@ -18,7 +18,7 @@ export function codexArgs(input: ArgsInput): string[] {
     ? ['--sandbox=read-only']
     : input.permissionMode === 'bypassPermissions'
       ? ['--dangerously-bypass-approvals-and-sandbox']
-      : ['--full-auto'];
+      : ['--sandbox=workspace-write'];
   const args = ['exec', '--json', '--skip-git-repo-check', `--cd=${input.cwd}`, `--model=${input.model}`, ...sandbox];
   if (input.resumeId) args.push('resume', input.resumeId);
   // `-` reads the prompt from stdin; otherwise it follows `--`, so clap never reads it as a flag.

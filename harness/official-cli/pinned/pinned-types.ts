@@ -1,0 +1,43 @@
+// The recorded facts about one pinned official CLI: its version, its help for the modes a shim uses
+// (`gemini -p`, `codex exec`, `claude -p`), and the options read from that help. The fakes accept exactly
+// these options; `npm run cli-drift` compares a newer release with them and `--update` rewrites them.
+import { clapOptions, commanderOptions, yargsOptions, type HelpOption } from './help-options.js';
+import type { FakeCliName } from '../script-types.js';
+
+export interface PinnedCommand {
+  /** argv that prints this command's help. */
+  helpArgv: string[];
+  /** The help text as the CLI printed it (stdout, piped). */
+  help: string;
+  /** The options read from `help`. */
+  options: HelpOption[];
+}
+
+export interface PinnedCli {
+  cli: FakeCliName;
+  package: string;
+  version: string;
+  /** What `--version` printed. */
+  versionText: string;
+  /** By command path: '' for the CLI itself, 'exec' and 'exec resume' for codex. */
+  commands: Record<string, PinnedCommand>;
+}
+
+/** The commands whose help is recorded, and the argv that prints it. */
+export const HELP_COMMANDS: Record<FakeCliName, Record<string, string[]>> = {
+  gemini: { '': ['--help'] },
+  codex: { exec: ['exec', '--help'], 'exec resume': ['exec', 'resume', '--help'] },
+  claude: { '': ['--help'] },
+};
+
+/** Each CLI's argument library, which decides how its help reads. */
+export function readHelpOptions(cli: FakeCliName, help: string): HelpOption[] {
+  if (cli === 'codex') return clapOptions(help);
+  if (cli === 'gemini') return yargsOptions(help);
+  return commanderOptions(help);
+}
+
+/** The version number in what `--version` prints (`codex-cli 0.169.0`, `2.1.332 (Claude Code)`). */
+export function versionIn(text: string): string {
+  return /\d+\.\d+\.\d+(?:-[\w.]+)?/.exec(text)?.[0] ?? text.trim();
+}

@@ -1,0 +1,118 @@
+// What each real official CLI needs to run offline against the REST mock: its own HOME with the config
+// files it reads there, and the variables that switch off update checks, telemetry and other traffic.
+// Checked with each pinned version in a loopback-only network namespace: with these settings none of the
+// three made a DNS query or a non-loopback connection (without `features.plugins=false`, codex looked up
+// chatgpt.com and github.com). Every CLI retries a failed call once, so the scripted faults (a bounded
+// number of error responses) outlast the retries, and a fault scenario stays short.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FakeCliName } from '../script-types.js';
+
+export interface MockEndpoints {
+  /** http://127.0.0.1:PORT/v1 */
+  openai: string;
+  /** http://127.0.0.1:PORT */
+  anthropic: string;
+  /** http://127.0.0.1:PORT */
+  gemini: string;
+}
+
+export interface OfflineEnvironmentOptions {
+  /** The CLI's own HOME (created; config files go under it). */
+  home: string;
+  endpoints: MockEndpoints;
+  /** The keys the mock accepts, by variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). */
+  keys: { openai: string; anthropic: string; gemini: string };
+  /** Retries of a failed model call (default 1). */
+  retries?: number;
+  /** Let claude's bypass mode run as root (the preset passes --dangerously-skip-permissions). */
+  sandboxed?: boolean;
+}
+
+/** codex's mock model provider; the model is chosen for its classic function tools (exec_command, apply_patch). */
+export const CODEX_MOCK_MODEL = 'gpt-5.5';
+
+function tomlString(value: string): string {
+  return JSON.stringify(value);
+}
+
+function geminiFiles(options: OfflineEnvironmentOptions): Record<string, string> {
+  const retries = options.retries ?? 1;
+  mkdirSync(path.join(options.home, '.gemini'), { recursive: true });
+  writeFileSync(
+    path.join(options.home, '.gemini', 'settings.json'),
+    `${JSON.stringify(
+      {
+        // Without it, a base-URL override makes gemini infer the `gateway` auth type, which headless mode
+        // refuses ("Invalid auth method selected.", exit 41).
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: retries + 1 },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  return {
+    GEMINI_API_KEY: options.keys.gemini,
+    GOOGLE_GEMINI_BASE_URL: options.endpoints.gemini,
+    GEMINI_TELEMETRY_ENABLED: 'false',
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+  };
+}
+
+function codexFiles(options: OfflineEnvironmentOptions): Record<string, string> {
+  const retries = options.retries ?? 1;
+  const codexHome = path.join(options.home, '.codex');
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(
+    path.join(codexHome, 'config.toml'),
+    [
+      `model = ${tomlString(CODEX_MOCK_MODEL)}`,
+      'model_provider = "mock"',
+      'check_for_update_on_startup = false',
+      '[features]',
+      'plugins = false',
+      '[analytics]',
+      'enabled = false',
+      '[model_providers.mock]',
+      'name = "Mock"',
+      `base_url = ${tomlString(options.endpoints.openai)}`,
+      'env_key = "OPENAI_API_KEY"',
+      'wire_api = "responses"',
+      `request_max_retries = ${retries}`,
+      `stream_max_retries = ${retries}`,
+      '',
+    ].join('\n'),
+  );
+  return { CODEX_HOME: codexHome, OPENAI_API_KEY: options.keys.openai, OPENAI_BASE_URL: options.endpoints.openai };
+}
+
+function claudeVariables(options: OfflineEnvironmentOptions): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: options.endpoints.anthropic,
+    ANTHROPIC_API_KEY: options.keys.anthropic,
+    // The umbrella switch (autoupdater, telemetry, error reporting, feedback), and each one explicitly.
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_MAX_RETRIES: String(options.retries ?? 1),
+    ...(options.sandboxed ? { IS_SANDBOX: '1' } : {}),
+  };
+}
+
+/**
+ * Writes the CLI's config under `options.home` and returns the variables to run it with (HOME included).
+ * The caller adds PATH and whatever else the process needs.
+ */
+export function prepareOfflineEnvironment(
+  cli: FakeCliName,
+  options: OfflineEnvironmentOptions,
+): Record<string, string> {
+  mkdirSync(options.home, { recursive: true });
+  const own =
+    cli === 'gemini' ? geminiFiles(options) : cli === 'codex' ? codexFiles(options) : claudeVariables(options);
+  return { HOME: options.home, USERPROFILE: options.home, ...own };
+}
