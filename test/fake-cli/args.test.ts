@@ -1,5 +1,5 @@
 // The fakes read argv like the real CLIs' argument libraries (gemini: yargs, codex: clap, claude:
-// commander): the headless flags of the captures' README and of the peer shim are accepted, unknown flags
+// commander): the headless flags of the captures' README and of the app's own yume-cli shim are accepted, unknown flags
 // are refused with the real wording and exit code, and a prompt starting with '-' is a prompt only where
 // the real CLI takes it as one.
 import { describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ describe('gemini (yargs)', () => {
     });
   });
 
-  it("accepts the peer shim's command with a positional prompt and --yolo", () => {
+  it("accepts the app's yume-cli shim command with a positional prompt and --yolo", () => {
     expect(
       run(parseGeminiArgs(['--model', 'm', '--output-format', 'stream-json', '--yolo', 'Refactor app.tsx'])),
     ).toMatchObject({ prompt: 'Refactor app.tsx', autoApprove: true });
@@ -92,7 +92,7 @@ describe('codex (clap)', () => {
     expect(invocation).toMatchObject({ prompt: 'Say hello.', streamJson: true, autoApprove: true });
   });
 
-  it("accepts the peer shim's command", () => {
+  it("accepts the app's yume-cli shim command", () => {
     const invocation = run(
       parseCodexArgs([
         'exec',

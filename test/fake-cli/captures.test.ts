@@ -1,4 +1,4 @@
-// The fakes against the real captures (../shared/captures): for every capture scenario of every CLI, the
+// The fakes against the real captures (test/fixtures/streams/captures): for every capture scenario of every CLI, the
 // fake started with the README's headless argv prints the same event types with the same fields (a deep
 // key-and-type comparison), the same values once ids, times and paths are normalised, exits with the same
 // code, and prints the same stderr noise.

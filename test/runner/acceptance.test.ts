@@ -1,4 +1,4 @@
-// The acceptance test of issue 4: the bundled reference shim passes the representative matrix (R12) — every
+// The acceptance test: the bundled reference shim passes the representative matrix (R12) — every
 // scenario once per provider id with the defaults, plus the fixed sample of other invocations, profiles,
 // dialects and seeded re-chunkings — with exit code 0. Runs with the default --jobs (two per core), as
 // `npx yume-conformance` does, interrupt runs included.

@@ -1,4 +1,4 @@
-// Must show (issue 4): small broken shims, one per check, each caught by its rule — and the runs of shims
+// Small broken shims, one per check, each caught by its rule — and the runs of shims
 // that hang, flood, leave a grandchild holding stdout or print nothing end within timeout + 5 s with a clear
 // finding and no process left behind.
 import { describe, expect, it } from 'vitest';

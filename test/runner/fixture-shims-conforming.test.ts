@@ -1,4 +1,4 @@
-// Must show (issue 4): conforming variants — other ids, other chunking, the envelope dialect, CRLF, stderr
+// Conforming variants — other ids, other chunking, the envelope dialect, CRLF, stderr
 // noise, slow output — pass without a single MUST or SHOULD finding: the checks do not cry wolf.
 import { describe, expect, it } from 'vitest';
 import { describeFindings, fixtureShim, rules, runFixture } from './helpers.js';

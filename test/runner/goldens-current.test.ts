@@ -1,4 +1,4 @@
-// Issue 4 item 7: the committed goldens are what the reference shim prints now. When a protocol or shim
+// The committed goldens are what the reference shim prints now. When a protocol or shim
 // change alters the output, this fails until `yume-conformance goldens --update --reason "..."` is run.
 import { describe, expect, it } from 'vitest';
 import { changes, computeGoldens } from '../../harness/runner/goldens.js';

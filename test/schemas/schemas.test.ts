@@ -33,7 +33,7 @@ describe('schemas/', () => {
     expect(schema.title).toMatch(/^[A-Z][A-Za-z0-9]+$/); // becomes the generated type's name
     expect(typeof schema.description).toBe('string');
     expect(Array.isArray(schema.examples) && schema.examples.length > 0).toBe(true);
-    // json-schema-to-typescript mishandles these (libs.md §5.2); closed objects would break forward compatibility.
+    // json-schema-to-typescript mishandles these; closed objects would break forward compatibility.
     const used = keysDeep(schema);
     for (const keyword of ['prefixItems', 'if', 'then', 'else', 'unevaluatedProperties'])
       expect(used.has(keyword)).toBe(false);

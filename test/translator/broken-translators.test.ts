@@ -1,4 +1,4 @@
-// Small broken translators (test/fixtures/translators/) reproducing the peer shim's failures: each one
+// Small broken translators (test/fixtures/translators/) reproducing the mistakes CLI-wrapping shims make: each one
 // fails with the rule that names its bug, on a scenario where the reference translator passes that rule.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

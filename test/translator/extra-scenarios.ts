@@ -49,7 +49,7 @@ export const RESUMED_TOOLS: RunnableScenario = {
   ],
 };
 
-/** A command that changes the workspace and prints nothing (the peer re-ran such commands locally). */
+/** A command that changes the workspace and prints nothing (a CLI-wrapping shim that waits for output re-runs such commands locally). */
 export const SILENT_SIDE_EFFECT: RunnableScenario = {
   id: 'cli-silent-side-effect',
   workspaceDir: FIXTURES,

@@ -1,4 +1,4 @@
-// The real official-CLI captures (test/fixtures/streams/captures, copied from ../shared/captures) with the
+// The real official-CLI captures (test/fixtures/streams/captures) with the
 // verdict written down per file and the reason for every finding.
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
