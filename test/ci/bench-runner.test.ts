@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot, runNodeScript } from './run-node-script.js';
+import { repoRoot, runNodeScript } from './helpers/run-node-script.js';
 
 const bench = path.join(repoRoot, 'scripts', 'bench.mjs');
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { actionScripts, checkCompositeAction, checkWorkflow } from './github-yaml-checks.js';
+import { actionScripts, checkCompositeAction, checkWorkflow } from './helpers/github-yaml-checks.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const load = (relative: string): any => parse(readFileSync(path.join(root, relative), 'utf8'));

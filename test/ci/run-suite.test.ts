@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repoRoot, runNodeScript } from './run-node-script.js';
+import { repoRoot, runNodeScript } from './helpers/run-node-script.js';
 
 const runSuite = path.join(repoRoot, 'ci', 'run-suite.mjs');
 const fakeNpx = path.join(repoRoot, 'test', 'ci', 'fixtures', 'fake-npx.mjs');

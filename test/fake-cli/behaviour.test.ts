@@ -13,7 +13,7 @@ import {
 } from '../../harness/official-cli/install.js';
 import type { ScriptScenario } from '../../harness/official-cli/script-types.js';
 import type { StartEntry, ToolEntry } from '../../harness/official-cli/state.js';
-import { FAKE_CLI, HEADLESS_ARGS, newBase, runFake } from './run-fake.js';
+import { FAKE_CLI, HEADLESS_ARGS, newBase, runFake } from './helpers/run-fake.js';
 
 const text = (prompt: string, words = ['Hi.']): ScriptScenario => ({
   id: 't',

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { checkInterrupt } from '../../harness/official-cli/checks.js';
 import type { FakeCliName, ScriptScenario } from '../../harness/official-cli/script-types.js';
 import type { FakeCliLogEntry } from '../../harness/official-cli/state.js';
-import { HEADLESS_ARGS, runFake, sleep } from './run-fake.js';
+import { HEADLESS_ARGS, runFake, sleep } from './helpers/run-fake.js';
 
 const FINAL_TEXT = 'The command finished.';
 

@@ -15,8 +15,8 @@ import {
   parseSse,
   scriptFromCapture,
   type CapturedResponse,
-} from './capture-files.js';
-import { scriptedResponses } from './scenario-fixtures.js';
+} from './helpers/capture-files.js';
+import { scriptedResponses } from './helpers/scenario-fixtures.js';
 
 const servers: MockServer[] = [];
 afterEach(async () => {

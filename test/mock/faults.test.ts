@@ -7,9 +7,9 @@ import {
   type MockProviderId,
   type ModelResponse,
 } from '../../harness/mock/scenario-types.js';
-import { mockServersClosedAfterEach } from './mock-servers.js';
-import { driveWithSdk, sdkFailure } from './sdk-drivers.js';
-import { oneTurn } from './scenario-fixtures.js';
+import { mockServersClosedAfterEach } from './helpers/mock-servers.js';
+import { driveWithSdk, sdkFailure } from './helpers/sdk-drivers.js';
+import { oneTurn } from './helpers/scenario-fixtures.js';
 
 const start = mockServersClosedAfterEach();
 const text: ModelResponse = { text: ['Hello ', 'after ', 'all.'], usage: { input_tokens: 9, output_tokens: 3 } };

@@ -7,9 +7,9 @@ import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 import { rechunkSeeds } from '../../harness/mock/rechunk.js';
 import { MOCK_PROVIDER_IDS, type MockProviderId } from '../../harness/mock/scenario-types.js';
 import { providerToolCallId } from '../../harness/mock/tool-call-ids.js';
-import { mockServersClosedAfterEach } from './mock-servers.js';
-import { driveWithSdk } from './sdk-drivers.js';
-import { oneTurn, richResponse } from './scenario-fixtures.js';
+import { mockServersClosedAfterEach } from './helpers/mock-servers.js';
+import { driveWithSdk } from './helpers/sdk-drivers.js';
+import { oneTurn, richResponse } from './helpers/scenario-fixtures.js';
 
 const start = mockServersClosedAfterEach();
 

@@ -4,9 +4,9 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { describe, expect, test } from 'vitest';
 import { startMockServer, type MockServerOptions } from '../../harness/mock/mock-server.js';
-import { mockServersClosedAfterEach } from './mock-servers.js';
-import { driveWithSdk } from './sdk-drivers.js';
-import { oneTurn } from './scenario-fixtures.js';
+import { mockServersClosedAfterEach } from './helpers/mock-servers.js';
+import { driveWithSdk } from './helpers/sdk-drivers.js';
+import { oneTurn } from './helpers/scenario-fixtures.js';
 import type { Scenario } from '../../harness/mock/scenario-types.js';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 

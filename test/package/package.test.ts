@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJUnit } from './junit-xml.js';
-import { describeRun, runNpmTool } from './npm-tools.js';
+import { parseJUnit } from '../helpers/junit-xml.js';
+import { describeRun, runNpmTool } from './helpers/npm-tools.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const REQUIRED_SCENARIOS = ['plain-text', 'single-tool', 'multi-tool', 'tool-error', 'interrupt'];

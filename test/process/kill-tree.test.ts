@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DescendantTracker } from '../../harness/process/descendants.js';
 import { killTree, taskkillCommand } from '../../harness/process/kill-tree.js';
 import { processTableFor } from '../../harness/process/process-table.js';
-import { posix, runs } from './helpers.js';
+import { posix, runs } from './helpers/fixture-processes.js';
 
 describe('taskkillCommand', () => {
   it('ends a pid with its child tree, by force', () => {

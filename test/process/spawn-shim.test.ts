@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnShim } from '../../harness/process/spawn-shim.js';
 import { deliverInterrupt, interruptMethodFor } from '../../harness/process/interrupt.js';
-import { baseEnv, fixtureShim, posix, runs } from './helpers.js';
+import { baseEnv, fixtureShim, posix, runs } from './helpers/fixture-processes.js';
 
 const run = (shim: string, extra: Partial<Parameters<typeof spawnShim>[0]> = {}) =>
   spawnShim({ shim, args: [], cwd: process.cwd(), env: baseEnv(), stdin: 'closed', timeoutMs: 10_000, ...extra });
@@ -51,7 +51,7 @@ describe('spawnShim: output', () => {
     expect(missing.spawnError).toMatch(/no such file/);
     expect(missing.pid).toBeUndefined();
     if (posix) {
-      const notExecutable = await run(fixtureShim('../../process/helpers.ts')).done;
+      const notExecutable = await run(fixtureShim('../../process/helpers/fixture-processes.ts')).done;
       expect(notExecutable.spawnError).toMatch(/permission denied.*chmod \+x/);
     }
   });

@@ -23,7 +23,7 @@ import {
   usage,
   userResult,
   type Line,
-} from './streams.js';
+} from './helpers/streams.js';
 
 interface Case {
   rule: string;

@@ -21,7 +21,7 @@ import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from '../../h
 import { PROVIDER_IDS, type ProviderId } from '../../harness/runner/providers.js';
 import { preflight, runScenario } from '../../harness/runner/run-scenario.js';
 import type { RunResult, SuiteSettings } from '../../harness/runner/run-types.js';
-import { describeFindings, referenceShim, root, rules, transcripts } from './helpers.js';
+import { describeFindings, referenceShim, root, rules, transcripts } from './helpers/run-fixture.js';
 
 const CLI_IDS: ProviderId[] = ['gemini-cli', 'codex-cli', 'claude-cli'];
 const brokenTranslator = path.join(root, 'test', 'fixtures', 'translators', 'spawn-error-as-text.mjs');

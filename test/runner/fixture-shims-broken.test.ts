@@ -2,7 +2,7 @@
 // that hang, flood, leave a grandchild holding stdout or print nothing end within timeout + 5 s with a clear
 // finding and no process left behind.
 import { describe, expect, it } from 'vitest';
-import { describeFindings, fixtureShim, processesTagged, rules, runFixture } from './helpers.js';
+import { describeFindings, fixtureShim, processesTagged, rules, runFixture } from './helpers/run-fixture.js';
 
 const posix = process.platform !== 'win32';
 

@@ -1,7 +1,7 @@
 // Conforming variants — other ids, other chunking, the envelope dialect, CRLF, stderr
 // noise, slow output — pass without a single MUST or SHOULD finding: the checks do not cry wolf.
 import { describe, expect, it } from 'vitest';
-import { describeFindings, fixtureShim, rules, runFixture } from './helpers.js';
+import { describeFindings, fixtureShim, rules, runFixture } from './helpers/run-fixture.js';
 
 describe.concurrent('conforming fixture shims raise no finding', () => {
   it.each([

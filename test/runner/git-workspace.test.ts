@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../harness/mock/scenario-loader.js';
 import { commitFixtures, WorkspaceTemplates } from '../../harness/runner/git-workspace.js';
 import { checkWorkspace, createRunDirectories, removeRunDirectories } from '../../harness/runner/workspace.js';
-import { describeFindings, fixtureShim, rules, runFixture, transcripts } from './helpers.js';
+import { describeFindings, fixtureShim, rules, runFixture, transcripts } from './helpers/run-fixture.js';
 
 /** The commit of FIXTURES below: changes only if the author, date, message or tree of a fixture commit changes. */
 const FIXTURES_COMMIT = '284318fe90edee48c0014c114f69609ea31b0c7d';

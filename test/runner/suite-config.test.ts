@@ -18,7 +18,7 @@ import { runFinding } from '../../harness/rules/finding.js';
 import { notVerifiedResult, preflight } from '../../harness/runner/run-scenario.js';
 import type { RunResult, RunSpec, SuiteSettings } from '../../harness/runner/run-types.js';
 import { applyExpectedFailures, suiteExit, suiteVerdict, summarizeResults } from '../../harness/runner/verdict.js';
-import { transcripts } from './helpers.js';
+import { transcripts } from './helpers/run-fixture.js';
 
 const tempFile = (name: string, text: string) => {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'yc-cfg-')), name);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadAllScenarios } from '../../harness/mock/scenario-loader.js';
 import { schemaFileNames, schemaOf } from '../../harness/protocol/schemas.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
-import { transcripts } from './helpers.js';
+import { transcripts } from './helpers/run-fixture.js';
 
 const scenarios = loadAllScenarios(transcripts);
 

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { FakeCliName } from '../../harness/official-cli/script-types.js';
 import { loadScenario } from '../../harness/mock/scenario-loader.js';
 import type { Profile } from '../../harness/rules/types.js';
-import { ROOT, translatorShim } from './build-shim.js';
-import { runWithFakeCli, type CliScenarioRun, type RunnableScenario } from './cli-run.js';
-import { DASH_PROMPT, SILENT_SIDE_EFFECT } from './extra-scenarios.js';
+import { ROOT, translatorShim } from './helpers/build-shim.js';
+import { runWithFakeCli, type CliScenarioRun, type RunnableScenario } from './helpers/cli-run.js';
+import { DASH_PROMPT, SILENT_SIDE_EFFECT } from './helpers/extra-scenarios.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'translators');
 const committed = (id: string): RunnableScenario => loadScenario(path.join(ROOT, 'transcripts', id));

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeCliName } from '../../harness/official-cli/script-types.js';
 import type { StartEntry } from '../../harness/official-cli/state.js';
-import { translatorShim } from './build-shim.js';
-import { mustFindings, runWithFakeCli } from './cli-run.js';
-import { DASH_PROMPT, INTERRUPT_DURING_TOOL, RESUMED_TOOLS, SILENT_SIDE_EFFECT } from './extra-scenarios.js';
+import { translatorShim } from './helpers/build-shim.js';
+import { mustFindings, runWithFakeCli } from './helpers/cli-run.js';
+import { DASH_PROMPT, INTERRUPT_DURING_TOOL, RESUMED_TOOLS, SILENT_SIDE_EFFECT } from './helpers/extra-scenarios.js';
 
 const CLIS: FakeCliName[] = ['gemini', 'codex', 'claude'];
 

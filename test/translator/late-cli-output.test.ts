@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnShim } from '../../harness/process/index.js';
-import { translatorShim } from './build-shim.js';
+import { translatorShim } from './helpers/build-shim.js';
 
 const LATE_TEXT = 'The command finished (printed after the interrupt).';
 

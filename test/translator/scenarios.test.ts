@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { FakeCliName } from '../../harness/official-cli/script-types.js';
 import { loadAllScenarios } from '../../harness/mock/scenario-loader.js';
 import type { LoadedScenario } from '../../harness/mock/scenario-types.js';
-import { ROOT, translatorShim } from './build-shim.js';
-import { mustFindings, runWithFakeCli, type CliScenarioRun } from './cli-run.js';
+import { ROOT, translatorShim } from './helpers/build-shim.js';
+import { mustFindings, runWithFakeCli, type CliScenarioRun } from './helpers/cli-run.js';
 
 const CLIS: FakeCliName[] = ['gemini', 'codex', 'claude'];
 const PROVIDER: Record<FakeCliName, string> = { gemini: 'gemini-cli', codex: 'codex-cli', claude: 'claude-cli' };

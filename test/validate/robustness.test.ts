@@ -10,8 +10,8 @@ import { validateStream, type ValidationResult } from '../../harness/validate/in
 import { renderHuman } from '../../harness/report/human.js';
 import { renderJunit } from '../../harness/report/junit.js';
 import { buildReport, runFromValidation } from '../../harness/report/model.js';
-import { flatTurn, init, result, stream, toolResult } from '../rules/streams.js';
-import { assertWellFormedXml } from './xml.js';
+import { flatTurn, init, result, stream, toolResult } from '../rules/helpers/streams.js';
+import { assertWellFormedXml } from '../helpers/junit-xml.js';
 
 const MB = 1024 * 1024;
 const work = mkdtempSync(path.join(tmpdir(), 'yume-robust-'));

@@ -4,18 +4,18 @@
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkFakeCliRun } from '../../harness/official-cli/checks.js';
+import { checkFakeCliRun } from '../../../harness/official-cli/checks.js';
 import {
   installFakeClis,
   readFakeCliLog,
   setFakeCliTurn,
   waitForFakeCliEvent,
-} from '../../harness/official-cli/install.js';
-import { CLI_PROVIDER_IDS, type FakeCliName, type ScriptScenario } from '../../harness/official-cli/script-types.js';
-import type { FakeCliLogEntry } from '../../harness/official-cli/state.js';
-import { spawnShim, type ShimExit } from '../../harness/process/index.js';
-import type { Finding, Profile } from '../../harness/rules/types.js';
-import { validateStream, type ValidationResult } from '../../harness/validate/validate-stream.js';
+} from '../../../harness/official-cli/install.js';
+import { CLI_PROVIDER_IDS, type FakeCliName, type ScriptScenario } from '../../../harness/official-cli/script-types.js';
+import type { FakeCliLogEntry } from '../../../harness/official-cli/state.js';
+import { spawnShim, type ShimExit } from '../../../harness/process/index.js';
+import type { Finding, Profile } from '../../../harness/rules/types.js';
+import { validateStream, type ValidationResult } from '../../../harness/validate/validate-stream.js';
 
 export const SPEC_MODELS: Record<FakeCliName, string> = {
   gemini: 'gemini-2.5-flash',

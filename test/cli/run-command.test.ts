@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { validatorFor } from '../../harness/protocol/schemas.js';
-import { fixtureShim, root } from './helpers.js';
+import { fixtureShim, root } from '../runner/helpers/run-fixture.js';
 
 const run = promisify(execFile);
 const cli = path.join(root, 'dist', 'cli.js');

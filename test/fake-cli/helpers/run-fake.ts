@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FakeCliName, ScriptScenario } from '../../harness/official-cli/script-types.js';
-import { LOG_ENV, readLog, STATE_ENV, writeState, type FakeCliLogEntry } from '../../harness/official-cli/state.js';
+import type { FakeCliName, ScriptScenario } from '../../../harness/official-cli/script-types.js';
+import { LOG_ENV, readLog, STATE_ENV, writeState, type FakeCliLogEntry } from '../../../harness/official-cli/state.js';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const FAKE_CLI = path.join(ROOT, 'dist', 'fake-cli.js');
 export const HELLO = 'Hello from the fixture file.\nSecond line.\n';
 

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, test } from 'vitest';
-import { driveWithSdk } from './sdk-drivers.js';
+import { driveWithSdk } from '../mock/helpers/sdk-drivers.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(root, 'dist', 'cli.js');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJUnit, parseXml, XmlError } from './junit-xml.js';
+import { assertWellFormedXml, parseJUnit, parseXml, XmlError } from './junit-xml.js';
 
 const valid = `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="yume-conformance" tests="2" failures="1">
@@ -13,7 +13,7 @@ const valid = `<?xml version="1.0" encoding="UTF-8"?>
 </testsuites>
 `;
 
-describe('the JUnit reader used by the package test', () => {
+describe('the XML reader the reporter, CLI and package tests share', () => {
   it('reads a well-formed report with its cases, entities, comments and CDATA', () => {
     const { cases, root } = parseJUnit(valid);
     expect(root.attributes).toMatchObject({ name: 'yume-conformance', tests: '2', failures: '1' });
@@ -36,6 +36,7 @@ describe('the JUnit reader used by the package test', () => {
     ['two roots', '<testsuites/><testsuites/>', 'a second root element'],
     ['text outside the root', 'hello<testsuites/>', 'text outside the root element'],
     ['an empty document', '', 'no root element'],
+    ['a control character XML cannot hold', '<testsuites name="a\u0001"/>', 'control character U+0001'],
   ])('rejects %s', (_, xml, message) => {
     expect(() => parseXml(xml)).toThrow(XmlError);
     expect(() => parseXml(xml)).toThrow(message);
@@ -46,5 +47,10 @@ describe('the JUnit reader used by the package test', () => {
       'the root element is <html>, not <testsuites> or <testsuite>',
     );
     expect(() => parseJUnit('<testsuites></testsuites>')).toThrow('no <testsuite> element');
+  });
+
+  it('asserts the declaration our reporters write before the document', () => {
+    expect(assertWellFormedXml(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites/>`).name).toBe('testsuites');
+    expect(() => assertWellFormedXml('<testsuites/>')).toThrow('does not open with <?xml');
   });
 });

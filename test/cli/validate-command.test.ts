@@ -1,17 +1,17 @@
-// `yume-conformance validate` and `rules` as a user runs them: the built bin, real files, exit codes.
+// `yume-conformance validate` as a user runs it: the built bin, real files, exit codes.
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll } from 'vitest';
 import { validatorFor } from '../../harness/protocol/schemas.js';
-import { allRules } from '../../harness/rules/catalog.js';
-import { envelopeTurn, flatTurn, init, stream, text } from '../rules/streams.js';
-import { assertWellFormedXml } from './xml.js';
+import { envelopeTurn, flatTurn, init, stream, text } from '../rules/helpers/streams.js';
+import { assertWellFormedXml } from '../helpers/junit-xml.js';
+import { runCli } from './helpers/run-cli.js';
 
-const root = path.join(import.meta.dirname, '..', '..');
-const cli = path.join(root, 'dist', 'cli.js');
+const run = (args: string[], options: { input?: Buffer | string; env?: NodeJS.ProcessEnv } = {}) =>
+  runCli(args, { ...options, cwd: work });
+
 const work = mkdtempSync(path.join(tmpdir(), 'yume-validate-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -19,29 +19,6 @@ function file(name: string, content: Buffer | string): string {
   const p = path.join(work, name);
   writeFileSync(p, content);
   return p;
-}
-
-/** Runs the built bin (asynchronously, so the tests of this file run concurrently) with a 30 s timeout. */
-function run(
-  args: string[],
-  options: { input?: Buffer | string; env?: NodeJS.ProcessEnv } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...options.env };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      env,
-      cwd: work,
-      timeout: 30_000,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
 }
 
 const good = file('good.jsonl', stream(...flatTurn()));
@@ -137,26 +114,5 @@ describe.concurrent('yume-conformance validate', () => {
     const r = await run(['validate', twoTurns, '--mode', 'spawn-per-turn']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('turn.nothing-after-result');
-  });
-});
-
-describe.concurrent('yume-conformance rules', () => {
-  it('lists every rule of the catalog', async () => {
-    const r = await run(['rules']);
-    expect(r.code).toBe(0);
-    for (const rule of allRules()) expect(r.stdout).toContain(rule.id);
-    expect(r.stdout).toContain(`${allRules().length} rules`);
-  });
-
-  it('prints the catalog as JSON, filtered by profile and level', async () => {
-    const all = JSON.parse((await run(['rules', '--json'])).stdout);
-    expect(all).toHaveLength(allRules().length);
-    const app = JSON.parse((await run(['rules', '--json', '--profile', 'yume-app', '--level', 'stream'])).stdout) as {
-      id: string;
-      level: string;
-    }[];
-    expect(app.some((r) => r.id === 'app.duplicate-line')).toBe(true);
-    expect(app.some((r) => r.id === 'framing.blank-line')).toBe(false);
-    expect(app.every((r) => r.level === 'stream')).toBe(true);
   });
 });

@@ -1,9 +1,9 @@
 // Reads test/fixtures/streams/captures (real claude, gemini and codex CLIs against a local mock) for the shape tests.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MockProviderId, ModelResponse } from '../../harness/mock/scenario-types.js';
+import type { MockProviderId, ModelResponse } from '../../../harness/mock/scenario-types.js';
 
-export const CAPTURES_DIR = path.resolve(import.meta.dirname, '../fixtures/streams/captures');
+export const CAPTURES_DIR = path.resolve(import.meta.dirname, '../../fixtures/streams/captures');
 
 export const CLI_PROVIDER: Record<string, MockProviderId> = {
   claude: 'anthropic',

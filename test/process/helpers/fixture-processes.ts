@@ -1,9 +1,9 @@
 // Helpers shared by the process-layer tests.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { processTableFor } from '../../harness/process/process-table.js';
+import { processTableFor } from '../../../harness/process/process-table.js';
 
-export const shimsDir = fileURLToPath(new URL('../fixtures/shims/', import.meta.url));
+export const shimsDir = fileURLToPath(new URL('../../fixtures/shims/', import.meta.url));
 export const fixtureShim = (name: string) => path.join(shimsDir, name);
 
 export const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '/usr/bin:/bin' });

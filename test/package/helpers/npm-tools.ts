@@ -2,7 +2,7 @@
 // Node (spawning npm.cmd/npx.cmd on Windows would need a shell), with a deadline and the tree ended after it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { runWithTimeout } from '../../ci/lib/run-with-timeout.mjs';
+import { runWithTimeout } from '../../../ci/lib/run-with-timeout.mjs';
 
 /** npm's `bin/<tool>-cli.js` for the npm that came with this Node (or the one running this test). */
 export function npmCliPath(tool: 'npm' | 'npx'): string {

@@ -1,6 +1,7 @@
 // A strict little XML reader, enough to prove a JUnit report is well-formed and to read its test cases.
 // It rejects what CI parsers reject: unclosed or crossed tags, bad entities, a raw "<" or "&" in text or an
-// attribute, duplicate attributes, several roots. (No XML library is a dependency of this package.)
+// attribute, duplicate attributes, several roots, control characters XML 1.0 cannot hold. (No XML library is
+// a dependency of this package.) The one XML reader of the tests: reporter, CLI and package tests all use it.
 
 export interface XmlElement {
   name: string;
@@ -37,7 +38,14 @@ function decode(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
+const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
 export function parseXml(xml: string): XmlElement {
+  const control = FORBIDDEN_CONTROL.exec(xml);
+  if (control)
+    throw new XmlError(
+      `line ${lineOf(xml, control.index)}: control character U+${control[0].charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   let index = 0;
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
@@ -151,4 +159,12 @@ export function parseJUnit(xml: string): { cases: JUnitCase[]; root: XmlElement 
       })),
   );
   return { cases, root };
+}
+
+/** Throws unless `xml` is a well-formed document that opens with the UTF-8 declaration our reporters write. */
+export function assertWellFormedXml(xml: string): XmlElement {
+  if (!xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')) {
+    throw new XmlError('the document does not open with <?xml version="1.0" encoding="UTF-8"?> and a newline');
+  }
+  return parseXml(xml);
 }

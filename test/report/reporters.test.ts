@@ -8,8 +8,8 @@ import { buildReport, runFromValidation, summarize, type ReportRun } from '../..
 import { emitReports, parseReporterSpec, registerReporter } from '../../harness/report/reporters.js';
 import { validatorFor } from '../../harness/protocol/schemas.js';
 import { validateStream } from '../../harness/validate/index.js';
-import { init, stream, text } from '../rules/streams.js';
-import { assertWellFormedXml } from './xml.js';
+import { init, stream, text } from '../rules/helpers/streams.js';
+import { assertWellFormedXml } from '../helpers/junit-xml.js';
 
 const nasty = 'a <b> & "c" \'d\' \u0001\u001b[31m \ud800 \uffff end';
 const runs: ReportRun[] = [

@@ -1,6 +1,6 @@
 // The scripts the capture mock played (test/fixtures/streams/captures/HOW-CAPTURED.md), as scenarios for the fakes: the same
 // prompts, the same 3-word text chunks, the same tool calls and the same usage numbers.
-import type { FakeCliName, ScriptResponse, ScriptScenario } from '../../harness/official-cli/script-types.js';
+import type { FakeCliName, ScriptResponse, ScriptScenario } from '../../../harness/official-cli/script-types.js';
 
 export const CAPTURE_IDS = [
   '1-plain',
