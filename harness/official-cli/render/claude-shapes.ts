@@ -1,5 +1,5 @@
 // The full line shapes Claude Code 2.1 prints in stream-json mode (as in captures/claude/*), kept apart from
-// the rendering logic. Field sets matter: test/fake-cli compares them with the captures key by key.
+// the rendering logic. Field sets matter: test/official-cli compares them with the captures key by key.
 import { CLAUDE_VERSION } from '../args/claude-args.js';
 
 export interface ClaudeTotals {
