@@ -7,7 +7,13 @@ import { loadScenario } from '../../harness/mock/scenario-loader.js';
 import { startMockServer, type MockServer } from '../../harness/mock/mock-server.js';
 import { MOCK_PROVIDER_IDS, type MockProviderId, type Scenario } from '../../harness/mock/scenario-types.js';
 import { toolCallIdMap } from '../../harness/mock/tool-call-ids.js';
-import { conversationBody, send, type Conversation, type SentCall, type SentResult } from './helpers/conversation-bodies.js';
+import {
+  conversationBody,
+  send,
+  type Conversation,
+  type SentCall,
+  type SentResult,
+} from './helpers/conversation-bodies.js';
 
 const transcripts = path.resolve(import.meta.dirname, '../../transcripts');
 const parallel = loadScenario(path.join(transcripts, 'parallel-tools'));
