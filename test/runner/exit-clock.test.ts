@@ -1,7 +1,7 @@
 // The exit clock: a process that keeps running after its last result, after stdin EOF or after SIGINT is
 // ended about two seconds later (not at the run timeout) and reported once, under the rule of that moment.
 import { describe, expect, it } from 'vitest';
-import { describeFindings, fixtureShim, processesTagged, runFixture } from './helpers.js';
+import { describeFindings, fixtureShim, processesTagged, runFixture } from './helpers/run-fixture.js';
 
 const posix = process.platform !== 'win32';
 const timeoutMs = 30_000;

@@ -2,7 +2,7 @@
 // time without exhausting the stack, and a fault inside the harness gives that one run the status `error`.
 import { describe, expect, it, vi } from 'vitest';
 import { runConformance } from '../../harness/runner/run-conformance.js';
-import { describeFindings, fixtureShim, processesTagged, rules, runFixture } from './helpers.js';
+import { describeFindings, fixtureShim, processesTagged, rules, runFixture } from './helpers/run-fixture.js';
 
 vi.mock('../../harness/runner/check-run.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../harness/runner/check-run.js')>();
