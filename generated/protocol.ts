@@ -290,7 +290,7 @@ export interface CapabilityLimitation {
   [k: string]: unknown;
 }
 /**
- * Persistent mode stdin: a user prompt in the seed's form; starts the next turn.
+ * Persistent mode stdin: a user prompt in the flat form; starts the next turn.
  */
 export interface ControlUserFrame {
   type: 'user';
@@ -763,7 +763,7 @@ export interface Scenario {
    */
   description: string;
   /**
-   * Seed section or ruling it comes from, e.g. 'R5'.
+   * Where in docs/protocol.md the scenario comes from: rulings by number and sections by name, separated by '; ', e.g. 'R5' or 'Stream format; R4'.
    */
   spec: string;
   /**
@@ -1113,7 +1113,7 @@ export interface ToolResultMessage {
   [k: string]: unknown;
 }
 /**
- * Token counts with top-level fields (the seed's form).
+ * Token counts with top-level fields (the flat form).
  */
 export interface UsageFlatMessage {
   type: 'usage';

@@ -1,11 +1,12 @@
 // Every rule's `source` is something a shim author can open: a section of docs/protocol.md or a public URL.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allRules } from '../../harness/rules/catalog.js';
 import { documentSections, headingAnchor, sourceReferences, unresolvedReason } from '../../harness/rules/sources.js';
 
-const protocol = readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'protocol.md'), 'utf8');
+const root = path.join(import.meta.dirname, '..', '..');
+const protocol = readFileSync(path.join(root, 'docs', 'protocol.md'), 'utf8');
 const sections = documentSections(protocol);
 
 describe('rule sources', () => {
@@ -19,6 +20,29 @@ describe('rule sources', () => {
       });
     });
     expect(problems, 'fix the rule sources in harness/rules/ (or add the section to docs/protocol.md)').toEqual([]);
+  });
+
+  it("every scenario's `spec` names rulings (R5) or section names of docs/protocol.md", () => {
+    const headings = new Set([...sections.values()]);
+    const rulings = new Set([...headings].map((heading) => /^R\d+/.exec(heading)?.[0]).filter(Boolean));
+    const transcripts = path.join(root, 'transcripts');
+    const problems: string[] = [];
+    let checked = 0;
+    for (const id of readdirSync(transcripts)) {
+      let scenario: { spec?: string };
+      try {
+        scenario = JSON.parse(readFileSync(path.join(transcripts, id, 'scenario.json'), 'utf8'));
+      } catch {
+        continue; // not a scenario folder
+      }
+      checked += 1;
+      for (const reference of (scenario.spec ?? '').split(';').map((part) => part.trim())) {
+        if (!rulings.has(reference) && !headings.has(reference))
+          problems.push(`transcripts/${id}/scenario.json: spec "${reference}" is neither a ruling nor a section name`);
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(problems).toEqual([]);
   });
 
   it('docs/protocol.md has the rulings R1 to R18, each under a stable anchor', () => {
