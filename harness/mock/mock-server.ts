@@ -41,7 +41,12 @@ export interface MockServerOptions {
   acceptedCredentials?: Partial<AcceptedCredentials>;
   /** Safety bound for a stalled stream that nobody closes (default 120 s). */
   stallTimeoutMs?: number;
+  /** Largest request body accepted (default DEFAULT_MAX_BODY_BYTES); a larger one is answered 413 unread. */
+  maxBodyBytes?: number;
 }
+
+/** Default request body limit: far above any real conversation, far below what would exhaust the runner. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export type RequestOutcome =
   | 'stream' // a scripted streaming answer
@@ -51,7 +56,8 @@ export type RequestOutcome =
   | 'tools-not-declared' // D1: a tool the script calls is not declared
   | 'unscripted' // more requests than the script answers
   | 'no-route' // not an endpoint of any mocked API
-  | 'bad-body'; // body is not JSON
+  | 'bad-body' // body is not JSON
+  | 'body-too-large'; // body over maxBodyBytes: answered 413, not read
 
 export interface RecordedRequest {
   /** 0-based arrival order within this server. */
@@ -340,13 +346,13 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const arrived = Date.now();
     const url = new URL(req.url ?? '/', `http://${HOST}`);
-    const chunks: Buffer[] = [];
-    try {
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-    } catch {
-      return; // client went away while sending
+    const received = await readBody(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    if (received === 'aborted') return; // client went away while sending
+    if ('tooLarge' in received) {
+      rejectTooLarge(req, res, url, received.tooLarge, arrived);
+      return;
     }
-    const rawBody = Buffer.concat(chunks).toString('utf8');
+    const rawBody = received.body.toString('utf8');
     let body: unknown;
     try {
       body = rawBody ? JSON.parse(rawBody) : undefined;
@@ -431,6 +437,36 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       destroyedByUs = true;
       res.destroy();
     }
+  };
+
+  /** Answers an oversized body with 413 and closes the connection (the rest of the body is never read). */
+  const rejectTooLarge = (req: IncomingMessage, res: ServerResponse, url: URL, bytes: number, arrived: number) => {
+    const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const entry: RecordedRequest = {
+      index: recorded.length,
+      provider: undefined,
+      method: req.method ?? 'POST',
+      path: url.pathname,
+      query: url.search,
+      headers: {},
+      body: undefined,
+      rawBody: `(${limit} bytes; ${bytes} bytes seen, not read)`,
+      turn,
+      time: arrived,
+      elapsedMs: Math.round(performance.now() - startedAt),
+      outcome: 'body-too-large',
+      status: 413,
+      closedByClient: false,
+      completed: true,
+    };
+    recorded.push(entry);
+    events.emit('request', entry);
+    const text = JSON.stringify({
+      error: { message: `yume-conformance mock: request body over ${limit} bytes`, type: 'request_too_large' },
+    });
+    res.on('finish', () => req.socket.destroy());
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(text);
+    events.emit('response-end', entry);
   };
 
   server.listen(options.port ?? 0, HOST);
@@ -528,4 +564,38 @@ function checkAuth(
       return authErrorReply(provider, 'missing-key');
     }
   }
+}
+
+/**
+ * Reads a request body up to `limit` bytes. A declared or actual size over the limit stops reading at once
+ * (memory stays bounded whatever the client sends); the caller answers 413.
+ */
+function readBody(
+  req: IncomingMessage,
+  limit: number,
+): Promise<{ body: Buffer } | { tooLarge: number } | 'aborted'> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.pause();
+    return Promise.resolve({ tooLarge: declared });
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      req.pause();
+      chunks.length = 0;
+      resolve({ tooLarge: size });
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve({ body: Buffer.concat(chunks) }));
+    req.once('error', () => resolve('aborted'));
+    req.once('aborted', () => resolve('aborted'));
+  });
 }

@@ -22,7 +22,7 @@ export type CheckedRequest = Pick<
   | 'elapsedMs'
   | 'closedByClient'
 > &
-  Partial<Pick<RecordedRequest, 'missingTools' | 'status' | 'method'>>;
+  Partial<Pick<RecordedRequest, 'missingTools' | 'status' | 'method' | 'rawBody'>>;
 
 const FATAL_STATUSES = new Set([400, 401, 403, 404]);
 
@@ -46,6 +46,8 @@ export function checkProviderRequests(
   for (const request of ordered) {
     const where = `request #${request.index + 1} (${request.method ?? 'POST'} ${request.path})`;
     if (request.outcome === 'no-route') report('requests.endpoint', `${where} is not an endpoint of any mocked API`);
+    if (request.outcome === 'body-too-large')
+      report('requests.body-size', `${where} sent a body over the mock's limit ${request.rawBody ?? ''}; answered 413`);
     if (request.provider !== provider) continue;
     if (request.outcome === 'auth-rejected')
       report('requests.auth', `${where} was rejected for its credentials (HTTP ${request.status ?? '4xx'})`);

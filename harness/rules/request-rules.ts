@@ -107,4 +107,11 @@ export const REQUEST_RULES = defineRules('run', [
     title: 'Request bodies are JSON',
     fix: 'Send a JSON body with content-type: application/json.',
   },
+  {
+    id: 'requests.body-size',
+    severity: 'MUST',
+    source: 'docs/protocol.md#r16-isolated-and-bounded-runs',
+    title: "Request bodies stay within the mock's limit (64 MB by default)",
+    fix: 'Send only the conversation and tool results the provider needs; truncate huge tool outputs before sending them.',
+  },
 ]);

@@ -68,6 +68,10 @@ export interface RunOptions {
   keepDirectories?: boolean;
   /** The git command that makes the scenario workspaces (default `git` on PATH). */
   git?: string;
+  /** Stdout capture limit per process (default 64 MB). */
+  maxStdoutBytes?: number;
+  /** Request body limit of the mocks (default 64 MB). */
+  maxRequestBodyBytes?: number;
 }
 
 export interface ConformanceRunReport extends ConformanceReport {
@@ -252,6 +256,8 @@ export async function runConformance(options: RunOptions = {}): Promise<Conforma
     protocolVersion: PROTOCOL_VERSION,
     ...(options.recordOnly ? { recordOnly: true } : {}),
     ...(options.keepDirectories ? { keepDirectories: true } : {}),
+    ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
+    ...(options.maxRequestBodyBytes ? { maxRequestBodyBytes: options.maxRequestBodyBytes } : {}),
   };
   let finished = 0;
   const jobs = options.jobs ?? defaultJobs();

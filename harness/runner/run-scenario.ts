@@ -248,6 +248,7 @@ async function runPrepared(
     provider: entry.mock,
     ...(spec.seed === undefined ? {} : { seed: spec.seed }),
     gate: true,
+    ...(settings.maxRequestBodyBytes ? { maxBodyBytes: settings.maxRequestBodyBytes } : {}),
   });
   mock.events.on('request', (request: { index: number; method: string; path: string; turn: number }) =>
     note('mock', `request #${request.index + 1} ${request.method} ${request.path} (turn ${request.turn + 1})`),

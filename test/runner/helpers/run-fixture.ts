@@ -67,6 +67,8 @@ export async function runFixture(
       protocolVersion: '1.0',
       ...(options.recordOnly ? { recordOnly: true } : {}),
       ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
+      ...(options.maxRequestBodyBytes ? { maxRequestBodyBytes: options.maxRequestBodyBytes } : {}),
+      ...(options.keepDirectories ? { keepDirectories: true } : {}),
       workspaces,
     },
   ).finally(() => workspaces.close());
