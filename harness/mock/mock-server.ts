@@ -570,10 +570,7 @@ function checkAuth(
  * Reads a request body up to `limit` bytes. A declared or actual size over the limit stops reading at once
  * (memory stays bounded whatever the client sends); the caller answers 413.
  */
-function readBody(
-  req: IncomingMessage,
-  limit: number,
-): Promise<{ body: Buffer } | { tooLarge: number } | 'aborted'> {
+function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer } | { tooLarge: number } | 'aborted'> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.pause();
