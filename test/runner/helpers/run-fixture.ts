@@ -30,6 +30,8 @@ export interface FixtureRun {
   maxStdoutBytes?: number;
   /** The git command that makes the run's workspace repository (default: git on PATH). */
   git?: string;
+  maxRequestBodyBytes?: number;
+  keepDirectories?: boolean;
 }
 
 /** Runs one scenario; `tag` is put in the shim's environment so leftovers can be found by it. */
