@@ -2,7 +2,7 @@
 // at the default limits.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeFindings, fixtureShim, processesTagged, runFixture } from './helpers.js';
+import { describeFindings, fixtureShim, processesTagged, runFixture } from './helpers/run-fixture.js';
 
 describe('full-size inputs', () => {
   it('a 512 MB request body against the default 64 MB limit → 413 and requests.body-size, no crash', async () => {

@@ -2,7 +2,7 @@
 // normally: no crash, no process left, its temporary folder removed.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeFindings, fixtureShim, processesTagged, runFixture } from './helpers.js';
+import { describeFindings, fixtureShim, processesTagged, runFixture } from './helpers/run-fixture.js';
 
 describe('request body limit', () => {
   it('a 3 MB body against a 2 MB limit → 413 and requests.body-size', async () => {
