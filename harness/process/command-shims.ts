@@ -3,6 +3,7 @@
 // raw, so any argv survives (spaces, quotes, `&`, `%`, `$`, backslashes).
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { escapeBatchEchoText, quoteForBatchFile } from '../../common/windows-command-line.js';
 
 export type CommandShimSpec =
   | {
@@ -65,35 +66,18 @@ export function posixShimContent(spec: CommandShimSpec): string {
 
 // ---- Windows cmd ----
 
-/**
- * Quotes one argument for a program started from a .cmd line: first the MSVCRT/CommandLineToArgvW rules
- * (backslashes before a quote are doubled, quotes escaped with a backslash, whole word in quotes), then cmd's
- * own rules: every cmd metacharacter (including the quotes) is caret-escaped so cmd never sees a quoted
- * region, and `%` is doubled because a caret does not stop variable expansion inside a batch file.
- */
-export function cmdQuoteArg(value: string): string {
-  let quoted = value.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\*)$/, '$1$1');
-  quoted = `"${quoted}"`;
-  return quoted.replace(/[()[\]!^"<>&|;, =]/g, '^$&').replace(/%/g, '%%');
-}
-
-/** Escapes text for `echo(` in a batch file (no quoting: echo prints the rest of the line as is). */
-export function cmdEchoText(line: string): string {
-  return line.replace(/[\^&|<>()!]/g, '^$&').replace(/%/g, '%%');
-}
-
 export function cmdShimContent(spec: CommandShimSpec): string {
   const lines = ['@echo off', 'setlocal DisableDelayedExpansion'];
   if (spec.kind === 'node') {
     // The program word keeps real quotes: cmd finds the executable by its own quoting rules, and a Windows
     // path cannot contain a quote. Only `%` needs doubling there.
     const program = `"${(spec.node ?? process.execPath).replace(/%/g, '%%')}"`;
-    const words = [spec.script, ...(spec.args ?? [])].map(cmdQuoteArg).join(' ');
+    const words = [spec.script, ...(spec.args ?? [])].map(quoteForBatchFile).join(' ');
     lines.push(`${program} ${words} %*`, 'exit /b %ERRORLEVEL%');
     return `${lines.join('\r\n')}\r\n`;
   }
   const text = spec.stdout.endsWith('\n') ? spec.stdout.slice(0, -1) : spec.stdout;
-  const echo = text.split('\n').map((line) => `echo(${cmdEchoText(line)}`);
+  const echo = text.split('\n').map((line) => `echo(${escapeBatchEchoText(line)}`);
   if (spec.whenArgs) {
     // %~N strips the quotes cmd keeps around an argument; an extra argument makes the match fail.
     // Inside quotes cmd keeps carets literally, so the expected words are only %-doubled (quotes are refused).
@@ -107,7 +91,7 @@ export function cmdShimContent(spec: CommandShimSpec): string {
   lines.push(...echo, 'exit /b 0');
   if (spec.whenArgs) {
     const usage = spec.usage ?? `unsupported arguments; expected: ${spec.whenArgs.join(' ')}`;
-    lines.push(':usage', `echo(${cmdEchoText(usage)} 1>&2`, 'exit /b 2');
+    lines.push(':usage', `echo(${escapeBatchEchoText(usage)} 1>&2`, 'exit /b 2');
   }
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -1,13 +1,13 @@
 // How a shim given by the user is started: the file and argv actually handed to execa.
 import { pathFor, type PlatformName } from './platform.js';
-import { cmdInvocation } from './windows-command-line.js';
+import { cmdInvocation } from '../../common/windows-command-line.js';
 
 export interface SpawnCommand {
   /** The program execa starts. */
   file: string;
   /** Its arguments, already including the shim's own argv. */
   args: string[];
-  /** Set for cmd.exe invocations whose line is quoted by windows-command-line.ts. */
+  /** Set for cmd.exe invocations whose line is quoted by common/windows-command-line.ts. */
   windowsVerbatimArguments?: boolean;
   /** How the shim is run, for messages: 'node', 'batch', 'direct'. */
   kind: 'node' | 'batch' | 'direct';

@@ -96,7 +96,7 @@ describe('the packed tarball', () => {
   it('leaves out sources, tests, build scripts and CI config of this repository', () => {
     const unwanted = packedFiles.filter(
       (file) =>
-        /^(test|harness|reference-shim|scripts|reports|node_modules|\.github|\.ci)\//.test(file) ||
+        /^(test|common|harness|reference-shim|scripts|reports|node_modules|\.github|\.ci)\//.test(file) ||
         /^tsconfig.*\.json$|^vitest\.config/.test(file),
     );
     expect(unwanted).toEqual([]);

@@ -1,13 +1,14 @@
 // Command shims: the POSIX scripts run for real; the .cmd files are checked by replaying cmd's and the C
-// runtime's parsing rules on Linux, so every argv survives both layers.
+// runtime's parsing rules (test/helpers/windows-parsers.ts), so every argv survives both layers.
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, test } from 'vitest';
-import { cmdQuoteArg, writeCommandShim } from '../../harness/process/command-shims.js';
+import { writeCommandShim } from '../../harness/process/command-shims.js';
 import { writeAuthHelpers } from '../../harness/mock/auth-helpers.js';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
+import { cmdReadLine, parseWindowsArguments } from '../helpers/windows-parsers.js';
 
 const TRICKY = [
   'plain',
@@ -24,64 +25,6 @@ const TRICKY = [
   '',
   'ünï✓',
 ];
-
-/** What cmd.exe does to one line of a batch file for these shims: %% -> %, ^x -> x (no quoted regions remain). */
-function cmdLineProcessing(line: string): string {
-  let out = '';
-  for (let i = 0; i < line.length; i += 1) {
-    const ch = line[i]!;
-    if (ch === '%' && line[i + 1] === '%') {
-      out += '%';
-      i += 1;
-    } else if (ch === '^') {
-      out += line[i + 1] ?? '';
-      i += 1;
-    } else out += ch;
-  }
-  return out;
-}
-
-/** CommandLineToArgvW / MSVCRT argument splitting. */
-function windowsArgv(commandLine: string): string[] {
-  const args: string[] = [];
-  let current = '';
-  let inQuotes = false;
-  let hasArg = false;
-  for (let i = 0; i < commandLine.length; i += 1) {
-    const ch = commandLine[i]!;
-    if (ch === '\\') {
-      let count = 0;
-      while (commandLine[i] === '\\') {
-        count += 1;
-        i += 1;
-      }
-      if (commandLine[i] === '"') {
-        current += '\\'.repeat(Math.floor(count / 2));
-        if (count % 2 === 1) current += '"';
-        else {
-          inQuotes = !inQuotes;
-        }
-        hasArg = true;
-      } else {
-        current += '\\'.repeat(count);
-        i -= 1;
-        hasArg = true;
-      }
-    } else if (ch === '"') {
-      inQuotes = !inQuotes;
-      hasArg = true;
-    } else if ((ch === ' ' || ch === '\t') && !inQuotes) {
-      if (hasArg) args.push(current);
-      current = '';
-      hasArg = false;
-    } else {
-      current += ch;
-      hasArg = true;
-    }
-  }
-  if (hasArg) args.push(current);
-  return args;
-}
 
 describe('POSIX shims', () => {
   test("a node shim passes its fixed args and the caller's argv through unchanged", async () => {
@@ -110,10 +53,6 @@ describe('POSIX shims', () => {
 });
 
 describe('Windows .cmd content', () => {
-  test.each(TRICKY)('argument %j survives cmd and the C runtime', (arg) => {
-    expect(windowsArgv(cmdLineProcessing(cmdQuoteArg(arg)))).toEqual([arg]);
-  });
-
   test('a node shim: CRLF lines, quoted program, every argument escaped, caller args appended', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'yume-shims-'));
     const { windows } = await writeCommandShim(dir, 'fake-tool', {
@@ -131,7 +70,10 @@ describe('Windows .cmd content', () => {
     expect(command.startsWith('"C:\\Program Files\\nodejs\\node.exe" ')).toBe(true);
     expect(command.endsWith(' %*')).toBe(true);
     const argumentsPart = command.slice('"C:\\Program Files\\nodejs\\node.exe" '.length, -' %*'.length);
-    expect(windowsArgv(cmdLineProcessing(argumentsPart))).toEqual(['C:\\tools dir\\tool.mjs', ...TRICKY]);
+    expect(parseWindowsArguments(cmdReadLine(argumentsPart, { context: 'batch-file' }))).toEqual([
+      'C:\\tools dir\\tool.mjs',
+      ...TRICKY,
+    ]);
     expect(lines[3]).toBe('exit /b %ERRORLEVEL%');
   });
 

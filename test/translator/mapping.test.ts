@@ -11,7 +11,7 @@ import { CODEX_CLI, codexArgs } from '../../reference-shim/providers/cli/codex-c
 import { errorFromStatus, statusInMessage } from '../../reference-shim/providers/cli/errors.js';
 import { GEMINI_CLI, geminiArgs, geminiToApp } from '../../reference-shim/providers/cli/gemini-cli.js';
 import { unwrapShellCommand } from '../../reference-shim/providers/cli/shell-words.js';
-import { cmdInvocation } from '../../reference-shim/providers/cli/windows-command.js';
+import { cmdInvocation } from '../../common/windows-command-line.js';
 import { parseClaudeArgs } from '../../harness/official-cli/args/claude-args.js';
 import { parseCodexArgs } from '../../harness/official-cli/args/codex-args.js';
 import { parseGeminiArgs } from '../../harness/official-cli/args/gemini-args.js';

@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { killTree, RUN_MARKER_VARIABLE } from '../../tools/process-tree.js';
 import type { LocatedBinary } from './binary.js';
-import { cmdInvocation } from './windows-command.js';
+import { cmdInvocation, UnquotableArgumentError } from '../../../common/windows-command-line.js';
 
 export interface CliRunOptions {
   binary: LocatedBinary;
@@ -52,7 +52,14 @@ export async function runCli(options: CliRunOptions): Promise<CliExit> {
   let args = [...options.args];
   let verbatim = false;
   if (platform === 'win32' && options.binary.batch) {
-    ({ file, args } = cmdInvocation(options.binary.file, args, options.env.ComSpec ?? options.env.COMSPEC));
+    try {
+      ({ file, args } = cmdInvocation(options.binary.file, args, options.env.ComSpec ?? options.env.COMSPEC));
+    } catch (error) {
+      // An argument cmd.exe cannot carry: the CLI cannot be started this way, which the caller reports
+      // like any other start failure (the error's code and one-line message).
+      if (!(error instanceof UnquotableArgumentError)) throw error;
+      return { code: null, signal: null, spawnError: error, stderrTail: '', interrupted: false, timedOut: false };
+    }
     verbatim = true;
   }
 

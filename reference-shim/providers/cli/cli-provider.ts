@@ -6,7 +6,7 @@ import { ProviderError, type TurnOutcome, type TurnProvider, type TurnRequest, t
 import type { HistoryEntry } from '../../session/history.js';
 import { locateBinary } from './binary.js';
 import { runCli, type CliExit } from './cli-process.js';
-import { cmdCanCarry } from './windows-command.js';
+import { cmdCanCarry } from '../../../common/windows-command-line.js';
 
 export type CliProviderId = 'gemini-cli' | 'codex-cli' | 'claude-cli';
 
