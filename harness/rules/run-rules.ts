@@ -212,6 +212,13 @@ export const RUN_RULES = defineRules('run', [
     fix: 'Kill the tool and print its result with `is_error: true` before `interrupt`.',
   },
   {
+    id: 'interrupt.sent',
+    severity: 'INFO',
+    source: 'R6',
+    title: 'When the runner sent the interrupt, and what triggered it',
+    fix: "Nothing to fix: read it with the other interrupt findings (a signal sent before the tool ran is the harness's fault, not the shim's).",
+  },
+  {
     id: 'interrupt.acknowledged',
     severity: 'MUST',
     source: 'docs/protocol.md#r6-interrupts-and-process-trees',

@@ -17,6 +17,7 @@ import { validateStream } from '../validate/validate-stream.js';
 import { toCanonicalEvents } from '../protocol/canonical.js';
 import { ALL_DUMMY_SECRETS } from './environment.js';
 import type { ExecutedProcess } from './execute-run.js';
+import { describeInterrupt } from './interrupt-trigger.js';
 import { compareWithGolden } from './golden-compare.js';
 import { goldenFileName, readGolden } from './golden-files.js';
 import { buildTurnModels, type TurnModel } from './golden-model.js';
@@ -357,6 +358,9 @@ function interruptChecks(process: ExecutedProcess, scenario: LoadedScenario, per
       );
       continue;
     }
+    findings.push(
+      runFinding('interrupt.sent', about(process.label, `turn ${turnIndex + 1}: ${describeInterrupt(record)}`)),
+    );
     if (!record.delivered) {
       findings.push(
         runFinding(
@@ -379,7 +383,7 @@ function interruptChecks(process: ExecutedProcess, scenario: LoadedScenario, per
           'interrupt.acknowledged',
           about(
             process.label,
-            `after the interrupt the shim printed ${saw}; expected \`interrupt\`, then a result with is_error true`,
+            `after the interrupt the shim printed ${saw}; expected \`interrupt\`, then a result with is_error true (${describeInterrupt(record)})`,
           ),
           result ? { line: result.line } : {},
         ),
@@ -397,7 +401,7 @@ function interruptChecks(process: ExecutedProcess, scenario: LoadedScenario, per
               'interrupt.tool-error-result',
               about(
                 process.label,
-                `the ${use.name} call running at the interrupt (line ${use.line}) ${answer ? 'was answered as a success' : 'got no tool_result'}`,
+                `the ${use.name} call running at the interrupt (line ${use.line}) ${answer ? 'was answered as a success' : 'got no tool_result'} (${describeInterrupt(record)})`,
               ),
               { line: use.line },
             ),

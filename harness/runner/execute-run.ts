@@ -4,29 +4,15 @@
 // tool approvals. It observes; the checks in check-run.ts judge.
 import type { MockServer } from '../mock/mock-server.js';
 import type { Turn } from '../mock/scenario-types.js';
-import { deliverInterrupt, type InterruptMethod } from '../process/interrupt.js';
 import { spawnShim, type ShimExit, type ShimProcess } from '../process/spawn-shim.js';
-import type { CanonicalEvent } from '../protocol/canonical.js';
 import { buildInvocation, type BuiltInvocation, type Invocation, type InvocationValues } from './invocation.js';
+import { GATE_WAIT_MS, type InterruptContext, type InterruptRecord, interruptWhenDue } from './interrupt-trigger.js';
 import { isAssistantText, LiveStdout } from './live-stdout.js';
 import type { RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
 import { TimerScope } from '../process/timer-scope.js';
 import { ExitClock, type ExitClockExpiry } from './exit-clock.js';
 
-/** How long the mock withholds a stream before the runner gives up waiting for streamed text (a SHOULD finding). */
-export const GATE_WAIT_MS = 3000;
-/** After a tool_use of an interrupt-during-tool turn, time for the tool's process to start before the interrupt. */
-const TOOL_START_DELAY_MS = 500;
-
-export interface InterruptRecord {
-  turn: number;
-  /** ms since the process started. */
-  atMs: number;
-  method: InterruptMethod;
-  delivered: boolean;
-  /** What triggered it: the shim's first text, a running tool, or the fallback timer. */
-  trigger: 'first-text' | 'gate-timeout' | 'tool-running' | 'fallback';
-}
+export { GATE_WAIT_MS, type InterruptRecord };
 
 export interface ExecutedProcess {
   label: string;
@@ -146,96 +132,20 @@ function watchGate(
   return open;
 }
 
-/** Waits for the scripted interrupt moment of `turn` and delivers the interrupt. */
-async function interruptWhenDue(
-  input: ScopedInput,
-  shim: ShimProcess,
-  live: LiveStdout,
-  fromIndex: number,
-  turnIndex: number,
-  turn: Turn,
-  method: InterruptMethod,
-  record: InterruptRecord[],
-  finished: Promise<unknown>,
-  clock?: ExitClock,
-): Promise<void> {
-  const { mock } = input.hooks;
-  // If the scripted moment never comes (a shim that prints nothing while it waits), interrupt anyway.
-  const fallbackMs = Math.min(8000, input.settings.timeoutMs / 2);
-  let trigger: InterruptRecord['trigger'] = 'fallback';
-  const race: Promise<unknown>[] = [input.timers.delay(fallbackMs), finished];
-  if (turn.interrupt === 'after-first-text') {
-    race.push(live.waitFor(isAssistantText, fromIndex).then((found) => found && (trigger = 'first-text')));
-    race.push(
-      new Promise<void>((resolve) => {
-        const onFirstText = (sent: { turn: number }) => {
-          if (sent.turn !== turnIndex) return;
-          mock.events.off('first-text-sent', onFirstText);
-          void input.timers.delay(GATE_WAIT_MS).then(() => {
-            if (trigger === 'fallback') trigger = 'gate-timeout';
-            resolve();
-          });
-        };
-        mock.events.on('first-text-sent', onFirstText);
-        void finished.then(() => mock.events.off('first-text-sent', onFirstText));
-      }),
-    );
-    if (input.hooks.cliEvent) {
-      const stalled = input.hooks.cliEvent(turnIndex, 'stall', fallbackMs);
-      race.push(
-        stalled.then(async (seen) => {
-          if (!seen) return;
-          await input.timers.delay(GATE_WAIT_MS);
-          if (trigger === 'fallback') trigger = 'gate-timeout';
-        }),
-      );
-    }
-  } else if (turn.interrupt === 'during-tool') {
-    // The tool runs once its tool_use is printed, or (a shim that prints the call with its result) once a
-    // process appears under the shim, or (Type B) once the fake CLI logs that it started the tool.
-    const toolUse = live.waitFor((event: CanonicalEvent) => event.kind === 'tool_use', fromIndex);
-    const descendant = new Promise<void>((resolve) => {
-      const poll = setInterval(() => {
-        if (shim.descendants().length > 0 && !input.hooks.cliEvent) resolve();
-      }, 100);
-      void finished.then(() => clearInterval(poll));
-      void toolUse.then(() => clearInterval(poll));
-    });
-    // Only a logged tool-start counts: a wait that timed out leaves the interrupt to the fallback timer.
-    const cliStart = input.hooks.cliEvent
-      ? input.hooks
-          .cliEvent(turnIndex, 'tool-start', fallbackMs)
-          .then((seen) => (seen ? undefined : new Promise<never>(() => undefined)))
-      : new Promise<never>(() => undefined);
-    race.push(
-      Promise.race([toolUse, descendant, cliStart]).then(async () => {
-        await input.timers.delay(TOOL_START_DELAY_MS);
-        trigger = 'tool-running';
-      }),
-    );
-  }
-  await Promise.race(race);
-  if (turnResultSeen(live, fromIndex)) {
-    // The turn already ended on its own: nothing to interrupt (the checks report the missing interrupt).
-    input.hooks.note('runner', `turn ${turnIndex + 1} ended before the interrupt was due`);
-    return;
-  }
-  const delivered = deliverInterrupt(shim, method);
-  if (delivered && method === 'sigint-group') clock?.start('interrupt');
-  record.push({ turn: turnIndex, atMs: shim.elapsedMs(), method, delivered, trigger });
-  input.hooks.note(
-    'runner',
-    `interrupt (${method === 'sigint-group' ? 'SIGINT to the process group' : 'interrupt frame on stdin'}) after ${trigger}`,
-  );
-}
-
-function turnResultSeen(live: LiveStdout, fromIndex: number): boolean {
-  return live.events.slice(fromIndex).some((timed) => timed.event.kind === 'result');
-}
-
 function reportedSession(live: LiveStdout): string | undefined {
   const init = live.events.find((timed) => timed.event.kind === 'init');
   return init?.event.kind === 'init' ? init.event.sessionId : undefined;
+}
+
+function interruptContext(input: ScopedInput): InterruptContext {
+  return {
+    mock: input.hooks.mock,
+    timers: input.timers,
+    platform: input.settings.platform,
+    timeoutMs: input.settings.timeoutMs,
+    note: input.hooks.note,
+    ...(input.hooks.cliEvent ? { cliEvent: input.hooks.cliEvent } : {}),
+  };
 }
 
 /** Spawn-per-turn: one process per turn, stdin closed. */
@@ -267,7 +177,7 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
     const openGate = watchGate(input, live, 0, index, () => gateTimeouts.push(index));
     const done = shim.done;
     const interrupting = turn.interrupt
-      ? interruptWhenDue(input, shim, live, 0, index, turn, 'sigint-group', interrupts, done, clock)
+      ? interruptWhenDue(interruptContext(input), shim, live, 0, index, turn, 'sigint-group', interrupts, done, clock)
       : Promise.resolve();
     const exit = await done;
     clock.stop();
@@ -339,7 +249,17 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
     const background: Promise<unknown>[] = [];
     if (turn.interrupt)
       background.push(
-        interruptWhenDue(input, shim, live, fromIndex, index, turn, 'interrupt-frame', interrupts, turnEnded),
+        interruptWhenDue(
+          interruptContext(input),
+          shim,
+          live,
+          fromIndex,
+          index,
+          turn,
+          'interrupt-frame',
+          interrupts,
+          turnEnded,
+        ),
       );
     if (turn.approvals)
       background.push(answerApprovals(turn.approvals, live, fromIndex, turnEnded, (frame) => write(index, frame)));

@@ -1,0 +1,244 @@
+// When the runner interrupts a turn, and why. An `after-first-text` turn is interrupted once the shim printed
+// the stalled stream's first text (or the gate gave up waiting). A `during-tool` turn is interrupted once the
+// scripted tool runs: after the mock served the response holding the tool call, a process under the shim runs
+// that call's command. Any other process (a wrapper's `sleep 0.5`, a launcher's helpers) is not the tool, so a
+// shim started through a wrapper is not interrupted before the model even asked for the tool. Every interrupt
+// records what triggered it and when, for the findings and the report.
+import type { MockServer } from '../mock/mock-server.js';
+import type { Turn } from '../mock/scenario-types.js';
+import { canReadCommandLines, commandLineOf, runsCommand } from '../process/command-line.js';
+import { deliverInterrupt, type InterruptMethod } from '../process/interrupt.js';
+import type { PlatformName } from '../process/platform.js';
+import type { ShimProcess } from '../process/spawn-shim.js';
+import type { TimerScope } from '../process/timer-scope.js';
+import type { ExitClock } from './exit-clock.js';
+import { isAssistantText, type LiveStdout } from './live-stdout.js';
+import type { TimelineEntry } from './run-types.js';
+
+/** How long the mock withholds a stream before the runner gives up waiting for streamed text (a SHOULD finding). */
+export const GATE_WAIT_MS = 3000;
+/** After the tool's process appeared, time for the shim to register it before the interrupt. */
+const TOOL_SETTLE_MS = 200;
+/** Where command lines cannot be read: after the shim printed the tool_use, time for the tool to start. */
+const TOOL_START_DELAY_MS = 500;
+const POLL_MS = 50;
+
+export interface InterruptRecord {
+  turn: number;
+  /** ms since the process started. */
+  atMs: number;
+  method: InterruptMethod;
+  delivered: boolean;
+  /** What triggered it. */
+  trigger: 'first-text' | 'gate-timeout' | 'tool-process' | 'tool-use-printed' | 'cli-tool-start' | 'fallback';
+  /** The trigger in words, with its time: "the tool's process 4242 (bash -c sleep 30) appeared …". */
+  cause: string;
+}
+
+export interface InterruptContext {
+  mock: MockServer;
+  timers: TimerScope;
+  platform: PlatformName;
+  timeoutMs: number;
+  note: (source: TimelineEntry['source'], text: string) => void;
+  /** Resolves when a fake CLI reports that the current turn's stream stalls / a tool started (CLI providers). */
+  cliEvent?: (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) => Promise<boolean>;
+}
+
+interface Triggered {
+  trigger: InterruptRecord['trigger'];
+  cause: string;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** The scripted commands of the turn's tool calls, and when the mock finished serving the first response holding one. */
+function servedToolCall(
+  mock: MockServer,
+  turnIndex: number,
+  turn: Turn,
+): { atMs: number; request: number } | undefined {
+  for (const request of mock.requests()) {
+    if (request.turn !== turnIndex || !request.completed || request.responseIndex === undefined) continue;
+    if ((turn.responses[request.responseIndex]?.toolCalls?.length ?? 0) > 0)
+      return { atMs: request.elapsedMs, request: request.index };
+  }
+  return undefined;
+}
+
+function scriptedCommands(turn: Turn): string[] {
+  return turn.responses.flatMap((response) =>
+    (response.toolCalls ?? []).flatMap((call) => {
+      const command = (call.input as { command?: unknown } | undefined)?.command;
+      return typeof command === 'string' ? [command] : [];
+    }),
+  );
+}
+
+/** Resolves once a process under the shim runs one of the turn's scripted commands, after the mock served the call. */
+function toolProcessStarted(
+  context: InterruptContext,
+  shim: ShimProcess,
+  live: LiveStdout,
+  fromIndex: number,
+  turnIndex: number,
+  turn: Turn,
+  finished: Promise<unknown>,
+): Promise<Triggered> {
+  const commands = scriptedCommands(turn);
+  const byCommandLine = commands.length > 0 && canReadCommandLines(context.platform);
+  return new Promise((resolve) => {
+    let over = false;
+    const checked = new Set<string>();
+    // Once the process ended this never resolves: the race's own `finished` entry settles it.
+    const stop = (value: Triggered | undefined) => {
+      if (over) return;
+      over = true;
+      clearInterval(poll);
+      if (value) resolve(value);
+    };
+    void finished.then(() => stop(undefined));
+    let busy = false;
+    const poll = setInterval(() => {
+      if (busy || over) return;
+      const served = servedToolCall(context.mock, turnIndex, turn);
+      if (!served) return;
+      busy = true;
+      void (async () => {
+        if (!byCommandLine) {
+          const use = live.events.slice(fromIndex).find((timed) => timed.event.kind === 'tool_use');
+          if (use) {
+            await context.timers.delay(TOOL_START_DELAY_MS);
+            stop({
+              trigger: 'tool-use-printed',
+              cause: `the shim printed the tool_use (line ${use.event.line}) after the mock served the tool call (request #${served.request + 1}); command lines cannot be read here, so the runner waited ${TOOL_START_DELAY_MS} ms for the tool to start`,
+            });
+          }
+          return;
+        }
+        for (const info of shim.descendants()) {
+          const key = `${info.pid}@${info.start}`;
+          if (checked.has(key)) continue;
+          const argv = await commandLineOf(info.pid, context.platform);
+          if (!argv) continue; // ended, or not readable yet: looked at again next time
+          checked.add(key);
+          const command = commands.find((wanted) => runsCommand(argv, wanted));
+          if (command === undefined) continue;
+          context.note('runner', `tool process ${info.pid} runs the scripted command: ${argv.join(' ')}`);
+          await context.timers.delay(TOOL_SETTLE_MS);
+          stop({
+            trigger: 'tool-process',
+            cause: `the scripted tool's process ${info.pid} (${argv.join(' ')}) was running after the mock served the tool call (request #${served.request + 1})`,
+          });
+          return;
+        }
+      })().finally(() => {
+        busy = false;
+      });
+    }, POLL_MS);
+  });
+}
+
+/** Waits for the scripted interrupt moment of `turn` and delivers the interrupt. */
+export async function interruptWhenDue(
+  context: InterruptContext,
+  shim: ShimProcess,
+  live: LiveStdout,
+  fromIndex: number,
+  turnIndex: number,
+  turn: Turn,
+  method: InterruptMethod,
+  record: InterruptRecord[],
+  finished: Promise<unknown>,
+  clock?: ExitClock,
+): Promise<void> {
+  const { mock, timers } = context;
+  // If the scripted moment never comes (a shim that prints nothing while it waits), interrupt anyway.
+  const fallbackMs = Math.min(8000, context.timeoutMs / 2);
+  const race: Promise<Triggered>[] = [
+    timers.delay(fallbackMs).then(() => ({
+      trigger: 'fallback' as const,
+      cause: `the scripted moment did not come within ${seconds(fallbackMs)} (fallback timer)`,
+    })),
+    finished.then(() => ({ trigger: 'fallback' as const, cause: 'the process ended before the scripted moment' })),
+  ];
+  if (turn.interrupt === 'after-first-text') {
+    race.push(
+      live.waitFor(isAssistantText, fromIndex).then((found) =>
+        found
+          ? {
+              trigger: 'first-text' as const,
+              cause: `the shim printed the stalled stream's first text (line ${found.event.line})`,
+            }
+          : new Promise<never>(() => undefined),
+      ),
+    );
+    race.push(
+      new Promise((resolve) => {
+        const onFirstText = (sent: { turn: number }) => {
+          if (sent.turn !== turnIndex) return;
+          mock.events.off('first-text-sent', onFirstText);
+          void timers.delay(GATE_WAIT_MS).then(() =>
+            resolve({
+              trigger: 'gate-timeout',
+              cause: `no text on stdout ${seconds(GATE_WAIT_MS)} after the mock streamed its first text chunk`,
+            }),
+          );
+        };
+        mock.events.on('first-text-sent', onFirstText);
+        void finished.then(() => mock.events.off('first-text-sent', onFirstText));
+      }),
+    );
+    if (context.cliEvent) {
+      const stalled = context.cliEvent(turnIndex, 'stall', fallbackMs);
+      race.push(
+        stalled.then(async (seen) => {
+          if (!seen) return new Promise<never>(() => undefined);
+          await timers.delay(GATE_WAIT_MS);
+          return {
+            trigger: 'gate-timeout' as const,
+            cause: `${seconds(GATE_WAIT_MS)} after the official CLI logged that its stream stalls`,
+          };
+        }),
+      );
+    }
+  } else if (turn.interrupt === 'during-tool') {
+    if (context.cliEvent) {
+      // Type B: the fake CLI runs the tool and logs its start. A wait that timed out leaves it to the fallback.
+      race.push(
+        context.cliEvent(turnIndex, 'tool-start', fallbackMs).then(async (seen) => {
+          if (!seen) return new Promise<never>(() => undefined);
+          await timers.delay(TOOL_START_DELAY_MS);
+          return { trigger: 'cli-tool-start' as const, cause: 'the official CLI logged that it started the tool' };
+        }),
+      );
+    } else {
+      race.push(toolProcessStarted(context, shim, live, fromIndex, turnIndex, turn, finished));
+    }
+  }
+  const triggered = await Promise.race(race);
+  if (turnResultSeen(live, fromIndex)) {
+    // The turn already ended on its own: nothing to interrupt (the checks report the missing interrupt).
+    context.note('runner', `turn ${turnIndex + 1} ended before the interrupt was due`);
+    return;
+  }
+  const atMs = shim.elapsedMs();
+  const delivered = deliverInterrupt(shim, method);
+  record.push({ turn: turnIndex, atMs, method, delivered, trigger: triggered.trigger, cause: triggered.cause });
+  if (delivered && method === 'sigint-group') clock?.start('interrupt');
+  context.note(
+    'runner',
+    `interrupt (${method === 'sigint-group' ? 'SIGINT to the process group' : 'interrupt frame on stdin'}) at ${seconds(atMs)}: ${triggered.cause}`,
+  );
+}
+
+/** One sentence for findings and reports: when the interrupt was sent and what triggered it. */
+export function describeInterrupt(record: InterruptRecord): string {
+  const how =
+    record.method === 'sigint-group' ? 'SIGINT was sent to the process group' : 'the interrupt frame was written';
+  return `${how} ${seconds(record.atMs)} after the process started${record.delivered ? '' : ' (not delivered)'}, because ${record.cause}`;
+}
+
+export function turnResultSeen(live: LiveStdout, fromIndex: number): boolean {
+  return live.events.slice(fromIndex).some((timed) => timed.event.kind === 'result');
+}
