@@ -214,7 +214,7 @@ export const RUN_RULES = defineRules('run', [
   {
     id: 'interrupt.sent',
     severity: 'INFO',
-    source: 'R6',
+    source: 'docs/protocol.md#r6-interrupts-and-process-trees',
     title: 'When the runner sent the interrupt, and what triggered it',
     fix: "Nothing to fix: read it with the other interrupt findings (a signal sent before the tool ran is the harness's fault, not the shim's).",
   },
