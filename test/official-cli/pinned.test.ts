@@ -70,7 +70,9 @@ describe('pinned official CLIs', () => {
     }
     const refused = parseGeminiArgs(['--no-such-flag', '--prompt=hi']);
     expect(refused).toMatchObject({ kind: 'error', exitCode: 1 });
-    expect(refused.kind === 'error' && refused.message.split('\n')[0]).toBe('Unknown argument: no-such-flag');
+    expect(refused.kind === 'error' && refused.message.split('\n')[0]).toBe(
+      'Unknown arguments: no-such-flag, noSuchFlag',
+    );
   });
 
   it('has the fake codex accept every pinned option of exec and of exec resume', () => {

@@ -71,18 +71,35 @@ export function parseCodexArgs(argv: readonly string[]): ParseOutcome {
         inline = split.value;
         spec = options.find((option) => option.long === split.name);
       } else {
-        const rest = argument.slice(2);
+        // A group of short flags (`-rf x` reads as -r, -f, ...): clap names the first letter it does not know.
+        let position = 1;
+        spec = options.find((option) => option.short === argument[position]);
+        while (spec?.value === 'none' && position + 1 < argument.length) {
+          set(spec, true);
+          position += 1;
+          spec = options.find((option) => option.short === argument[position]);
+        }
+        if (!spec) {
+          const flag = `-${argument[position]}`;
+          return clapError(
+            `unexpected argument '${flag}' found`,
+            command,
+            true,
+            `to pass '${flag}' as a value, use '-- ${flag}'`,
+          );
+        }
+        const rest = argument.slice(position + 1);
         inline = rest === '' ? undefined : rest.startsWith('=') ? rest.slice(1) : rest;
-        spec = options.find((option) => option.short === argument[1]);
-        if (spec && spec.value === 'none' && inline !== undefined) spec = undefined; // -xyz groups: not used by codex
       }
-      if (!spec)
+      if (!spec) {
+        const flag = argument.split('=')[0];
         return clapError(
-          `unexpected argument '${argument.split('=')[0]}' found`,
+          `unexpected argument '${flag}' found`,
           command,
           true,
-          `to pass '${argument.split('=')[0]}' as a value, use '-- ${argument.split('=')[0]}'`,
+          `to pass '${flag}' as a value, use '-- ${flag}'`,
         );
+      }
       if (spec.value === 'none') {
         if (inline !== undefined)
           return clapError(

@@ -104,7 +104,9 @@ export function parseGeminiArgs(argv: readonly string[]): ParseOutcome {
       }
       const spec = findLong(name);
       if (!spec) {
+        // yargs names an unknown dashed option twice: as given and camel-cased (`bogus-flag, bogusFlag`).
         unknown.push(name);
+        if (name.includes('-')) unknown.push(name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()));
         // yargs still gives an unknown option the next argument as its value.
         if (value === undefined && args[index + 1] !== undefined && !looksLikeOption(args[index + 1])) index += 1;
         continue;

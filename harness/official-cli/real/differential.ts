@@ -1,0 +1,228 @@
+// The differential test of a fake CLI against its real counterpart: the same argv, in the same git
+// workspace, as the same user, to both; each must accept or refuse it alike, and a refusal must have the
+// same exit code and the same first line on stderr. "Accepted" is judged without a model of our own: the
+// real CLI talks to the REST mock, which answers every request with a short text, so an accepted argv
+// ends with exit 0 after one answer and a refused one exits non-zero before asking anything.
+import { chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startMockServer } from '../../mock/mock-server.js';
+import { DUMMY_CREDENTIALS } from '../../mock/credentials.js';
+import type { Scenario } from '../../mock/scenario-types.js';
+import { commitFixtures } from '../../runner/git-workspace.js';
+import { LOG_ARGUMENT, STATE_ARGUMENT } from '../launcher-arguments.js';
+import type { FakeCliName } from '../script-types.js';
+import { writeState } from '../state.js';
+import { prepareOfflineEnvironment } from './offline-environment.js';
+import { type BoundedRun, runBounded } from './run-bounded.js';
+
+export interface CorpusEntry {
+  argv: string[];
+  /** Written to stdin (the translators' prompt-on-stdin form); stdin is closed either way. */
+  stdin?: string;
+  /** Why the argv is in the corpus. */
+  why: string;
+  /** Run in a folder outside any git repository (the workspace is one). */
+  outsideGit?: boolean;
+}
+
+export interface Decision {
+  accepted: boolean;
+  exitCode: number | null;
+  /** The first stderr line that is not start-up noise (the refusal's message). */
+  message: string;
+  timedOut: boolean;
+}
+
+export interface DifferentialRow {
+  entry: CorpusEntry;
+  /** The argv as run (placeholders filled in). */
+  argv: string[];
+  fake: Decision;
+  real: Decision;
+  /** Empty when fake and real agree. */
+  disagreement: string;
+}
+
+export interface DifferentialOptions {
+  cli: FakeCliName;
+  realExecutable: string;
+  /** dist/fake-cli.js */
+  fakeScript: string;
+  corpus: readonly CorpusEntry[];
+  /** A fresh folder for the workspace, the homes and the fake's files. */
+  workRoot: string;
+  /** Run both as this user (the caller is root); the work folder is handed to it. */
+  user?: { uid: number; gid: number; name: string };
+  concurrency?: number;
+  timeoutMs?: number;
+}
+
+/** Lines every run may print before anything else: not the message of a refusal. */
+const NOISE = [
+  /^WARNING: proceeding, even though we could not create PATH aliases/,
+  /^Reading additional input from stdin/,
+  /^YOLO mode is enabled/,
+  /^Warning: 256-color support not detected/,
+  /^Ripgrep is not available/,
+  /^\s*$/,
+];
+
+function decide(run: BoundedRun): Decision {
+  const message =
+    run.stderr
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .find((line) => !NOISE.some((pattern) => pattern.test(line))) ?? '';
+  return { accepted: run.exitCode === 0 && !run.timedOut, exitCode: run.exitCode, message, timedOut: run.timedOut };
+}
+
+function compare(fake: Decision, real: Decision): string {
+  if (real.timedOut) return `the real CLI did not finish in time (${real.message || 'no message'})`;
+  if (fake.timedOut) return 'the fake did not finish in time';
+  if (fake.accepted !== real.accepted)
+    return `real ${real.accepted ? 'accepts' : `refuses (exit ${real.exitCode}: ${real.message})`}, fake ${fake.accepted ? 'accepts' : `refuses (exit ${fake.exitCode}: ${fake.message})`}`;
+  if (fake.accepted) return '';
+  if (fake.exitCode !== real.exitCode)
+    return `both refuse, with exit ${real.exitCode} (real) and ${fake.exitCode} (fake)`;
+  if (fake.message !== real.message)
+    return `both refuse, real says ${JSON.stringify(real.message)}, fake ${JSON.stringify(fake.message)}`;
+  return '';
+}
+
+/** Every request is answered with a short text; turns advance by themselves. */
+function answeringScenario(): Scenario {
+  return {
+    id: 'differential',
+    title: 'Differential test answers',
+    description: 'Answers every model request with a short text.',
+    turns: [
+      {
+        prompt: 'hi',
+        responses: [{ text: ['Done.'], usage: { input_tokens: 10, output_tokens: 2 }, repeat: 10_000 }],
+        expect: { isError: false },
+      },
+    ],
+  } as unknown as Scenario;
+}
+
+function chownTree(target: string, uid: number, gid: number): void {
+  chownSync(target, uid, gid);
+  if (!statSync(target).isDirectory()) return;
+  for (const name of readdirSync(target)) chownTree(path.join(target, name), uid, gid);
+}
+
+/** The CLI session an accepted run printed (gemini `init`, codex `thread.started`, claude `system` `init`). */
+function sessionIdIn(stdout: string): string | undefined {
+  for (const line of stdout.split('\n')) {
+    try {
+      const event = JSON.parse(line) as Record<string, unknown>;
+      const id = event.session_id ?? event.thread_id;
+      if (typeof id === 'string') return id;
+    } catch {
+      // not JSON
+    }
+  }
+  return undefined;
+}
+
+async function pool<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+export async function runDifferential(options: DifferentialOptions): Promise<DifferentialRow[]> {
+  const { cli } = options;
+  const timeoutMs = options.timeoutMs ?? 90_000;
+  const workspace = path.join(options.workRoot, 'workspace');
+  const fakeHome = path.join(options.workRoot, 'fake-home');
+  const realHome = path.join(options.workRoot, 'real-home');
+  const stateFile = path.join(options.workRoot, 'fake-state.json');
+  const logFile = path.join(options.workRoot, 'fake-log.jsonl');
+  const plainFolder = path.join(options.workRoot, 'not-a-repository');
+  mkdirSync(plainFolder, { recursive: true });
+  mkdirSync(workspace, { recursive: true });
+  writeFileSync(path.join(workspace, 'hello.txt'), 'Hello from the fixture file.\n');
+  await commitFixtures(workspace);
+  const mock = await startMockServer({ scenario: answeringScenario(), autoAdvance: true });
+  try {
+    const keys = {
+      openai: DUMMY_CREDENTIALS.openaiApiKey,
+      anthropic: DUMMY_CREDENTIALS.anthropicApiKey,
+      gemini: DUMMY_CREDENTIALS.geminiApiKey,
+    };
+    const base = { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1' };
+    const realEnv = {
+      ...base,
+      ...prepareOfflineEnvironment(cli, { home: realHome, endpoints: mock.baseUrls, keys }),
+      ...(options.user ? { USER: options.user.name, LOGNAME: options.user.name } : {}),
+    };
+    const fakeEnv = { ...base, ...prepareOfflineEnvironment(cli, { home: fakeHome, endpoints: mock.baseUrls, keys }) };
+    writeState(stateFile, { scenario: answeringScenario(), turnIndex: 0 });
+    writeFileSync(logFile, '');
+    if (options.user) chownTree(options.workRoot, options.user.uid, options.user.gid);
+    const user = options.user ? { uid: options.user.uid, gid: options.user.gid } : undefined;
+    const runReal = (argv: string[], stdin?: string, cwd = workspace) =>
+      runBounded(options.realExecutable, argv, { cwd, env: realEnv, timeoutMs, user, stdin });
+    const runFake = (argv: string[], stdin?: string, cwd = workspace) =>
+      runBounded(
+        process.execPath,
+        [options.fakeScript, cli, `${STATE_ARGUMENT}${stateFile}`, `${LOG_ARGUMENT}${logFile}`, ...argv],
+        { cwd, env: fakeEnv, timeoutMs, user, stdin },
+      );
+
+    // A session of each to resume: the first accepted translator argv without resume.
+    const seed = options.corpus.find((entry) => !entry.argv.includes('{session}') && !entry.stdin);
+    const seedArgv = (seed?.argv ?? []).map((argument) => argument.split('{cwd}').join(workspace));
+    const [realSeed, fakeSeed] = await Promise.all([runReal(seedArgv), runFake(seedArgv)]);
+    const sessions = {
+      real: sessionIdIn(realSeed.stdout) ?? 'no-session',
+      fake: sessionIdIn(fakeSeed.stdout) ?? 'no-session',
+    };
+
+    const fill = (argv: string[], session: string) =>
+      argv.map((argument) => argument.split('{cwd}').join(workspace).split('{session}').join(session));
+    const decideEntry = async (entry: CorpusEntry): Promise<DifferentialRow> => {
+      const cwd = entry.outsideGit ? plainFolder : workspace;
+      const [real, fake] = await Promise.all([
+        runReal(fill(entry.argv, sessions.real), entry.stdin, cwd),
+        runFake(fill(entry.argv, sessions.fake), entry.stdin, cwd),
+      ]);
+      const realDecision = decide(real);
+      const fakeDecision = decide(fake);
+      return {
+        entry,
+        argv: fill(entry.argv, '{session}'),
+        fake: fakeDecision,
+        real: realDecision,
+        disagreement: compare(fakeDecision, realDecision),
+      };
+    };
+    // Runs that resume the one seeded session go one at a time: codex refuses a second writer of a thread.
+    const resuming = (entry: CorpusEntry) => entry.argv.some((argument) => argument.includes('{session}'));
+    const fresh = await pool(
+      options.corpus.filter((entry) => !resuming(entry)),
+      options.concurrency ?? 3,
+      decideEntry,
+    );
+    const resumed = await pool(options.corpus.filter(resuming), 1, decideEntry);
+    return [...fresh, ...resumed];
+  } finally {
+    await mock.close();
+  }
+}
+
+/** One line per disagreement, for a test failure or the drift report. */
+export function describeDisagreements(cli: FakeCliName, rows: readonly DifferentialRow[]): string[] {
+  return rows
+    .filter((row) => row.disagreement !== '')
+    .map((row) => `${cli} ${JSON.stringify(row.argv)} (${row.entry.why}): ${row.disagreement}`);
+}

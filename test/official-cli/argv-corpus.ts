@@ -1,0 +1,123 @@
+// The argv corpus of the differential test: every argv the reference translators build over all
+// scenarios, permission modes, resume and stdin-prompt variants, reduced to one argv per shape (the
+// prompt's text and the workspace path vary, the shape does not), plus argv known to be refused.
+import path from 'node:path';
+import { loadAllScenarios } from '../../harness/mock/scenario-loader.js';
+import type { CorpusEntry } from '../../harness/official-cli/real/differential.js';
+import type { FakeCliName } from '../../harness/official-cli/script-types.js';
+import { claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
+import { codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
+import type { ArgsInput } from '../../reference-shim/providers/cli/cli-provider.js';
+import { geminiArgs } from '../../reference-shim/providers/cli/gemini-cli.js';
+import { SPEC_MODELS } from '../translator/cli-run.js';
+
+const BUILDERS: Record<FakeCliName, (input: ArgsInput) => string[]> = {
+  gemini: geminiArgs,
+  codex: codexArgs,
+  claude: claudeArgs,
+};
+
+/** The modes a run can ask for (scenarios, the spec invocation) and those a persistent shim can switch to. */
+const PERMISSION_MODES = ['default', 'auto', 'deny', 'interactive', 'acceptEdits', 'bypassPermissions', 'plan'];
+
+/** Stand-ins in the committed corpus: the differential test puts the real workspace and session id there. */
+export const CWD_PLACEHOLDER = '{cwd}';
+export const SESSION_PLACEHOLDER = '{session}';
+
+/** Argv the pinned CLIs refuse, each with the reason it is in the corpus. */
+const KNOWN_BAD: Record<FakeCliName, CorpusEntry[]> = {
+  gemini: [
+    { argv: ['--output-format=stream-json', '--bogus-flag', '--prompt=hi'], why: 'an unknown flag' },
+    {
+      argv: ['--output-format=stream-json', '--approval-mode=auto', '--prompt=hi'],
+      why: 'an approval mode gemini lacks',
+    },
+    {
+      argv: ['--output-format=stream-json', '--yolo', '--approval-mode=yolo', '--prompt=hi'],
+      why: 'conflicting flags',
+    },
+  ],
+  codex: [
+    { argv: ['exec', '--json', '--skip-git-repo-check', '--full-auto', '--', 'hi'], why: 'the flag 0.169 removed' },
+    {
+      argv: ['exec', '--json', '--skip-git-repo-check', '--sandbox=none', '--', 'hi'],
+      why: 'a sandbox mode codex lacks',
+    },
+    {
+      argv: ['exec', '--json', '--', 'hi'],
+      why: 'outside a git repository without --skip-git-repo-check',
+      outsideGit: true,
+    },
+    { argv: ['exec', '--json', '--', 'hi'], why: 'inside a git repository without --skip-git-repo-check' },
+    {
+      argv: [
+        'exec',
+        '--json',
+        '--skip-git-repo-check',
+        'resume',
+        '--sandbox=read-only',
+        SESSION_PLACEHOLDER,
+        '--',
+        'hi',
+      ],
+      why: 'an exec option after resume',
+    },
+    { argv: ['exec', '--json', '--skip-git-repo-check', '-rf x'], why: 'a flag-like prompt before --' },
+  ],
+  claude: [
+    { argv: ['-p', '--output-format=stream-json', '--verbose', '--bogus', '--', 'hi'], why: 'an unknown flag' },
+    { argv: ['-p', '--output-format=stream-json', '--', 'hi'], why: 'stream-json without --verbose' },
+    {
+      argv: ['-p', '--output-format=stream-json', '--verbose', '--permission-mode=yolo', '--', 'hi'],
+      why: 'a permission mode claude lacks',
+    },
+    {
+      argv: ['-p', '--output-format=stream-json', '--verbose', '--dangerously-skip-permissions', '--', 'hi'],
+      why: 'bypass as root without IS_SANDBOX (accepted for other users)',
+    },
+  ],
+};
+
+function shapeOf(argv: string[], prompt: string): string {
+  return JSON.stringify(
+    argv.map((argument) => argument.split(prompt).join(prompt.startsWith('-') ? '{-prompt}' : '{prompt}')),
+  );
+}
+
+/** The corpus for one CLI: the translators' argv (one per shape), then the known-bad ones. */
+export function buildArgvCorpus(cli: FakeCliName, transcripts: string): CorpusEntry[] {
+  const prompts = new Set<string>();
+  for (const scenario of loadAllScenarios(transcripts))
+    for (const turn of scenario.turns) prompts.add(turn.prompt ?? 'hi');
+  // A prompt that looks like flags: the case the translators guard with `--` or `--prompt=`.
+  prompts.add('-rf --help');
+  const seen = new Set<string>();
+  const entries: CorpusEntry[] = [];
+  for (const permissionMode of PERMISSION_MODES) {
+    for (const resumeId of [undefined, SESSION_PLACEHOLDER]) {
+      for (const promptOnStdin of [false, true]) {
+        for (const prompt of [...prompts].sort()) {
+          const argv = BUILDERS[cli]({
+            prompt,
+            model: SPEC_MODELS[cli],
+            cwd: CWD_PLACEHOLDER,
+            permissionMode,
+            resumeId,
+            promptOnStdin,
+          });
+          const shape = shapeOf(argv, prompt);
+          if (seen.has(shape)) continue;
+          seen.add(shape);
+          entries.push({
+            argv,
+            ...(promptOnStdin ? { stdin: prompt } : {}),
+            why: `translator: permission mode ${permissionMode}${resumeId ? ', resume' : ''}${promptOnStdin ? ', prompt on stdin' : ''}`,
+          });
+        }
+      }
+    }
+  }
+  return [...entries, ...KNOWN_BAD[cli]];
+}
+
+export const CORPUS_FILE = path.join('harness', 'official-cli', 'pinned', 'argv-corpus.json');
