@@ -9,7 +9,7 @@ import { claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
 import { codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
 import type { ArgsInput } from '../../reference-shim/providers/cli/cli-provider.js';
 import { geminiArgs } from '../../reference-shim/providers/cli/gemini-cli.js';
-import { SPEC_MODELS } from '../translator/cli-run.js';
+import { SPEC_MODELS } from '../translator/helpers/cli-run.js';
 
 const BUILDERS: Record<FakeCliName, (input: ArgsInput) => string[]> = {
   gemini: geminiArgs,
