@@ -30,6 +30,7 @@ import { expectedToolCall } from '../official-cli/omissions.js';
 import { stableJson } from './golden-model.js';
 import { normaliseToolInput } from './normalise.js';
 import { checkWorkspace } from './workspace.js';
+import { approvalChecks, deniesACall } from './approval-check.js';
 
 import { EXIT_GRACE_MS } from './exit-clock.js';
 
@@ -651,6 +652,8 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     });
     findings.push(...interruptChecks(process, input.scenario, input.persistent));
     if (input.persistent) findings.push(...persistentChecks(process, input.scenario));
+    if (input.persistent)
+      findings.push(...approvalChecks(input.scenario, process.turns, (turn) => turnEvents(process, turn)));
     if (process.gateTimeouts.length > 0) {
       findings.push(
         runFinding(
@@ -672,9 +675,14 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     : `the fixtures (transcripts/${input.scenario.id}/workspace/, which this scenario must not change)`;
   const workspaceFindings = await checkWorkspace(expectedDir, input.workspace, expectedLabel);
   const denied = input.scenario.permissionMode === 'deny';
+  const deniedByApproval = deniesACall(input.scenario);
   findings.push(
     ...workspaceFindings.map((finding) =>
-      denied ? { ...runFinding('workspace.deny-untouched', finding.message) } : finding,
+      denied
+        ? runFinding('workspace.deny-untouched', finding.message)
+        : deniedByApproval
+          ? runFinding('permission.approval-honoured', `${finding.message} (a call denied by tool_approval ran)`)
+          : finding,
     ),
   );
 

@@ -1,17 +1,21 @@
 // The exit clock: a process that keeps running after its last result, after stdin EOF or after SIGINT is
 // ended about two seconds later (not at the run timeout) and reported once, under the rule of that moment.
 import { describe, expect, it } from 'vitest';
+import { RULE_PROOFS } from '../rules/helpers/rule-proofs.js';
 import { describeFindings, fixtureShim, processesTagged, runFixture } from './helpers/run-fixture.js';
 
 const posix = process.platform !== 'win32';
 const timeoutMs = 30_000;
 
 describe.runIf(posix).concurrent('the exit clock ends a lingering process after ~2 s', () => {
-  it.each([
-    ['runs-on-after-result.mjs', 'plain-text', 'process.exit-after-result'],
-    ['ignores-sigint.mjs', 'interrupt', 'interrupt.exit-in-time'],
-    ['ignores-stdin-eof.mjs', 'persistent-mode', 'persistent.eof-exit'],
-  ])('%s on %s → %s, long before the timeout', async (shim, scenario, rule) => {
+  // The proofs of test/rules/helpers/rule-proofs.ts that this file runs.
+  it.each(
+    RULE_PROOFS.flatMap((proof) =>
+      'failing' in proof && proof.runIn === 'test/runner/exit-clock.test.ts'
+        ? [[proof.failing.shim, proof.failing.scenario, proof.rule] as const]
+        : [],
+    ),
+  )('%s on %s → %s, long before the timeout', async (shim, scenario, rule) => {
     const started = performance.now();
     const result = await runFixture(fixtureShim(shim), scenario, { timeoutMs });
     const elapsed = performance.now() - started;

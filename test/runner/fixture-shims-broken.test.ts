@@ -2,23 +2,18 @@
 // that hang, flood, leave a grandchild holding stdout or print nothing end within timeout + 5 s with a clear
 // finding and no process left behind.
 import { describe, expect, it } from 'vitest';
+import { RULE_PROOFS } from '../rules/helpers/rule-proofs.js';
 import { describeFindings, fixtureShim, processesTagged, rules, runFixture } from './helpers/run-fixture.js';
 
 const posix = process.platform !== 'win32';
 
+// Run-level rules are proven by test/rules/run-rule-proofs.test.ts; these runs show stream rules caught in a run.
 describe.concurrent('broken fixture shims are caught, each by its rule', () => {
   it.each([
     ['drops-result.mjs', 'plain-text', 'turn.result-last'],
     ['swaps-tool-use-and-result.mjs', 'single-tool', 'tool.result-pairs-use'],
     ['duplicates-tool-id.mjs', 'multi-tool', 'tool.unique-id'],
     ['prints-success-after-error.mjs', 'fault-400', 'error.no-success-after-error'],
-    ['reports-tools-without-running.mjs', 'multi-tool', 'golden.tool-results'],
-    ['reports-tools-without-running.mjs', 'multi-tool', 'workspace.matches'],
-    ['sends-wrong-tool-output.mjs', 'single-tool', 'requests.tool-result-content'],
-    ['echoes-api-key.mjs', 'plain-text', 'secrets.no-credential-echo'],
-    ['lingers-after-result.mjs', 'plain-text', 'process.exit-after-result'],
-    ['reports-wrong-usage.mjs', 'single-tool', 'usage.totals'],
-    ['forgets-session-file.mjs', 'plain-text', 'session.file'],
   ])('%s on %s → %s', async (shim, scenario, rule) => {
     const result = await runFixture(fixtureShim(shim), scenario);
     expect(result.status).toBe('failed');
@@ -43,14 +38,14 @@ describe
   .concurrent('misbehaving processes end within timeout + 5 s with a clear finding and nothing left', () => {
     const timeoutMs = 2500;
 
-    it.each([
-      ['hangs-forever.mjs', 'plain-text', 'process.timeout'],
-      ['floods-stdout.mjs', 'plain-text', 'process.output-flood'],
-      ['grandchild-holds-stdout.mjs', 'plain-text', 'process.stdout-held-open'],
-      ['exits-without-output.mjs', 'plain-text', 'process.no-output'],
-      ['ignores-sigint.mjs', 'interrupt', 'interrupt.exit-in-time'],
-      ['leaves-bash-running.mjs', 'interrupt-during-bash', 'process.descendants-gone'],
-    ])('%s on %s → %s', async (shim, scenario, rule) => {
+    // The proofs of test/rules/helpers/rule-proofs.ts that this file runs.
+    it.each(
+      RULE_PROOFS.flatMap((proof) =>
+        'failing' in proof && proof.runIn === 'test/runner/fixture-shims-broken.test.ts'
+          ? [[proof.failing.shim, proof.failing.scenario, proof.rule] as const]
+          : [],
+      ),
+    )('%s on %s → %s', async (shim, scenario, rule) => {
       const started = performance.now();
       // An 8 MB capture limit keeps the flood case quick; the default (64 MB) works the same way.
       const result = await runFixture(fixtureShim(shim), scenario, { timeoutMs, maxStdoutBytes: 8 * 1024 * 1024 });

@@ -1,0 +1,112 @@
+// Where every run-level rule of the catalog is proven both ways. A fixture proof names a broken shim that must
+// be reported under the rule and a conforming shim that must not be, each on a scenario; a unit proof names the
+// test file whose table proves the rule with constructed inputs (request records, fake-CLI logs, goldens).
+// Stream rules are proven by helpers/stream-cases.ts. test/rules/catalog-truth.test.ts requires a proof here
+// for every run rule, test/rules/run-rule-proofs.test.ts runs the fixture proofs (those with `runIn` run in that
+// file, which also checks their timing).
+import { FAKE_CLI_RULES } from '../../../harness/rules/fake-cli-rules.js';
+import { REQUEST_RULES } from '../../../harness/rules/request-rules.js';
+import type { FixtureRun } from '../../runner/helpers/run-fixture.js';
+
+export interface FixtureCase {
+  /** A file in test/fixtures/shims/. */
+  shim: string;
+  /** A folder in transcripts/. */
+  scenario: string;
+  options?: FixtureRun;
+}
+
+export type RuleProof =
+  | { rule: string; failing: FixtureCase; conforming: FixtureCase; runIn?: string }
+  | { rule: string; unit: string };
+
+const mini = (scenario: string): FixtureCase => ({ shim: 'conforming-mini-shim.mjs', scenario });
+const reference = (scenario: string): FixtureCase => ({ shim: 'passes-through-reference.mjs', scenario });
+const fixture = (rule: string, shim: string, scenario: string, conforming: FixtureCase, runIn?: string): RuleProof => ({
+  rule,
+  failing: { shim, scenario },
+  conforming,
+  ...(runIn ? { runIn } : {}),
+});
+const EXIT_CLOCK = 'test/runner/exit-clock.test.ts';
+const MISBEHAVING = 'test/runner/fixture-shims-broken.test.ts';
+
+export const RULE_PROOFS: readonly RuleProof[] = [
+  // goldens, workspace, usage, secrets, sessions: small broken variants of the mini shim
+  fixture('golden.tool-results', 'reports-tools-without-running.mjs', 'multi-tool', mini('multi-tool')),
+  fixture('workspace.matches', 'reports-tools-without-running.mjs', 'multi-tool', mini('multi-tool')),
+  fixture('requests.tool-result-content', 'sends-wrong-tool-output.mjs', 'single-tool', mini('single-tool')),
+  fixture('secrets.no-credential-echo', 'echoes-api-key.mjs', 'plain-text', mini('plain-text')),
+  fixture('usage.totals', 'reports-wrong-usage.mjs', 'single-tool', mini('single-tool')),
+  fixture('session.file', 'forgets-session-file.mjs', 'plain-text', mini('plain-text')),
+  fixture('streaming.incremental', 'buffers-text-until-done.mjs', 'plain-text', mini('plain-text')),
+  fixture('process.exit-after-result', 'lingers-after-result.mjs', 'plain-text', mini('plain-text')),
+  // a directory where the shim should be: it cannot be started
+  fixture('process.started', 'lib', 'plain-text', mini('plain-text')),
+  // the reference shim with one behaviour changed by a proxy
+  fixture('workspace.deny-untouched', 'runs-tools-in-deny-mode.mjs', 'permission-deny', reference('permission-deny')),
+  fixture('error.fault-outcome', 'shows-auth-failure-as-error-line.mjs', 'fault-401', reference('fault-401')),
+  fixture('error.retries-listed', 'hides-retries.mjs', 'fault-429-then-success', reference('fault-429-then-success')),
+  fixture('session.resume-keeps-id', 'forgets-resumed-session-id.mjs', 'resume', reference('resume')),
+  fixture('process.exit-code', 'exits-1-after-success.mjs', 'plain-text', reference('plain-text')),
+  // INFO: reported after every error result, never after a success result
+  fixture('process.exit-code-after-error', 'passes-through-reference.mjs', 'fault-400', reference('plain-text')),
+  fixture('interrupt.acknowledged', 'drops-interrupt-line.mjs', 'interrupt', reference('interrupt')),
+  fixture(
+    'interrupt.tool-error-result',
+    'reports-interrupted-tool-as-success.mjs',
+    'interrupt-during-bash',
+    reference('interrupt-during-bash'),
+  ),
+  fixture(
+    'persistent.next-turn',
+    'exits-after-first-turn.mjs',
+    'persistent-interrupt',
+    reference('persistent-interrupt'),
+  ),
+  fixture(
+    'persistent.stdin-tolerant',
+    'crashes-on-blank-stdin-line.mjs',
+    'persistent-mode',
+    reference('persistent-mode'),
+  ),
+  fixture('persistent.bad-frame-error', 'ignores-bad-frames.mjs', 'persistent-mode', reference('persistent-mode')),
+  fixture(
+    'permission.approval-honoured',
+    'runs-tools-without-approval.mjs',
+    'persistent-interactive',
+    reference('persistent-interactive'),
+  ),
+  // processes that misbehave in time: run where their timing is checked too
+  fixture('process.exit-after-result', 'runs-on-after-result.mjs', 'plain-text', mini('plain-text'), EXIT_CLOCK),
+  fixture('interrupt.exit-in-time', 'ignores-sigint.mjs', 'interrupt', mini('interrupt'), EXIT_CLOCK),
+  fixture('persistent.eof-exit', 'ignores-stdin-eof.mjs', 'persistent-mode', reference('persistent-mode'), EXIT_CLOCK),
+  fixture('process.timeout', 'hangs-forever.mjs', 'plain-text', mini('plain-text'), MISBEHAVING),
+  fixture('process.output-flood', 'floods-stdout.mjs', 'plain-text', mini('plain-text'), MISBEHAVING),
+  fixture('process.stdout-held-open', 'grandchild-holds-stdout.mjs', 'plain-text', mini('plain-text'), MISBEHAVING),
+  fixture('process.no-output', 'exits-without-output.mjs', 'plain-text', mini('plain-text'), MISBEHAVING),
+  fixture('interrupt.exit-in-time', 'ignores-sigint.mjs', 'interrupt', mini('interrupt'), MISBEHAVING),
+  fixture(
+    'process.descendants-gone',
+    'leaves-bash-running.mjs',
+    'interrupt-during-bash',
+    mini('interrupt-during-bash'),
+    MISBEHAVING,
+  ),
+  // proven with constructed inputs
+  { rule: 'golden.text', unit: 'test/runner/golden-compare.test.ts' },
+  { rule: 'golden.tool-calls', unit: 'test/runner/golden-compare.test.ts' },
+  { rule: 'golden.result', unit: 'test/runner/golden-compare.test.ts' },
+  { rule: 'golden.turns', unit: 'test/runner/golden-compare.test.ts' },
+  { rule: 'scenario.required-verified', unit: 'test/runner/suite-config.test.ts' },
+  { rule: 'expected-failures.stale', unit: 'test/runner/suite-config.test.ts' },
+];
+
+/**
+ * Request rules and fake-CLI rules: each of these test files fails unless every rule of its list is seen failing
+ * on a constructed input, next to a conforming input with no finding.
+ */
+export const LIST_PROOFS: readonly { ids: readonly string[]; unit: string }[] = [
+  { ids: REQUEST_RULES.map((rule) => rule.id), unit: 'test/mock/request-checks.test.ts' },
+  { ids: FAKE_CLI_RULES.map((rule) => rule.id), unit: 'test/official-cli/checks.test.ts' },
+];
