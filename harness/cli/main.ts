@@ -10,6 +10,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   rules: async () => (await import('./rules-command.js')).registerRulesCommand,
   serve: async () => (await import('./serve-command.js')).registerServeCommand,
   goldens: async () => (await import('./goldens-command.js')).registerGoldensCommand,
+  'merge-reports': async () => (await import('./merge-command.js')).registerMergeCommand,
 };
 
 /** The commands whose modules this argv needs: the named one, or all of them (run is the default command). */

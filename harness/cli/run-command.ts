@@ -34,6 +34,7 @@ interface RunFlags {
   out?: string;
   jobs?: string;
   shard?: string;
+  artifacts?: string;
   timeout?: string;
   seed?: string;
   capabilities?: string;
@@ -118,6 +119,7 @@ function toOptions(shim: string | undefined, flags: RunFlags): RunOptions {
   const seed = nonNegativeInteger('--seed', flags.seed);
   if (seed !== undefined) options.seed = seed;
   if (flags.keep) options.keepDirectories = true;
+  if (flags.artifacts) options.artifactsDir = flags.artifacts;
   return options;
 }
 
@@ -256,5 +258,9 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--full', 'the full matrix: every invocation × profile × dialect × re-chunk seed (R12)')
     .option('--keep', "keep each run's temporary directories (for debugging)")
+    .option(
+      '--artifacts <dir>',
+      "write each run's full stdout, stderr, provider requests and golden diff (redacted) into this folder",
+    )
     .action(runAction);
 }

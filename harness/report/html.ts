@@ -1,87 +1,46 @@
-// `--reporter html`: one self-contained page (no scripts, no external files). Per run: the verdict and
-// findings, the expected (golden) and observed transcripts side by side with line numbers, the requests the
-// shim sent to the mocked provider, stderr, and a timeline of what happened when.
+// `--reporter html`: one self-contained page (no scripts, no external files). Per run a collapsible section
+// (failed runs open): the verdict and findings, each process's whole transcript with the golden side by side
+// and the lines findings point at highlighted, the requests the shim sent to the mocked provider, stderr,
+// and a timeline. A link to #run-N opens that run's section (the browser reveals a closed <details> that
+// holds the target), so other pages (the interop matrix) can point at a run.
 import { runDetails } from '../runner/run-conformance.js';
-import type { ProcessRecord, RunResult } from '../runner/run-types.js';
-import type { ConformanceReport, ReportFinding, ReportRun } from './model.js';
+import type { ProcessRecord, RequestRecord, RunResult } from '../runner/run-types.js';
+import { escapeHtml, type TranscriptView, transcriptTable, viewFromReport, visible } from './html-transcript.js';
+import type { ConformanceReport, ReportFinding, ReportRequest, ReportRun } from './model.js';
 import { registerReporter } from './reporters.js';
 
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
-  );
+export { escapeHtml };
+
+function viewFromRecord(process: ProcessRecord): TranscriptView {
+  return {
+    label: process.label,
+    argv: process.argv,
+    exit: process.signal ? `signal ${process.signal}` : `exit ${String(process.exitCode)}`,
+    stdout: { head: process.stdout.toString('utf8'), gap: 0 },
+    ...(process.goldenText === undefined ? {} : { golden: { name: process.golden ?? '', text: process.goldenText } }),
+    stderr: { text: process.stderr, chars: process.stderr.length },
+  };
 }
 
-/** Control characters shown visibly, so a capture cannot hide content or break the page. */
-function visible(text: string): string {
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029\ufeff]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
-const MAX_LINES = 400;
-const MAX_LINE_CHARS = 2000;
-
-function transcriptLines(text: string | undefined): string[] {
-  if (text === undefined) return [];
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  return lines.map((line) =>
-    line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… (${line.length} characters)` : line,
-  );
-}
-
-function sideBySide(process: ProcessRecord): string {
-  const expected = transcriptLines(process.goldenText);
-  const observed = transcriptLines(process.stdout.toString('utf8'));
-  const rows: string[] = [];
-  const count = Math.min(Math.max(expected.length, observed.length), MAX_LINES);
-  for (let index = 0; index < count; index += 1) {
-    const left = expected[index];
-    const right = observed[index];
-    const differs = left !== undefined && right !== undefined ? '' : ' class="edge"';
-    rows.push(
-      `<tr${differs}><td class="n">${left === undefined ? '' : index + 1}</td><td class="l">${left === undefined ? '' : escapeHtml(visible(left))}</td>` +
-        `<td class="n">${right === undefined ? '' : index + 1}</td><td class="l">${right === undefined ? '' : escapeHtml(visible(right))}</td></tr>`,
-    );
-  }
-  const more =
-    Math.max(expected.length, observed.length) > MAX_LINES
-      ? `<p class="muted">… ${Math.max(expected.length, observed.length) - MAX_LINES} more lines not shown</p>`
-      : '';
-  const goldenLabel = process.goldenText === undefined ? 'expected (no golden)' : 'expected (golden)';
-  return (
-    `<h4>${escapeHtml(process.label)} — exit ${escapeHtml(process.signal ?? String(process.exitCode))}</h4>` +
-    `<p class="argv"><code>${escapeHtml(process.argv.join(' '))}</code></p>` +
-    `<table class="t"><thead><tr><th></th><th>${goldenLabel}</th><th></th><th>observed stdout</th></tr></thead><tbody>${rows.join('')}</tbody></table>${more}` +
-    (process.stderr.trim()
-      ? `<details><summary>stderr (${process.stderr.length} characters)</summary><pre>${escapeHtml(visible(process.stderr.slice(0, 20_000)))}</pre></details>`
-      : '')
-  );
-}
-
-function findingsList(findings: readonly ReportFinding[]): string {
+function findingsList(findings: readonly ReportFinding[], anchor: string): string {
   if (findings.length === 0) return '<p class="muted">No findings.</p>';
   return `<ul class="findings">${findings
     .map(
       (finding) =>
-        `<li class="${finding.severity.toLowerCase()}"><b>${finding.severity}</b> <code>${escapeHtml(finding.rule)}</code>${finding.line === undefined ? '' : ` line ${finding.line}`}` +
+        `<li class="${finding.severity.toLowerCase()}"><b>${finding.severity}</b> <code>${escapeHtml(finding.rule)}</code>${finding.line === undefined ? '' : ` <a href="#${anchor}-line-${finding.line}">line ${finding.line}</a>`}` +
         `<pre>${escapeHtml(visible(finding.message))}</pre>${finding.excerpt ? `<pre class="excerpt">${escapeHtml(visible(finding.excerpt))}</pre>` : ''}` +
         `${finding.fix ? `<p class="fix">fix: ${escapeHtml(finding.fix)}</p>` : ''}</li>`,
     )
     .join('')}</ul>`;
 }
 
-function requestsTable(result: RunResult): string {
-  if (result.requests.length === 0) return '<p class="muted">No requests reached the mocked provider.</p>';
-  const rows = result.requests
+function requestsTable(requests: readonly (RequestRecord | ReportRequest)[]): string {
+  if (requests.length === 0) return '<p class="muted">No requests reached the mocked provider.</p>';
+  const rows = requests
     .map(
       (request) =>
         `<tr><td>#${request.index + 1}</td><td>${request.turn + 1}</td><td>${escapeHtml(request.method)} ${escapeHtml(request.path)}</td><td>${request.status}</td>` +
-        `<td>${escapeHtml(request.outcome)}${request.closedByClient ? ' (closed by the shim)' : ''}</td><td>${request.elapsedMs} ms</td>` +
+        `<td>${escapeHtml(String(request.outcome ?? ''))}${request.closedByClient ? ' (closed by the shim)' : ''}</td><td>${String(request.elapsedMs ?? '')} ms</td>` +
         `<td><details><summary>body</summary><pre>${escapeHtml(visible(prettyJson(request.body)))}</pre></details></td></tr>`,
     )
     .join('');
@@ -105,20 +64,25 @@ function runSection(run: ReportRun, result: RunResult | undefined, index: number
   const status = run.expectedFailure ? 'expected failure' : run.status;
   const seed = run.seed === undefined ? '' : ` · seed ${String(run.seed)}`;
   const title = `${escapeHtml(run.scenario)} · ${escapeHtml(run.provider)} · ${escapeHtml(String(run.invocation ?? 'spec'))}/${escapeHtml(String(run.profile ?? ''))}/${escapeHtml(String(run.dialect ?? ''))}${seed}`;
-  const open = run.status === 'failed' && !run.expectedFailure ? ' open' : '';
+  const failing = run.status === 'failed' && !run.expectedFailure;
+  const anchor = `run-${index}`;
   const parts = [
-    `<details class="run ${escapeHtml(run.status)}" id="run-${index}"${open}><summary><span class="badge">${escapeHtml(status)}</span> ${title}</summary>`,
+    `<details class="run ${escapeHtml(run.status)}"${failing || run.status === 'error' ? ' open' : ''}><summary><span class="badge">${escapeHtml(status)}</span> ${title}</summary><div class="body" id="${anchor}">`,
   ];
   if (run.notVerified) parts.push(`<p class="nv">Not verified: ${escapeHtml(String(run.notVerified))}</p>`);
   if (run.limitation) parts.push(`<p class="nv">Declared limitation: ${escapeHtml(String(run.limitation))}</p>`);
   if (run.expectedFailure) parts.push(`<p class="nv">Expected failure: ${escapeHtml(String(run.expectedFailure))}</p>`);
-  parts.push(findingsList(run.findings));
-  if (result) {
-    for (const process of result.processes) parts.push(sideBySide(process));
-    parts.push('<h4>Provider requests</h4>', requestsTable(result));
-    if (result.timeline.length > 0) parts.push('<h4>Timeline</h4>', timelineList(result));
-  }
-  parts.push('</details>');
+  if (run.artifacts) parts.push(`<p class="muted">Artifacts: <code>${escapeHtml(String(run.artifacts))}</code></p>`);
+  parts.push(findingsList(run.findings, anchor));
+  const failingLines = new Set(
+    run.findings.filter((finding) => finding.severity === 'MUST' && finding.line !== undefined).map((f) => f.line!),
+  );
+  const views = result ? result.processes.map(viewFromRecord) : (run.processes ?? []).map(viewFromReport);
+  for (const view of views) parts.push(transcriptTable(view, failingLines, anchor));
+  const requests = result ? result.requests : run.requests;
+  if (requests) parts.push('<h4>Provider requests</h4>', requestsTable(requests));
+  if (result && result.timeline.length > 0) parts.push('<h4>Timeline</h4>', timelineList(result));
+  parts.push('</div></details>');
   return parts.join('\n');
 }
 
@@ -133,7 +97,9 @@ details.run>summary{cursor:pointer;font-weight:600}
 table.t{border-collapse:collapse;width:100%;table-layout:fixed;font:12px/1.35 ui-monospace,monospace}
 table.t td{vertical-align:top;border-bottom:1px solid #f0f0f0;word-break:break-all;white-space:pre-wrap}
 table.t td.n{width:3em;color:#999;text-align:right;padding-right:.5em}
-table.t tr.edge td.l{background:#fff4e5}
+table.t tr.differs td.l{background:#fff4e5}
+table.t tr.failing td{background:#fde2e1}table.t tr.failing td.l{outline:2px solid #b3261e;outline-offset:-2px}
+table.t tr.gap td{color:#777;font-style:italic}
 table.r{border-collapse:collapse;font-size:12px} table.r td,table.r th{border:1px solid #ddd;padding:.2em .4em;vertical-align:top}
 pre{white-space:pre-wrap;word-break:break-all;margin:.2em 0;font:12px/1.35 ui-monospace,monospace}
 ul.findings{padding-left:1.2em} li.must b{color:#b3261e} li.should b{color:#b7791f} li.info b{color:#555}
@@ -165,7 +131,7 @@ export function renderHtml(report: ConformanceReport): string {
           Number(a.run.status === 'failed' && !a.run.expectedFailure) || a.index - b.index,
     );
   const sections = order.map(({ run, index }) => runSection(run, results?.[index], index));
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>yume-conformance report</title><style>${STYLE}</style></head><body>\n${header.join('\n')}\n${sections.join('\n')}\n</body></html>\n`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>yume-conformance report</title><style>${STYLE}</style></head><body>\n${header.join('\n')}\n${sections.join('\n')}\n</body></html>\n`;
 }
 
 registerReporter('html', (report) => renderHtml(report));

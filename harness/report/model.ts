@@ -1,10 +1,17 @@
 // The report model shared by every reporter (schemas/report.schema.json; types generated from it).
-import type { ConformanceReport, ReportFinding, ReportRun, ReportSummary } from '../../generated/protocol.js';
+import type {
+  ConformanceReport,
+  ReportFinding,
+  ReportProcess,
+  ReportRequest,
+  ReportRun,
+  ReportSummary,
+} from '../../generated/protocol.js';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import type { Finding } from '../rules/types.js';
 import type { ValidationResult } from '../validate/validate-stream.js';
 
-export type { ConformanceReport, ReportFinding, ReportRun, ReportSummary };
+export type { ConformanceReport, ReportFinding, ReportProcess, ReportRequest, ReportRun, ReportSummary };
 export type RunStatus = ReportRun['status'];
 
 /** Provider column of runs made by `validate` (no provider is involved). */

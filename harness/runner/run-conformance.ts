@@ -28,6 +28,10 @@ import { WorkspaceTemplates } from './git-workspace.js';
 import { runScenario } from './run-scenario.js';
 import type { RunResult, RunSpec } from './run-types.js';
 import { defaultJobs, runWeight, startOrder, weightedPool } from './schedule.js';
+import { writeArtifacts } from '../report/artifacts.js';
+import { Redactor } from '../report/redact.js';
+import { reportProcess, reportRequest } from '../report/run-output.js';
+import { redactResult } from './redact-result.js';
 import { assignShards, runKey, selectionFingerprint, specIdentity, type Shard } from './shard.js';
 import { applyExpectedFailures, suiteExit, suiteVerdict, summarizeResults, type SuiteSummary } from './verdict.js';
 
@@ -66,6 +70,8 @@ export interface RunOptions {
   /** Goldens mode: no golden comparison. */
   recordOnly?: boolean;
   keepDirectories?: boolean;
+  /** Write each run's full stdout, stderr, requests and golden diff under this folder (--artifacts). */
+  artifactsDir?: string;
   /** The git command that makes the scenario workspaces (default `git` on PATH). */
   git?: string;
   /** Stdout capture limit per process (default 64 MB). */
@@ -237,7 +243,11 @@ function toReportRun(result: RunResult, position: number): ReportRun {
     (sum, process) => sum + process.stdout.toString('latin1').split('\n').filter(Boolean).length,
     0,
   );
-  if (result.processes.length > 0) run.lines = lines;
+  if (result.processes.length > 0) {
+    run.lines = lines;
+    run.processes = result.processes.map(reportProcess);
+  }
+  if (result.requests.length > 0) run.requests = result.requests.map(reportRequest);
   return run;
 }
 
@@ -261,10 +271,12 @@ export async function runConformance(options: RunOptions = {}): Promise<Conforma
   };
   let finished = 0;
   const jobs = options.jobs ?? defaultJobs();
+  const redactor = Redactor.forRunner();
   const results = await weightedPool(
     suite.specs,
     { capacity: jobs, order: startOrder(suite.specs), weight: (spec) => runWeight(spec, jobs) },
-    (spec) => runScenario(spec, settings),
+    // Redacted as each run ends, so nothing after (progress lines included) sees a secret.
+    async (spec) => redactResult(await runScenario(spec, settings), redactor),
     (result) => {
       finished += 1;
       options.onProgress?.(result, finished, suite.specs.length);
@@ -288,6 +300,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Conforma
     selection: suite.selection,
     ...(options.shard ? { shard: options.shard } : {}),
   };
+  if (options.artifactsDir) writeArtifacts(options.artifactsDir, report.runs, results);
   details.set(report, results);
   return report;
 }

@@ -14,6 +14,7 @@ import type { Finding } from '../rules/types.js';
 import { declaredLimitation, DIALECT_VARIABLE } from './capabilities.js';
 import { checkRun } from './check-run.js';
 import { buildEnvironment } from './environment.js';
+import { secretValues } from '../report/redact.js';
 import { executeRun, type ExecutedProcess } from './execute-run.js';
 import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from './missing-cli.js';
 import { buildInvocation, invocationName } from './invocation.js';
@@ -402,6 +403,7 @@ async function runPrepared(
       requests: toRequestRecords(mock),
       timeline,
       ...(startFailure ? { startFailure } : {}),
+      secrets: secretValues(env),
       directories: { workspace: dirs.workspace, home: dirs.home },
     };
   } finally {

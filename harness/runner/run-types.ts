@@ -107,6 +107,8 @@ export interface RunResult {
   interrupted?: boolean;
   /** The shim could not be started at all (the CLI exits 2 with this reason). */
   startFailure?: string;
+  /** Credential-like values of the run's environment, for redaction (removed once the run is redacted). */
+  secrets?: string[];
   /** The run's workspace and HOME (removed after the run unless kept): what normalisation replaces. */
   directories?: { workspace: string; home: string };
 }

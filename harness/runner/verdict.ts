@@ -7,6 +7,14 @@ import type { RunResult } from './run-types.js';
 
 const isMust = (severity: string) => severity === 'MUST';
 
+/** What the summary and the exit code read of a run: a RunResult, or a run of a JSON report (merge-reports). */
+export interface JudgedRun {
+  status: RunResult['status'];
+  expectedFailure?: string | undefined;
+  startFailure?: string | undefined;
+  findings: readonly { rule: string; severity: string }[];
+}
+
 /** Marks expected failures and adds `expected-failures.stale` findings. Mutates and returns the results. */
 export function applyExpectedFailures(
   results: RunResult[],
@@ -82,7 +90,7 @@ export interface SuiteSummary {
   [key: string]: unknown;
 }
 
-export function summarizeResults(results: readonly RunResult[]): SuiteSummary {
+export function summarizeResults(results: readonly JudgedRun[]): SuiteSummary {
   const summary: SuiteSummary = {
     passed: 0,
     failed: 0,
@@ -107,7 +115,7 @@ export function summarizeResults(results: readonly RunResult[]): SuiteSummary {
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** The suite's exit code and, for 2, the reason. */
-export function suiteExit(results: readonly RunResult[]): { code: 0 | 1 | 2; reason?: string } {
+export function suiteExit(results: readonly JudgedRun[]): { code: 0 | 1 | 2; reason?: string } {
   const attempted = results.filter((result) => result.status !== 'not-verified' && result.status !== 'partial');
   const failedStart = attempted.filter((result) => result.startFailure);
   if (attempted.length > 0 && failedStart.length === attempted.length) {
@@ -126,7 +134,7 @@ export function suiteExit(results: readonly RunResult[]): { code: 0 | 1 | 2; rea
 }
 
 /** "passed", "partial" or "failed" for the whole suite (the summary line and reports say it). */
-export function suiteVerdict(results: readonly RunResult[]): 'passed' | 'partial' | 'failed' {
+export function suiteVerdict(results: readonly JudgedRun[]): 'passed' | 'partial' | 'failed' {
   if (suiteExit(results).code !== 0) return 'failed';
   return results.some((result) => result.status === 'partial') ? 'partial' : 'passed';
 }

@@ -21,7 +21,7 @@ describe('the HTML report', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).not.toMatch(/<script|<link|src="http/);
     expect(html).toContain('text &lt;differs&gt; &amp; &quot;so&quot;');
-    expect(html).toContain('<code>golden.text</code> line 2');
+    expect(html).toContain('<code>golden.text</code> <a href="#run-0-line-2">line 2</a>');
     expect(escapeHtml(`<a href='x'>`)).toBe('&lt;a href=&#39;x&#39;&gt;');
   });
 });

@@ -1,0 +1,125 @@
+// `run --shard i/3` three times and `merge-reports --shards` give the unsharded run's verdict, exit code and
+// runs (same points of the matrix, same statuses, same order), with JUnit and HTML from the merged report;
+// merging refuses shards of another selection, a missing or doubled shard, and an interrupted shard.
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConformanceReport, ReportRun } from '../../harness/report/model.js';
+import { runKey } from '../../harness/runner/shard.js';
+import { fixtureShim, root } from '../runner/helpers.js';
+
+const cliPath = path.join(root, 'dist', 'cli.js');
+// passes plain-text, fails fault-500-exhausted, and declares no persistent mode: three statuses.
+const SELECTION = [
+  fixtureShim('prints-success-after-error.mjs'),
+  '--full',
+  '--scenario',
+  'plain-text,fault-500-exhausted,persistent-mode',
+  '--provider',
+  'openai-chat',
+];
+
+function cli(args: string[]) {
+  const result = spawnSync(process.execPath, [cliPath, ...args], { encoding: 'utf8', timeout: 150_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function cliAsync(args: string[]) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cliPath, ...args], { timeout: 150_000 });
+    return { status: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { status: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+const points = (report: ConformanceReport) =>
+  report.runs.map((run: ReportRun) => `${runKey(run)} → ${run.status}${run.expectedFailure ? ' (expected)' : ''}`);
+
+describe('merge-reports --shards', () => {
+  let work: string;
+  const file = (name: string) => path.join(work, name);
+  const read = (name: string) => JSON.parse(readFileSync(file(name), 'utf8')) as ConformanceReport;
+  let whole: ReturnType<typeof cli>;
+  let merge: ReturnType<typeof cli>;
+
+  beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'yume-shards-'));
+    const runs = [
+      { args: [...SELECTION, '--reporter', `json:${file('whole.json')}`], name: 'whole' },
+      ...[1, 2, 3].map((index) => ({
+        args: [...SELECTION, '--shard', `${index}/3`, '--reporter', `json:${file(`shard-${index}.json`)}`],
+        name: `shard ${index}`,
+      })),
+    ];
+    // All four at once, as four CI machines would.
+    const results = await Promise.all(runs.map((run) => cliAsync(run.args)));
+    whole = results[0]!;
+    merge = cli([
+      'merge-reports',
+      '--shards',
+      file('shard-3.json'),
+      file('shard-1.json'),
+      file('shard-2.json'),
+      '--out',
+      file('merged.json'),
+      '--reporter',
+      `junit:${file('merged.xml')}`,
+      '--reporter',
+      `html:${file('merged.html')}`,
+    ]);
+  }, 300_000);
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('gives the unsharded verdict, exit code and runs', () => {
+    const unsharded = read('whole.json');
+    const merged = read('merged.json');
+    const statuses = new Set(unsharded.runs.map((run) => run.status));
+    expect([...statuses].sort()).toEqual(['failed', 'not-verified', 'passed']);
+    // The split is real: every shard holds some runs, none holds them all.
+    const sizes = [1, 2, 3].map((index) => read(`shard-${index}.json`).runs.length);
+    expect(sizes.every((size) => size > 0 && size < unsharded.runs.length)).toBe(true);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(unsharded.runs.length);
+    expect(merge.status, merge.stderr).toBe(whole.status);
+    expect(merged.exitCode).toBe(unsharded.exitCode);
+    expect(merged.verdict).toBe(unsharded.verdict);
+    expect(points(merged)).toEqual(points(unsharded));
+    expect({ ...merged.summary }).toEqual({ ...unsharded.summary });
+    expect(merged.mergedShards).toBe(3);
+    expect(readFileSync(file('merged.xml'), 'utf8')).toContain(`tests="${unsharded.runs.length}"`);
+    expect(readFileSync(file('merged.html'), 'utf8')).toContain('fault-500-exhausted');
+  });
+
+  it('refuses shards that are not one suite run', () => {
+    const shard1 = read('shard-1.json');
+    writeFileSync(file('other.json'), JSON.stringify({ ...shard1, selection: { fingerprint: 'x', runs: 3 } }));
+    const other = cli(['merge-reports', '--shards', file('other.json'), file('shard-2.json'), file('shard-3.json')]);
+    expect(other.status).toBe(2);
+    expect(other.stderr).toMatch(/different selections/);
+
+    const missing = cli(['merge-reports', '--shards', file('shard-1.json'), file('shard-2.json')]);
+    expect(missing.stderr).toMatch(/shard 3\/3 missing/);
+    const twice = cli(['merge-reports', '--shards', file('shard-1.json'), file('shard-1.json'), file('shard-2.json')]);
+    expect(twice.stderr).toMatch(/both shard 1\/3/);
+
+    writeFileSync(file('stopped.json'), JSON.stringify({ ...shard1, interrupted: true }));
+    const stopped = cli([
+      'merge-reports',
+      '--shards',
+      file('stopped.json'),
+      file('shard-2.json'),
+      file('shard-3.json'),
+    ]);
+    expect(stopped.status).toBe(2);
+    expect(stopped.stderr).toMatch(/was interrupted/);
+
+    writeFileSync(file('newer.json'), JSON.stringify({ ...shard1, suiteVersion: '9.9.9' }));
+    const newer = cli(['merge-reports', '--shards', file('newer.json'), file('shard-2.json'), file('shard-3.json')]);
+    expect(newer.stderr).toMatch(/different suite versions/);
+  });
+});
