@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport, ReportRun } from '../../harness/report/model.js';
 import { runKey } from '../../harness/runner/shard.js';
-import { fixtureShim, root } from '../runner/helpers.js';
+import { fixtureShim, root } from '../runner/helpers/run-fixture.js';
 
 const cliPath = path.join(root, 'dist', 'cli.js');
 // passes plain-text, fails fault-500-exhausted, and declares no persistent mode: three statuses.

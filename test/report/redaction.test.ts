@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../../harness/report/model.js';
 import { REDACTED, Redactor } from '../../harness/report/redact.js';
-import { fixtureShim, root } from '../runner/helpers.js';
+import { fixtureShim, root } from '../runner/helpers/run-fixture.js';
 
 const PLANTED = 'planted-0f9e8d7c6b5a4-runner-secret';
 const SHAPED = 'ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
