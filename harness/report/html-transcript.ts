@@ -47,7 +47,10 @@ function cell(line: string | undefined): string {
 }
 
 function row(anchor: string, number: number, left: string | undefined, right: string | undefined, failing: boolean) {
-  const classes = [left !== right && 'differs', failing && 'failing'].filter(Boolean).join(' ');
+  // Only lines a finding names are marked: raw lines always differ from the normalised golden (ids, paths).
+  const classes = [left === undefined || right === undefined ? 'edge' : '', failing ? 'failing' : '']
+    .filter(Boolean)
+    .join(' ');
   const id = failing ? ` id="${anchor}-line-${number}"` : '';
   return (
     `<tr${classes ? ` class="${classes}"` : ''}${id}><td class="n">${left === undefined ? '' : number}</td><td class="l">${cell(left)}</td>` +

@@ -78,7 +78,10 @@ function runSection(run: ReportRun, result: RunResult | undefined, index: number
     run.findings.filter((finding) => finding.severity === 'MUST' && finding.line !== undefined).map((f) => f.line!),
   );
   const views = result ? result.processes.map(viewFromRecord) : (run.processes ?? []).map(viewFromReport);
-  for (const view of views) parts.push(transcriptTable(view, failingLines, anchor));
+  // Finding links (#run-N-line-L) go to the first process; later ones get their own ids.
+  views.forEach((view, position) => {
+    parts.push(transcriptTable(view, failingLines, position === 0 ? anchor : `${anchor}-p${position + 1}`));
+  });
   const requests = result ? result.requests : run.requests;
   if (requests) parts.push('<h4>Provider requests</h4>', requestsTable(requests));
   if (result && result.timeline.length > 0) parts.push('<h4>Timeline</h4>', timelineList(result));
@@ -97,7 +100,7 @@ details.run>summary{cursor:pointer;font-weight:600}
 table.t{border-collapse:collapse;width:100%;table-layout:fixed;font:12px/1.35 ui-monospace,monospace}
 table.t td{vertical-align:top;border-bottom:1px solid #f0f0f0;word-break:break-all;white-space:pre-wrap}
 table.t td.n{width:3em;color:#999;text-align:right;padding-right:.5em}
-table.t tr.differs td.l{background:#fff4e5}
+table.t th:nth-child(odd){width:3em}table.t tr.edge td.l{background:#fff4e5}
 table.t tr.failing td{background:#fde2e1}table.t tr.failing td.l{outline:2px solid #b3261e;outline-offset:-2px}
 table.t tr.gap td{color:#777;font-style:italic}
 table.r{border-collapse:collapse;font-size:12px} table.r td,table.r th{border:1px solid #ddd;padding:.2em .4em;vertical-align:top}
