@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Joins the per-OS results of a workflow into one verdict. Reads every run-info.json (written by
-// ci/run-suite.mjs) under --dir, with the JSON report next to it, and prints one row per result.
+// ci/run-suite.mjs, or by ci/merge-shards.mjs for an OS whose matrix ran in shards: run that first; the
+// shards' own run-info.json files are skipped) under --dir, with the JSON report next to it, and prints one
+// row per result.
 // An operating system in --expect that has no result is "not verified": never passed.
 //
 //   node ci/aggregate.mjs --dir downloaded-artifacts --expect Linux,macOS,Windows [--summary-file FILE]
@@ -30,13 +32,22 @@ function canonicalOs(name) {
   return OS_ALIASES.get(key) ?? OS_ALIASES.get(key.replace(/-[\d.]+$/, '')) ?? name.trim();
 }
 
+/** A shard's own result: ci/merge-shards.mjs has joined it into its OS's merged-<OS>/ result. */
+function isShard(file) {
+  try {
+    return typeof JSON.parse(readFileSync(file, 'utf8')).shard === 'string';
+  } catch {
+    return false;
+  }
+}
+
 function findRunInfos(dir) {
   const found = [];
   const walk = (current) => {
     for (const entry of readdirSync(current, { withFileTypes: true })) {
       const full = path.join(current, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name === 'run-info.json') found.push(full);
+      else if (entry.name === 'run-info.json' && !isShard(full)) found.push(full);
     }
   };
   walk(dir);

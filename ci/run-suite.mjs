@@ -6,16 +6,19 @@
 // array here keeps them intact on every OS. npm's own npx-cli.js is started with this Node, because
 // spawning `npx.cmd` on Windows needs a shell (Node refuses .cmd files without one since 20.12.2).
 //
-// Writes to the report folder: junit.xml, report.html, report.json (from the suite) and run-info.json
-// (OS, Node, package, exit code) that ci/aggregate.mjs reads. Writes step outputs to $GITHUB_OUTPUT.
+// Writes to the report folder: junit.xml, report.html, report.json, artifacts/ (each run's full output, from
+// the suite) and run-info.json (OS, Node, package, shard, exit code) that ci/merge-shards.mjs and
+// ci/aggregate.mjs read. With YUME_CI_SHARD=i/n only that shard of the selection runs. Writes step outputs to $GITHUB_OUTPUT.
 // Exit code: the suite's (0 all MUST checks pass, 1 some fail, 2 usage error), or 0 with
 // YUME_CI_DEFER_EXIT=true (the action fails in a later step, after annotating and uploading).
 import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { locateNpxCli } from './lib/npx.mjs';
 import { runWithTimeout } from './lib/run-with-timeout.mjs';
 
 const PACKAGE_NAME = 'yume-conformance';
 const REPORT_FILES = { junit: 'junit.xml', html: 'report.html', json: 'report.json' };
+const ARTIFACTS_DIR = 'artifacts';
 
 /** Splits a list input: commas, spaces or new lines. */
 function listInput(value) {
@@ -40,19 +43,6 @@ function packageSpec(version, cwd) {
   return `${PACKAGE_NAME}@${value}`;
 }
 
-/** npm's npx-cli.js next to this Node: `<dir>/node_modules/npm` on Windows, `<prefix>/lib/node_modules/npm` elsewhere. */
-function locateNpxCli(env) {
-  if (env.YUME_CONFORMANCE_NPX_CLI) return env.YUME_CONFORMANCE_NPX_CLI;
-  const candidates = [];
-  if (env.npm_execpath && /npm-cli\.js$/.test(env.npm_execpath)) {
-    candidates.push(path.join(path.dirname(env.npm_execpath), 'npx-cli.js'));
-  }
-  const nodeDir = path.dirname(process.execPath);
-  candidates.push(path.join(nodeDir, 'node_modules', 'npm', 'bin', 'npx-cli.js'));
-  candidates.push(path.join(nodeDir, '..', 'lib', 'node_modules', 'npm', 'bin', 'npx-cli.js'));
-  return candidates.find((candidate) => existsSync(candidate));
-}
-
 /** The suite's arguments after `yume-conformance`. */
 function suiteArgs(env, reportDir) {
   const args = ['run'];
@@ -65,6 +55,9 @@ function suiteArgs(env, reportDir) {
   if (env.YUME_CI_EXPECTED_FAILURES?.trim()) args.push('--expected-failures', env.YUME_CI_EXPECTED_FAILURES.trim());
   // `--shim-arg=VALUE` keeps a value that starts with "-" from being read as an option of the suite.
   for (const shimArg of linesInput(env.YUME_CI_SHIM_ARGS)) args.push(`--shim-arg=${shimArg}`);
+  if (env.YUME_CI_SHARD?.trim()) args.push('--shard', env.YUME_CI_SHARD.trim());
+  // Every run's full stdout, stderr, requests and golden diff (redacted), uploaded with the reports.
+  args.push('--artifacts', path.join(reportDir, ARTIFACTS_DIR));
   args.push('--reporter', 'human');
   for (const [name, file] of Object.entries(REPORT_FILES)) {
     args.push('--reporter', `${name}:${path.join(reportDir, file)}`);
@@ -114,8 +107,8 @@ async function main() {
 
   // Stale reports from an earlier step must not pass for this run's results.
   mkdirSync(absoluteReportDir, { recursive: true });
-  for (const file of [...Object.values(REPORT_FILES), 'run-info.json'])
-    rmSync(path.join(absoluteReportDir, file), { force: true });
+  for (const file of [...Object.values(REPORT_FILES), 'run-info.json', ARTIFACTS_DIR])
+    rmSync(path.join(absoluteReportDir, file), { force: true, recursive: true });
 
   const info = {
     os: describeOs(env),
@@ -124,6 +117,7 @@ async function main() {
     package: spec,
     shim: env.YUME_CI_SHIM?.trim() || '(bundled reference shim)',
     reports: REPORT_FILES,
+    ...(env.YUME_CI_SHARD?.trim() ? { shard: env.YUME_CI_SHARD.trim() } : {}),
     exitCode: 2,
     timedOut: false,
     error: undefined,

@@ -123,8 +123,8 @@ describe('ci/action.yml and ci/aggregate/action.yml', () => {
     expect(scripts).toEqual(['run-suite.mjs', 'annotate.mjs']);
     for (const script of scripts) expect(existsSync(path.join(root, 'ci', script))).toBe(true);
     const aggregateScripts = actionScripts(aggregate);
-    expect(aggregateScripts).toEqual(['../aggregate.mjs']);
-    expect(existsSync(path.join(root, 'ci', 'aggregate', '../aggregate.mjs'))).toBe(true);
+    expect(aggregateScripts).toEqual(['../merge-shards.mjs', '../aggregate.mjs']);
+    for (const script of aggregateScripts) expect(existsSync(path.join(root, 'ci', 'aggregate', script))).toBe(true);
   });
 });
 

@@ -86,6 +86,8 @@ describe('ci/run-suite.mjs', () => {
       'xf.json',
       '--shim-arg=--verbose',
       '--shim-arg=--model x y',
+      '--artifacts',
+      path.join('out dir', 'artifacts'),
       '--reporter',
       'human',
       '--reporter',
@@ -110,7 +112,7 @@ describe('ci/run-suite.mjs', () => {
       '--',
       'yume-conformance',
       'run',
-      '--reporter',
+      '--artifacts',
     ]);
   });
 
