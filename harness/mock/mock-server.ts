@@ -108,6 +108,18 @@ const HOST = '127.0.0.1';
 interface TurnCursor {
   response: number;
   served: number;
+  /** The turn's last response (a cut or malformed stream) was served again: to a streamed retry, to a non-streamed fallback. */
+  replayedStreamed: boolean;
+  replayedFallback: boolean;
+}
+
+/**
+ * A call cut off before it completed (stream cut, malformed chunk) may be retried once, and a client may fall back
+ * once to a non-streamed request for it (as Claude Code does); each meets the same fault again. Anything beyond
+ * that is unscripted.
+ */
+function replayable(response: ModelResponse | undefined): boolean {
+  return response?.fault?.kind === 'cut' || response?.fault?.kind === 'malformed';
 }
 
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
@@ -125,19 +137,32 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   const recorded: RecordedRequest[] = [];
   const startedAt = performance.now();
   let turn = 0;
-  const cursors = scenario.turns.map((): TurnCursor => ({ response: 0, served: 0 }));
+  const cursors = scenario.turns.map(
+    (): TurnCursor => ({ response: 0, served: 0, replayedStreamed: false, replayedFallback: false }),
+  );
   let gateOpen = false;
   let gateWaiters: (() => void)[] = [];
   const stopWaiters = new Set<() => void>();
   let closing = false;
 
   /** Picks the scripted response for the next request of the current turn (advancing when allowed). */
-  const peekResponse = (): { response: ModelResponse; index: number; attempt: number } | undefined => {
+  const peekResponse = (
+    stream: boolean,
+  ): { response: ModelResponse; index: number; attempt: number; replay?: 'streamed' | 'fallback' } | undefined => {
     for (;;) {
       const responses = scenario.turns[turn]?.responses ?? [];
       const cursor = cursors[turn];
       if (cursor && cursor.response < responses.length) {
         return { response: responses[cursor.response]!, index: cursor.response, attempt: cursor.served };
+      }
+      if (cursor && replayable(responses.at(-1)) && !(stream ? cursor.replayedStreamed : cursor.replayedFallback)) {
+        const attempt = 1 + Number(cursor.replayedStreamed) + Number(cursor.replayedFallback);
+        return {
+          response: responses.at(-1)!,
+          index: responses.length - 1,
+          attempt,
+          replay: stream ? 'streamed' : 'fallback',
+        };
       }
       if (options.autoAdvance && turn + 1 < scenario.turns.length) {
         turn += 1;
@@ -146,9 +171,13 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       return undefined;
     }
   };
-  const consumeResponse = (): void => {
+  const consumeResponse = (replay: 'streamed' | 'fallback' | undefined): void => {
     const cursor = cursors[turn]!;
-    const response = scenario.turns[turn]!.responses[cursor.response]!;
+    if (replay === 'streamed') cursor.replayedStreamed = true;
+    if (replay === 'fallback') cursor.replayedFallback = true;
+    if (replay) return;
+    const responses = scenario.turns[turn]!.responses;
+    const response = responses[cursor.response]!;
     cursor.served += 1;
     if (cursor.served >= (response.repeat ?? 1)) {
       cursor.response += 1;
@@ -179,7 +208,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       }
       const view = requestView(provider, entry.body, entry.path);
       const model = view.model ?? 'unknown-model';
-      const next = peekResponse();
+      const next = peekResponse(view.stream);
       entry.turn = turn;
       if (!next)
         return reject('unscripted', unscriptedReply(provider, turn, scenario.turns[turn]?.responses.length ?? 0));
@@ -189,7 +218,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
         entry.missingTools = missing;
         return reject('tools-not-declared', toolsNotDeclaredReply(provider, missing, view.declaredTools));
       }
-      consumeResponse();
+      consumeResponse(next.replay);
       entry.responseIndex = next.index;
       entry.attempt = next.attempt;
       const fault = next.response.fault;

@@ -40,7 +40,8 @@ export type CanonicalEvent =
   | { kind: 'message_stop'; line: number }
   | { kind: 'error'; line: number; message: string }
   | { kind: 'interrupt'; line: number }
-  | { kind: 'other'; line: number; type: string };
+  /** `text`: what a `user` line says (claude's `[Request interrupted by user]`) or a `stream_event` text delta. */
+  | { kind: 'other'; line: number; type: string; text?: string };
 
 export type CanonicalKind = CanonicalEvent['kind'];
 
@@ -99,8 +100,10 @@ function userEvents(message: Json, line: number, push: (event: CanonicalEvent) =
   const body = message.message;
   const content = isObject(body) ? body.content : undefined;
   let echoed = false;
+  const said: string[] = typeof content === 'string' ? [content] : [];
   if (Array.isArray(content)) {
     for (const block of content) {
+      if (isObject(block) && block.type === 'text' && typeof block.text === 'string') said.push(block.text);
       if (isObject(block) && block.type === 'tool_result') {
         push({
           kind: 'tool_result',
@@ -113,7 +116,19 @@ function userEvents(message: Json, line: number, push: (event: CanonicalEvent) =
     }
   } else echoed = true;
   // User text (an echoed prompt, claude's "[Request interrupted by user]") is not assistant output.
-  if (echoed) push({ kind: 'other', line, type: 'user' });
+  if (echoed)
+    push(
+      said.length > 0
+        ? { kind: 'other', line, type: 'user', text: said.join('') }
+        : { kind: 'other', line, type: 'user' },
+    );
+}
+
+/** The text of a `stream_event` carrying a text delta (claude's `--include-partial-messages`), if it is one. */
+function streamEventText(message: Json): string | undefined {
+  const event = message.event;
+  if (!isObject(event) || event.type !== 'content_block_delta' || !isObject(event.delta)) return undefined;
+  return event.delta.type === 'text_delta' ? asString(event.delta.text) : undefined;
 }
 
 /**
@@ -212,6 +227,11 @@ export function messageToCanonicalEvents(message: unknown, line: number, push: (
     case 'user':
       userEvents(message, line, push);
       return;
+    case 'stream_event': {
+      const text = streamEventText(message);
+      push(text === undefined ? { kind: 'other', line, type } : { kind: 'other', line, type, text });
+      return;
+    }
     default:
       break;
   }

@@ -76,5 +76,14 @@ export class LiveStdout {
   }
 }
 
-/** A line carrying assistant text: a flat `text` or an envelope with a text block. */
-export const isAssistantText = (event: CanonicalEvent): boolean => event.kind === 'text' && event.text.length > 0;
+/**
+ * A line carrying assistant text: a flat `text`, an envelope with a text block, or a `stream_event` text delta
+ * (claude's `--include-partial-messages`). The delta counts only in the Claude dialect: check-run.ts reports a
+ * flat stream whose text came first as deltas (see isStreamEventText).
+ */
+export const isAssistantText = (event: CanonicalEvent): boolean =>
+  (event.kind === 'text' && event.text.length > 0) || isStreamEventText(event);
+
+/** A `stream_event` text delta. */
+export const isStreamEventText = (event: CanonicalEvent): boolean =>
+  event.kind === 'other' && event.type === 'stream_event' && (event.text ?? '').length > 0;
