@@ -44,6 +44,8 @@ export function checkProviderRequests(
   const mine = ordered.filter((request) => request.provider === provider);
 
   for (const request of ordered) {
+    // A connectivity probe (`HEAD /`, as Claude Code sends one) asks nothing of the provider.
+    if (request.method === 'HEAD' && request.path === '/') continue;
     const where = `request #${request.index + 1} (${request.method ?? 'POST'} ${request.path})`;
     if (request.outcome === 'no-route') report('requests.endpoint', `${where} is not an endpoint of any mocked API`);
     if (request.outcome === 'body-too-large')

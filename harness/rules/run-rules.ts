@@ -14,6 +14,14 @@ export const RUN_RULES = defineRules('run', [
     fix: 'Print exactly the text the provider streamed; chunking is free, content is not.',
   },
   {
+    id: 'golden.partial-text',
+    severity: 'SHOULD',
+    source: 'docs/protocol.md#r10-what-a-golden-compares, docs/protocol.md#r5-errors-and-faults',
+    title:
+      'Text streamed before a provider fault is shown (the last text stretch of an error turn is the error message and is not compared)',
+    fix: 'Print the text chunks that arrived before the stream failed, then the error.',
+  },
+  {
     id: 'golden.tool-calls',
     severity: 'MUST',
     source: 'docs/protocol.md#r10-what-a-golden-compares',
@@ -70,15 +78,16 @@ export const RUN_RULES = defineRules('run', [
     id: 'error.fault-outcome',
     severity: 'MUST',
     source: 'docs/protocol.md#r5-errors-and-faults',
-    title: 'Each fault ends with the outcome R5 requires',
-    fix: 'Auth failures: `system` error; 400/404/malformed/cut: `error`; then an error result (see R5).',
+    title:
+      'Each fault ends with the outcome R5 requires (Claude envelopes: the error as assistant text, then an error result)',
+    fix: 'Auth failures: `system` error; 400/404/malformed/cut: `error`; then an error result (see R5). In Claude envelopes, assistant text with the error message, then an error result, also conforms.',
   },
   {
     id: 'error.retries-listed',
     severity: 'MUST',
     source: 'docs/protocol.md#r5-errors-and-faults',
-    title: 'A recovered retry is listed in `result.errors`',
-    fix: 'Append each retried failure to `result.errors` and finish the turn normally.',
+    title: 'A recovered retry is listed in `result.errors` (Claude envelopes: or a `system` `api_retry` line)',
+    fix: 'Append each retried failure to `result.errors` and finish the turn normally (in Claude envelopes a `system` line with subtype "api_retry" per retry also conforms).',
   },
 
   // ---- usage totals (R4)
@@ -95,7 +104,8 @@ export const RUN_RULES = defineRules('run', [
     id: 'streaming.incremental',
     severity: 'SHOULD',
     source: 'docs/protocol.md#output-discipline',
-    title: 'Assistant text is printed while the provider still streams',
+    title:
+      'Assistant text is printed while the provider still streams (Claude envelopes: `stream_event` text deltas count)',
     fix: 'Print and flush text as chunks arrive instead of waiting for the whole message.',
   },
 
@@ -222,7 +232,8 @@ export const RUN_RULES = defineRules('run', [
     id: 'interrupt.acknowledged',
     severity: 'MUST',
     source: 'docs/protocol.md#r6-interrupts-and-process-trees',
-    title: 'An interrupted turn prints `interrupt` and ends with an error result',
+    title:
+      'An interrupted turn prints `interrupt` (Claude envelopes: a user message `[Request interrupted by user]`) and ends with an error result',
     fix: 'On SIGINT (spawn-per-turn) or an interrupt frame (persistent), print `{"type":"interrupt"}`, then a result with `is_error: true`.',
   },
 

@@ -1,5 +1,5 @@
 // Claude Code's own forms of protocol points (the alternatives real `claude -p --output-format stream-json`
-// prints, listed in docs/decisions.md): each conforms only in the Claude (envelope) dialect, so a flat shim
+// prints, docs/protocol.md#r13-real-programs-decide-what-conforms): each conforms only in the Claude (envelope) dialect, so a flat shim
 // still owes the flat form. The runner's checks ask these helpers before reporting a missing flat form.
 import type { CanonicalEvent } from '../protocol/canonical.js';
 import type { StreamDialect } from '../protocol/dialect.js';

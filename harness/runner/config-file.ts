@@ -28,10 +28,12 @@ function closeObjects(schema: unknown): unknown {
 
 const compiled = new WeakMap<object, ReturnType<Ajv2020['compile']>>();
 
-function validatorOf(schema: object): ReturnType<Ajv2020['compile']> {
+/** `refs`: other published schemas the schema points at by `$id` (closed the same way). */
+function validatorOf(schema: object, refs: readonly object[] = []): ReturnType<Ajv2020['compile']> {
   let validate = compiled.get(schema);
   if (!validate) {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
+    for (const ref of refs) ajv.addSchema(closeObjects(ref) as Record<string, unknown>);
     const closed = closeObjects(schema) as Record<string, unknown>;
     delete closed.$id; // a private, closed copy: never confused with the published schema
     validate = ajv.compile(closed);
@@ -98,9 +100,27 @@ export function loadJsonConfig<T>(file: string, schema: object, what: string, sc
     const line = offset ? `:${offsetToLineColumn(text, Number(offset[1])).line}` : '';
     throw new ConfigFileError(`${what} ${file}${line}: not valid JSON (${message}) — fix: correct the JSON syntax`);
   }
-  const validate = validatorOf(schema);
+  return checkConfigValue<T>(value, { file, text, schema, what, schemaName });
+}
+
+export interface ConfigCheck {
+  /** Shown in messages. */
+  file: string;
+  /** The file's text, for line numbers (absent for a value bundled into the package). */
+  text?: string;
+  schema: object;
+  what: string;
+  schemaName: string;
+  /** Published schemas `schema` refers to by `$id`. */
+  refs?: readonly object[];
+}
+
+/** Validates a parsed config value; throws ConfigFileError naming file, line, JSON path and a fix. */
+export function checkConfigValue<T>(value: unknown, check: ConfigCheck): T {
+  const { file, text, schema, what, schemaName } = check;
+  const validate = validatorOf(schema, check.refs);
   if (!validate(value)) {
-    const lines = jsonPointerLines(text);
+    const lines = text === undefined ? new Map<string, number>() : jsonPointerLines(text);
     // anyOf reports each failed branch plus a summary; the summary alone says nothing a user can act on.
     const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'anyOf');
     const shown = (errors.length > 0 ? errors : (validate.errors ?? [])).slice(0, 5).map((error) => {

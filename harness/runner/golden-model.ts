@@ -7,6 +7,7 @@ import {
   normaliseToolInput,
   TOO_DEEP_MARKER,
   toolResultText,
+  withoutDefaultInputs,
   type NormaliseContext,
 } from './normalise.js';
 
@@ -81,7 +82,7 @@ export function buildTurnModels(events: readonly CanonicalEvent[], context: Norm
       case 'tool_use': {
         closeText();
         tools ??= { calls: [], lines: [] };
-        const input = normaliseToolInput(event.input ?? {}, context);
+        const input = normaliseToolInput(withoutDefaultInputs(event.name, event.input ?? {}), context);
         const call: ToolCallModel = {
           name: event.name,
           input,

@@ -75,6 +75,18 @@ export function normalisePath(value: string, context: NormaliseContext): string 
 export const MAX_COMPARED_DEPTH = 160;
 export const TOO_DEEP_MARKER = `<nested deeper than ${MAX_COMPARED_DEPTH} levels>`;
 
+/** Optional input fields at their default, per tool: the same call with or without them (Claude Code fills them in). */
+const DEFAULT_INPUTS: Record<string, Record<string, unknown>> = { Edit: { replace_all: false } };
+
+/** A tool call's input without the optional fields that hold their default value. */
+export function withoutDefaultInputs(name: string, input: unknown): unknown {
+  const defaults = DEFAULT_INPUTS[name];
+  if (!defaults || !input || typeof input !== 'object' || Array.isArray(input)) return input;
+  const kept = { ...(input as Record<string, unknown>) };
+  for (const [field, value] of Object.entries(defaults)) if (kept[field] === value) delete kept[field];
+  return kept;
+}
+
 /** A tool input with paths and text normalised; object keys sorted so equal inputs print equally. */
 export function normaliseToolInput(input: unknown, context: NormaliseContext, key?: string, depth = 0): unknown {
   if (typeof input === 'string') {

@@ -82,6 +82,15 @@ describe('shipped scenarios', () => {
     const scenario = loadScenario(path.join(transcripts, 'multi-tool'));
     const calls = scenario.turns.flatMap((turn) => turn.responses.flatMap((response) => response.toolCalls ?? []));
     expect(calls.map((call) => call.name)).toEqual(expect.arrayContaining(['Write', 'Edit']));
+    // Real agents (Claude Code) refuse to edit a file they have not read: every Edit follows a Read of its file.
+    calls.forEach((call, index) => {
+      if (call.name !== 'Edit') return;
+      const file = (call.input as Record<string, string>).file_path;
+      const readBefore = calls
+        .slice(0, index)
+        .some((earlier) => earlier.name === 'Read' && (earlier.input as Record<string, string>).file_path === file);
+      expect(readBefore, `Edit of ${file} without a Read before it`).toBe(true);
+    });
     // Apply the script's Write/Edit calls to the fixtures and compare with workspace-after/.
     const files = new Map(
       readdirSync(scenario.workspaceDir!).map((name) => [
