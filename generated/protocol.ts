@@ -3,7 +3,7 @@
 // then run `npm run gen`. test/schemas/generated-types.test.ts fails while this file is stale.
 
 /** Protocol version of these types (schemas/protocol-version.json); shims get it as --protocol-version. */
-export const PROTOCOL_VERSION = '1.1';
+export const PROTOCOL_VERSION = '1.2';
 
 /**
  * Any document described by schemas/ (index type generated to emit every schema once).
@@ -26,6 +26,7 @@ export type AnyProtocolDocument =
   | InterruptMessage
   | InvocationTemplate
   | MessageStopMessage
+  | Preset
   | ConformanceReport
   | ResultMessage
   | Scenario
@@ -70,6 +71,7 @@ export type ControlFrame =
   | ControlInterruptFrame
   | ControlSetPermissionModeFrame
   | ControlToolApprovalFrame;
+export type Failures = ExpectedFailure[];
 /**
  * Arguments of a spawn-per-turn run (stdin is closed). Use {prompt} here, or leave it out and set promptOnStdin.
  */
@@ -361,7 +363,7 @@ export interface ErrorMessage {
  */
 export interface ExpectedFailures {
   $schema?: string;
-  failures: ExpectedFailure[];
+  failures: Failures;
   [k: string]: unknown;
 }
 export interface ExpectedFailure {
@@ -378,6 +380,14 @@ export interface ExpectedFailure {
    */
   rule?: string;
   /**
+   * Only under this rule profile (default: both). A deviation that fires under one profile only must name it, or it goes stale under the other.
+   */
+  profile?: 'spec' | 'yume-app';
+  /**
+   * Only under this invocation: spec, yume-app, a template file name or a preset name (default: every invocation).
+   */
+  invocation?: string;
+  /**
    * Only on these platforms (default: all).
    */
   os?: ('linux' | 'darwin' | 'win32')[];
@@ -385,6 +395,10 @@ export interface ExpectedFailure {
    * Why it fails, e.g. an issue link.
    */
   reason: string;
+  /**
+   * What shows the failure is the shim's own (a captured transcript, the provider request log), where it is kept.
+   */
+  evidence?: string;
   [k: string]: unknown;
 }
 /**
@@ -445,6 +459,111 @@ export interface ConditionalArguments {
  */
 export interface MessageStopMessage {
   type: 'message_stop';
+  [k: string]: unknown;
+}
+/**
+ * A shim configuration shipped with the package (`yume-conformance run SHIM --preset NAME`): how the runner starts the program, what it supports, the runs that make up its suite and its known deviations. Harness input, not part of the stdout protocol.
+ */
+export interface Preset {
+  $schema: string;
+  /**
+   * The value of --preset.
+   */
+  name: string;
+  description: string;
+  /**
+   * The command the preset starts when no shim is given (looked up on PATH).
+   */
+  program: string;
+  package?: PresetPackage;
+  /**
+   * Per-process timeout (as --timeout) unless the user gives one.
+   */
+  timeoutMs: number;
+  /**
+   * Why the timeout is what it is.
+   */
+  timeoutReason: string;
+  invocation: InvocationTemplate1;
+  /**
+   * Extra environment when the runner runs as root (POSIX uid 0).
+   */
+  envWhenRoot?: {
+    [k: string]: string;
+  };
+  envWhenRootReason?: string;
+  capabilities: ShimCapabilities;
+  /**
+   * The runs of the preset's suite: per rule profile, the scenarios to run (each once, with the preset's first provider, invocation and dialect).
+   *
+   * @minItems 1
+   */
+  runs: [PresetRuns, ...PresetRuns[]];
+  /**
+   * What the program does not have, and so which scenarios are outside its list.
+   */
+  outside: PresetOutside[];
+  expectedFailures: Failures;
+  [k: string]: unknown;
+}
+/**
+ * The npm package and version the preset's deviations were derived on.
+ */
+export interface PresetPackage {
+  name: string;
+  version: string;
+  [k: string]: unknown;
+}
+/**
+ * How the runner starts a shim whose command line is neither `spec` nor `yume-app` (`--invocation FILE`, R7). Each argv element is a string with {placeholders}, or a conditional group `{"when": NAME, "args": [...]}` passed only when that value exists in the run. Placeholders: {provider} {model} {cwd} {sessionId} {prompt} {resumeId} {historyFile} {apiBase} {permissionMode} {protocolVersion}. A literal brace is written {{ or }}. Unknown keys are reported when the file is loaded.
+ */
+export interface InvocationTemplate1 {
+  $schema?: string;
+  /**
+   * What CLI this template describes.
+   */
+  description?: string;
+  /**
+   * Harness provider id → the {provider} and {model} values passed for it. Provider ids not listed are not verified under this template.
+   */
+  providers: {
+    [k: string]: InvocationProviderValues;
+  };
+  spawnPerTurn: ArgvTemplate;
+  persistent?: ArgvTemplate1;
+  /**
+   * Spawn-per-turn runs write the prompt to stdin and close it, instead of passing {prompt} (R8).
+   */
+  promptOnStdin?: boolean;
+  /**
+   * Extra environment variables; values may hold placeholders.
+   */
+  env?: {
+    [k: string]: string;
+  };
+  [k: string]: unknown;
+}
+export interface PresetRuns {
+  profile: 'spec' | 'yume-app';
+  /**
+   * @minItems 1
+   */
+  scenarios: [string, ...string[]];
+  /**
+   * Scenarios of the list that this version of the package does not hold yet, with why; they are reported by `--list`, never run.
+   */
+  missing?: PresetMissingScenario[];
+  [k: string]: unknown;
+}
+export interface PresetMissingScenario {
+  scenario: string;
+  reason: string;
+  [k: string]: unknown;
+}
+export interface PresetOutside {
+  what: string;
+  scenarios?: string[];
+  reason: string;
   [k: string]: unknown;
 }
 /**

@@ -39,6 +39,7 @@ interface RunFlags {
   seed?: string;
   capabilities?: string;
   expectedFailures?: string;
+  preset?: string;
   env?: string[];
   shimArg?: string[];
   full?: boolean;
@@ -111,6 +112,7 @@ function toOptions(shim: string | undefined, flags: RunFlags): RunOptions {
   if (flags.invocation) options.invocation = flags.invocation;
   if (flags.capabilities) options.capabilities = flags.capabilities;
   if (flags.expectedFailures) options.expectedFailures = flags.expectedFailures;
+  if (flags.preset) options.preset = flags.preset;
   const jobs = positiveInteger('--jobs', flags.jobs);
   if (jobs !== undefined) options.jobs = jobs;
   if (flags.shard !== undefined) options.shard = parseShard(flags.shard);
@@ -249,6 +251,10 @@ export function registerRunCommand(program: Command): void {
     .option(
       '--expected-failures <file>',
       'known failing checks (schemas/expected-failures.schema.json); a listed check that passes fails as stale',
+    )
+    .option(
+      '--preset <name>',
+      'a program the package knows how to test (claude-code: real Claude Code against the Anthropic mock): its invocation, capabilities, run list, timeout and expected failures',
     )
     .option('--env <K=V>', 'extra environment variable for the shim; repeatable', collect)
     .option(

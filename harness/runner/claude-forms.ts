@@ -51,7 +51,10 @@ export function claudeRetriesReported(events: readonly CanonicalEvent[]): number
  * flat dialect, the partial text streamed before the fault: it is left out of the golden text comparison in
  * either dialect. Returns the turn without it, and the stretch itself (for the partial-text SHOULD check).
  */
-export function withoutErrorMessage(turn: TurnModel): { turn: TurnModel; dropped?: Extract<ModelItem, { kind: 'text' }> } {
+export function withoutErrorMessage(turn: TurnModel): {
+  turn: TurnModel;
+  dropped?: Extract<ModelItem, { kind: 'text' }>;
+} {
   const items = turn.items;
   const resultAt = items.findIndex((item) => item.kind === 'result');
   const end = resultAt < 0 ? items.length : resultAt;

@@ -35,7 +35,9 @@ function validatorOf(schema: object, refs: readonly object[] = []): ReturnType<A
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     for (const ref of refs) ajv.addSchema(closeObjects(ref) as Record<string, unknown>);
     const closed = closeObjects(schema) as Record<string, unknown>;
-    delete closed.$id; // a private, closed copy: never confused with the published schema
+    // A private, closed copy: never confused with the published schema. It keeps its $id only to resolve its
+    // relative references to `refs`, which this private instance holds.
+    if (refs.length === 0) delete closed.$id;
     validate = ajv.compile(closed);
     compiled.set(schema, validate);
   }

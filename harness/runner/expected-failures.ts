@@ -8,7 +8,11 @@ export interface ExpectedFailure {
   provider?: string;
   rule?: string;
   os?: string[];
+  /** Only under this rule profile / invocation (spec, yume-app, a template file or preset name). */
+  profile?: string;
+  invocation?: string;
   reason: string;
+  evidence?: string;
 }
 
 export function loadExpectedFailures(file: string): ExpectedFailure[] {
@@ -39,10 +43,15 @@ export function loadExpectedFailures(file: string): ExpectedFailure[] {
 }
 
 /** Whether an entry applies to a run. */
-export function entryMatches(entry: ExpectedFailure, run: { scenario: string; provider: string; os: string }): boolean {
+export function entryMatches(
+  entry: ExpectedFailure,
+  run: { scenario: string; provider: string; os: string; profile?: string; invocation?: string },
+): boolean {
   return (
     entry.scenario === run.scenario &&
     (entry.provider === undefined || entry.provider === run.provider) &&
+    (entry.profile === undefined || entry.profile === run.profile) &&
+    (entry.invocation === undefined || entry.invocation === run.invocation) &&
     (entry.os === undefined || entry.os.includes(run.os))
   );
 }

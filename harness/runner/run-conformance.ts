@@ -23,6 +23,7 @@ import {
 import { loadExpectedFailures, type ExpectedFailure } from './expected-failures.js';
 import { resolveInvocation, type Invocation } from './invocation.js';
 import { buildMatrix } from './matrix.js';
+import { loadPreset, PresetError, presetCapabilities, presetInvocation, presetSpecs } from './preset.js';
 import { PROVIDER_IDS, type ProviderId } from './providers.js';
 import { WorkspaceTemplates } from './git-workspace.js';
 import { runScenario } from './run-scenario.js';
@@ -52,6 +53,11 @@ export interface RunOptions {
   capabilities?: string | CapabilitiesFile;
   /** Expected-failures file. */
   expectedFailures?: string;
+  /**
+   * A preset the package ships (`claude-code`): the program to run when no shim is given, its invocation,
+   * capabilities, run list, timeout and expected failures. Explicit options still win.
+   */
+  preset?: string;
   /** Runs at a time. Default: defaultJobs() (schedule.ts). */
   jobs?: number;
   /** Run only this part of the selection (--shard i/n). */
@@ -169,10 +175,27 @@ export interface ResolvedSuite {
   selection: { fingerprint: string; runs: number };
   expected: ExpectedFailure[];
   seed: number;
+  /** Per-process timeout: --timeout, else the preset's, else the default. */
+  timeoutMs: number;
+}
+
+/** The runs of this process (the shard's, with --shard), their positions and the whole selection's fingerprint. */
+function sharded(
+  selected: RunSpec[],
+  shard: Shard | undefined,
+): Pick<ResolvedSuite, 'specs' | 'positions' | 'selection'> {
+  const selection = {
+    fingerprint: selectionFingerprint(selected.map((spec) => runKey(specIdentity(spec)))),
+    runs: selected.length,
+  };
+  const shards = shard ? assignShards(selected, shard.count) : undefined;
+  const positions = selected.flatMap((_, index) => (!shards || shards[index] === shard!.index ? [index] : []));
+  return { specs: positions.map((index) => selected[index]!), positions, selection };
 }
 
 /** Everything but running: the CLI's --list uses it too. Throws UsageError / ConfigFileError. */
 export function resolveSuite(options: RunOptions): ResolvedSuite {
+  if (options.preset !== undefined) return resolvePresetSuite(options, options.preset);
   const usingReference = options.shim === undefined;
   const shim = usingReference ? bundledReferenceShim() : path.resolve(options.shim!);
   if (usingReference && !existsSync(shim))
@@ -198,13 +221,7 @@ export function resolveSuite(options: RunOptions): ResolvedSuite {
     seed,
   });
   const expected = options.expectedFailures ? loadExpectedFailures(options.expectedFailures) : [];
-  const selection = {
-    fingerprint: selectionFingerprint(selected.map((spec) => runKey(specIdentity(spec)))),
-    runs: selected.length,
-  };
-  const shards = options.shard ? assignShards(selected, options.shard.count) : undefined;
-  const positions = selected.flatMap((_, index) => (!shards || shards[index] === options.shard!.index ? [index] : []));
-  const specs = positions.map((index) => selected[index]!);
+  const { specs, positions, selection } = sharded(selected, options.shard);
   return {
     shim: usingReference ? shim : /[\\/]/.test(options.shim!) ? shim : options.shim!,
     usingReference,
@@ -217,6 +234,51 @@ export function resolveSuite(options: RunOptions): ResolvedSuite {
     selection,
     expected,
     seed,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+}
+
+/** `--preset NAME`: the preset's program, invocation, capabilities and run list (explicit options win). */
+function resolvePresetSuite(options: RunOptions, name: string): ResolvedSuite {
+  let preset;
+  try {
+    preset = loadPreset(name);
+  } catch (error) {
+    if (error instanceof PresetError) throw new UsageError(error.message);
+    throw error;
+  }
+  const given = options.shim ?? preset.program;
+  const shim = /[\\/]/.test(given) ? path.resolve(given) : given;
+  if (/[\\/]/.test(given) && !existsSync(shim)) throw new UsageError(`shim ${given} does not exist`);
+  const capabilities = options.capabilities ? resolveCapabilities(options, false) : presetCapabilities(preset);
+  const invocation =
+    options.invocation === undefined ? presetInvocation(preset) : resolveInvocation(options.invocation);
+  const scenarios = loadAllScenarios(options.transcriptsDir ?? defaultTranscriptsDir());
+  let selected: RunSpec[];
+  try {
+    selected = presetSpecs(preset, scenarios, {
+      ...(options.scenarios ? { scenarios: options.scenarios } : {}),
+      ...(options.profile ? { profile: options.profile } : {}),
+    }).map((spec) => ({ ...spec, invocation }));
+  } catch (error) {
+    if (error instanceof PresetError) throw new UsageError(error.message);
+    throw error;
+  }
+  const expected = [
+    ...preset.expectedFailures,
+    ...(options.expectedFailures ? loadExpectedFailures(options.expectedFailures) : []),
+  ];
+  return {
+    shim,
+    usingReference: false,
+    capabilities,
+    invocation,
+    scenarios: selected.map((spec) => spec.scenario),
+    providers: capabilities.providers,
+    ...sharded(selected, options.shard),
+    expected,
+    seed: options.seed ?? DEFAULT_SEED,
+    timeoutMs: options.timeoutMs ?? preset.timeoutMs,
   };
 }
 
@@ -260,7 +322,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Conforma
     shim: suite.shim,
     shimArgs: options.shimArgs ?? [],
     userEnv: options.env ?? {},
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: suite.timeoutMs,
     platform,
     capabilities: suite.capabilities,
     protocolVersion: PROTOCOL_VERSION,

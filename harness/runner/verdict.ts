@@ -16,6 +16,15 @@ export interface JudgedRun {
 }
 
 /** Marks expected failures and adds `expected-failures.stale` findings. Mutates and returns the results. */
+/** What an expected-failure entry is matched against. */
+const runOf = (result: RunResult, os: string) => ({
+  scenario: result.scenario,
+  provider: result.provider,
+  os,
+  profile: result.profile,
+  invocation: result.invocation,
+});
+
 export function applyExpectedFailures(
   results: RunResult[],
   entries: readonly ExpectedFailure[],
@@ -27,7 +36,7 @@ export function applyExpectedFailures(
         result.status !== 'not-verified' &&
         result.status !== 'partial' &&
         result.status !== 'error' &&
-        entryMatches(entry, { scenario: result.scenario, provider: result.provider, os }),
+        entryMatches(entry, runOf(result, os)),
     );
     if (matched.length === 0) continue; // not run here (other OS, provider or --scenario filter): neither expected nor stale
     const label = `${entry.scenario}${entry.provider ? ` / ${entry.provider}` : ''}${entry.rule ? ` / ${entry.rule}` : ''}`;
@@ -55,11 +64,7 @@ export function applyExpectedFailures(
       const uncovered = result.findings.filter(
         (finding) =>
           isMust(finding.severity) &&
-          !entries.some(
-            (other) =>
-              other.rule === finding.rule &&
-              entryMatches(other, { scenario: result.scenario, provider: result.provider, os }),
-          ),
+          !entries.some((other) => other.rule === finding.rule && entryMatches(other, runOf(result, os))),
       );
       if (uncovered.length === 0) result.expectedFailure = entry.reason;
     }
