@@ -396,7 +396,7 @@ function interruptChecks(
       .map((timed) => timed.event);
     const interruptLine = after.find((event) => event.kind === 'interrupt');
     const result = after.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
-    const flatForm = interruptLine && result && result.isError && result.line > interruptLine.line;
+    const flatForm = interruptLine && result?.isError && result.line > interruptLine.line;
     const claudeForm = isClaudeDialect(dialect) && claudeInterruptAcknowledged(after);
     if (!flatForm && !claudeForm) {
       const saw = after.map((event) => event.kind).join(', ') || 'nothing';

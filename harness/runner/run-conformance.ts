@@ -23,7 +23,7 @@ import {
 import { loadExpectedFailures, type ExpectedFailure } from './expected-failures.js';
 import { resolveInvocation, type Invocation } from './invocation.js';
 import { buildMatrix } from './matrix.js';
-import { loadPreset, PresetError, presetCapabilities, presetInvocation, presetSpecs } from './preset.js';
+import { loadPreset, type Preset, PresetError, presetCapabilities, presetInvocation, presetSpecs } from './preset.js';
 import { PROVIDER_IDS, type ProviderId } from './providers.js';
 import { WorkspaceTemplates } from './git-workspace.js';
 import { runScenario } from './run-scenario.js';
@@ -240,7 +240,7 @@ export function resolveSuite(options: RunOptions): ResolvedSuite {
 
 /** `--preset NAME`: the preset's program, invocation, capabilities and run list (explicit options win). */
 function resolvePresetSuite(options: RunOptions, name: string): ResolvedSuite {
-  let preset;
+  let preset: Preset;
   try {
     preset = loadPreset(name);
   } catch (error) {
