@@ -40,6 +40,8 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   fixture('usage.totals', 'reports-wrong-usage.mjs', 'single-tool', mini('single-tool')),
   fixture('session.file', 'forgets-session-file.mjs', 'plain-text', mini('plain-text')),
   fixture('streaming.incremental', 'buffers-text-until-done.mjs', 'plain-text', mini('plain-text')),
+  // Claude Code's forms: no partial text before a stream cut (a SHOULD), the cut shown as assistant text
+  fixture('golden.partial-text', 'prints-claude-forms.mjs', 'fault-stream-cut', mini('fault-stream-cut')),
   fixture('process.exit-after-result', 'lingers-after-result.mjs', 'plain-text', mini('plain-text')),
   // a directory where the shim should be: it cannot be started
   fixture('process.started', 'lib', 'plain-text', mini('plain-text')),
