@@ -40,6 +40,7 @@ import {
   withoutErrorMessage,
 } from './claude-forms.js';
 import { isAssistantText, isStreamEventText } from './live-stdout.js';
+import { outsideCwdChecks } from './outside-cwd-check.js';
 
 import { EXIT_GRACE_MS } from './exit-clock.js';
 
@@ -741,6 +742,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     ? `transcripts/${input.scenario.id}/workspace-after/`
     : `the fixtures (transcripts/${input.scenario.id}/workspace/, which this scenario must not change)`;
   const workspaceFindings = await checkWorkspace(expectedDir, input.workspace, expectedLabel);
+  findings.push(...outsideCwdChecks(input.scenario, input.workspace, started.flatMap(eventsOf)));
   const denied = input.scenario.permissionMode === 'deny';
   const deniedByApproval = deniesACall(input.scenario);
   findings.push(

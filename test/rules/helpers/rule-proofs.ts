@@ -43,6 +43,7 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   // Claude Code's forms: no partial text before a stream cut (a SHOULD), the cut shown as assistant text
   fixture('golden.partial-text', 'prints-claude-forms.mjs', 'fault-stream-cut', mini('fault-stream-cut')),
   fixture('process.exit-after-result', 'lingers-after-result.mjs', 'plain-text', mini('plain-text')),
+  fixture('workspace.outside-cwd-refused', 'writes-outside-cwd.mjs', 'outside-cwd', mini('outside-cwd')),
   // a directory where the shim should be: it cannot be started
   fixture('process.started', 'lib', 'plain-text', mini('plain-text')),
   // the reference shim with one behaviour changed by a proxy
