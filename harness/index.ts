@@ -2,7 +2,9 @@
 // a captured stdout, from JavaScript/TypeScript instead of the command line.
 import './report/html.js';
 
-export { runConformance, runDetails, bundledReferenceShim, UsageError } from './runner/run-conformance.js';
+export { runConformance, runDetails, bundledReferenceShim } from './runner/run-conformance.js';
+export { UsageError } from './errors.js';
+export { YumeError } from '../common/errors.js';
 export type { RunOptions, ConformanceRunReport } from './runner/run-conformance.js';
 export type { RunResult, RunStatus, ProcessRecord, RequestRecord, TimelineEntry } from './runner/run-types.js';
 export { PROVIDER_IDS } from './runner/providers.js';

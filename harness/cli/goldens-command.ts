@@ -3,10 +3,8 @@
 // of date); with --update it writes the changed files, prints a readable diff and logs the reason in
 // transcripts/GOLDENS.md. A scenario the reference shim fails is never written.
 import type { Command } from 'commander';
-import { ScenarioLoadError } from '../mock/scenario-loader.js';
 import { changes, computeGoldens, writeGoldens } from '../runner/goldens.js';
-import { UsageError } from '../runner/run-conformance.js';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, failureOf, isKnownError } from './exit-codes.js';
 
 interface GoldensFlags {
   update?: boolean;
@@ -41,12 +39,11 @@ async function goldensAction(flags: GoldensFlags): Promise<void> {
   try {
     updates = await computeGoldens({ scenarios: flags.scenario ?? [], jobs });
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ScenarioLoadError) {
-      process.stderr.write(`yume-conformance goldens: ${error.message}\n`);
-      process.exitCode = EXIT_USAGE;
-      return;
-    }
-    throw error;
+    if (!isKnownError(error)) throw error;
+    const failure = failureOf('yume-conformance goldens', error);
+    process.stderr.write(failure.line);
+    process.exitCode = failure.exitCode;
+    return;
   }
   let stale = 0;
   let broken = 0;

@@ -1,7 +1,7 @@
 // The `yume-conformance` command line. Each command lives in its own module and registers itself here.
 // Modules are loaded on demand: `validate` and `rules` should not pay for loading msw and the runner.
 import { Command, CommanderError } from 'commander';
-import { EXIT_USAGE } from './exit-codes.js';
+import { EXIT_USAGE, failureOf } from './exit-codes.js';
 
 type Register = (program: Command) => void;
 const COMMANDS: Record<string, () => Promise<Register>> = {
@@ -35,8 +35,9 @@ async function main(): Promise<void> {
       // --help and --version end here with exit code 0; usage errors with 2 (commander printed the reason).
       process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
     } else {
-      process.stderr.write(`yume-conformance: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = EXIT_USAGE;
+      const failure = failureOf('yume-conformance', error);
+      process.stderr.write(failure.line);
+      process.exitCode = failure.exitCode;
     }
   }
 }

@@ -5,22 +5,15 @@
 // shim could not be started.
 import { type Command, Option } from 'commander';
 import '../report/html.js';
-import { emitReports, parseReporterSpec, type ReporterSpec } from '../report/reporters.js';
-import { ScenarioLoadError } from '../mock/scenario-loader.js';
-import { ConfigFileError } from '../runner/config-file.js';
+import { emitReports, parseReporterSpec } from '../report/reporters.js';
 import { parseEnvAssignments } from '../runner/environment.js';
 import { invocationName } from '../runner/invocation.js';
 import { preflight } from '../runner/run-scenario.js';
-import {
-  resolveSuite,
-  runConformance,
-  UsageError,
-  DEFAULT_TIMEOUT_MS,
-  type RunOptions,
-} from '../runner/run-conformance.js';
+import { resolveSuite, runConformance, DEFAULT_TIMEOUT_MS, type RunOptions } from '../runner/run-conformance.js';
 import type { RunResult } from '../runner/run-types.js';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
-import { EXIT_USAGE } from './exit-codes.js';
+import { UsageError } from '../errors.js';
+import { EXIT_OK, EXIT_USAGE, failureOf } from './exit-codes.js';
 import { defaultJobs } from '../runner/schedule.js';
 import { parseShard } from '../runner/shard.js';
 
@@ -155,56 +148,33 @@ function listRuns(options: RunOptions): string {
   return `${lines.join('\n')}\n`;
 }
 
-function usageMessage(error: unknown): string | undefined {
-  if (error instanceof UsageError || error instanceof ConfigFileError || error instanceof ScenarioLoadError)
-    return error.message;
-  if (error instanceof Error && /^(--env|--shard|unknown reporter|reporter ")/.test(error.message))
-    return error.message;
-  return undefined;
+async function runAction(shim: string | undefined, flags: RunFlags): Promise<void> {
+  try {
+    process.exitCode = await runSuite(shim, flags);
+  } catch (error) {
+    const failure = failureOf('yume-conformance run', error);
+    process.stderr.write(failure.line);
+    process.exitCode = failure.exitCode;
+  }
 }
 
-async function runAction(shim: string | undefined, flags: RunFlags): Promise<void> {
-  let reporters: ReporterSpec[];
-  let options: RunOptions;
-  try {
-    reporters = (flags.reporter && flags.reporter.length > 0 ? flags.reporter : ['human']).map(parseReporterSpec);
-    if (flags.out) reporters.push({ name: 'json', file: flags.out });
-    options = toOptions(shim, flags);
-    if (flags.list) {
-      process.stdout.write(listRuns(options));
-      process.exitCode = 0;
-      return;
-    }
-  } catch (error) {
-    const message = usageMessage(error);
-    if (message === undefined) throw error;
-    process.stderr.write(`yume-conformance run: ${message}\n`);
-    process.exitCode = EXIT_USAGE;
-    return;
+/** Runs (or lists) the suite and writes the reports; returns the exit code. Errors are left to runAction. */
+async function runSuite(shim: string | undefined, flags: RunFlags): Promise<number> {
+  const reporters = (flags.reporter && flags.reporter.length > 0 ? flags.reporter : ['human']).map(parseReporterSpec);
+  if (flags.out) reporters.push({ name: 'json', file: flags.out });
+  const options = toOptions(shim, flags);
+  if (flags.list) {
+    process.stdout.write(listRuns(options));
+    return EXIT_OK;
   }
-  let report: Awaited<ReturnType<typeof runConformance>>;
-  try {
-    report = await runConformance({
-      ...options,
-      onProgress: (result, done, total) => process.stderr.write(progressLine(result, done, total)),
-    });
-  } catch (error) {
-    const message = usageMessage(error);
-    if (message === undefined) throw error;
-    process.stderr.write(`yume-conformance run: ${message}\n`);
-    process.exitCode = EXIT_USAGE;
-    return;
-  }
+  const report = await runConformance({
+    ...options,
+    onProgress: (result, done, total) => process.stderr.write(progressLine(result, done, total)),
+  });
   if (report.exitCode === EXIT_USAGE) {
     process.stderr.write(`yume-conformance run: ${report.error}\n`);
   }
-  try {
-    emitReports(report, reporters);
-  } catch (error) {
-    process.stderr.write(`yume-conformance run: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = EXIT_USAGE;
-    return;
-  }
+  emitReports(report, reporters);
   const { summary } = report;
   const parts = [`${summary.passed} passed`, `${summary.failed} failed`];
   if (summary.expectedFailures) parts.push(`${summary.expectedFailures} expected failure(s)`);
@@ -213,7 +183,7 @@ async function runAction(shim: string | undefined, flags: RunFlags): Promise<voi
   process.stderr.write(
     `yume-conformance: ${report.verdict.toUpperCase()} — ${parts.join(', ')} (exit ${report.exitCode})\n`,
   );
-  process.exitCode = report.exitCode;
+  return report.exitCode;
 }
 
 /** Registers `yume-conformance run` as the default command (so `yume-conformance ./shim` runs it). */

@@ -7,7 +7,7 @@ import { emitReports, parseReporterSpec, reporterNames, type ReporterSpec } from
 import type { Profile } from '../rules/types.js';
 import type { SequenceMode } from '../rules/checks/sequence.js';
 import { validateStream } from '../validate/validate-stream.js';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, failureOf } from './exit-codes.js';
 
 export interface ValidateCommandOptions {
   profile: Profile;
@@ -47,14 +47,20 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** Prints the error a command ends with as one line and returns its exit code (by the error's class). */
+function fail(io: ValidateIo, error: unknown): number {
+  const failure = failureOf('yume-conformance validate', error);
+  io.stderr.write(failure.line);
+  return failure.exitCode;
+}
+
 /** Runs the command; returns the exit code. Separate from commander so tests can call it in-process. */
 export async function runValidate(files: string[], options: ValidateCommandOptions, io: ValidateIo): Promise<number> {
   let specs: ReporterSpec[];
   try {
     specs = (options.reporter.length > 0 ? options.reporter : ['human']).map(parseReporterSpec);
   } catch (error) {
-    io.stderr.write(`yume-conformance validate: ${(error as Error).message}\n`);
-    return EXIT_USAGE;
+    return fail(io, error);
   }
   if (files.filter((f) => f === '-').length > 1) {
     io.stderr.write('yume-conformance validate: stdin (-) can be given only once\n');
@@ -86,8 +92,7 @@ export async function runValidate(files: string[], options: ValidateCommandOptio
   try {
     emitReports(report, specs, io.stdout);
   } catch (error) {
-    io.stderr.write(`yume-conformance validate: ${(error as Error).message}\n`);
-    return EXIT_USAGE;
+    return fail(io, error);
   }
   return report.summary.failed > 0 || (report.summary.errors ?? 0) > 0 ? EXIT_FAILED : EXIT_OK;
 }

@@ -7,6 +7,7 @@ import addFormatsModule from 'ajv-formats';
 import scenarioSchema from '../../schemas/scenario.schema.json' with { type: 'json' };
 import { jsonPointerLines, offsetToLineColumn } from './json-locations.js';
 import type { LoadedScenario, Scenario } from './scenario-types.js';
+import { YumeError } from '../../common/errors.js';
 
 const addFormats = addFormatsModule.default;
 
@@ -20,11 +21,11 @@ export interface ScenarioProblem {
 }
 
 /** Thrown when one or more scenarios cannot be loaded; `problems` lists each one. */
-export class ScenarioLoadError extends Error {
+export class ScenarioLoadError extends YumeError {
+  override name = 'ScenarioLoadError';
   readonly problems: ScenarioProblem[];
   constructor(problems: ScenarioProblem[]) {
-    super(problems.map(formatProblem).join('\n'));
-    this.name = 'ScenarioLoadError';
+    super('SCENARIO_LOAD', problems.map(formatProblem).join('\n'));
     this.problems = problems;
   }
 }

@@ -3,6 +3,7 @@
 // (YUME_CONFORMANCE_FAKE_CLI_LOG), so the harness can check how the shim called it.
 import { appendFileSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import type { FakeCliName, ScriptScenario } from './script-types.js';
+import { messageOf } from '../../common/errors.js';
 
 export const STATE_ENV = 'YUME_CONFORMANCE_FAKE_CLI_STATE';
 export const LOG_ENV = 'YUME_CONFORMANCE_FAKE_CLI_LOG';
@@ -112,13 +113,15 @@ export function readState(file: string): FakeCliState {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read the fake CLI state file ${file} (${STATE_ENV}): ${(error as Error).message}`);
+    throw new Error(`cannot read the fake CLI state file ${file} (${STATE_ENV}): ${messageOf(error)}`, {
+      cause: error,
+    });
   }
   let state: FakeCliState;
   try {
     state = JSON.parse(text) as FakeCliState;
   } catch (error) {
-    throw new Error(`the fake CLI state file ${file} is not JSON: ${(error as Error).message}`);
+    throw new Error(`the fake CLI state file ${file} is not JSON: ${messageOf(error)}`, { cause: error });
   }
   if (!state || typeof state !== 'object' || !state.scenario || !Array.isArray(state.scenario.turns)) {
     throw new Error(`the fake CLI state file ${file} has no scenario with turns; write it with installFakeClis()`);

@@ -6,6 +6,8 @@ import { colorWanted, renderHuman } from './human.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import type { ConformanceReport } from './model.js';
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
+import { UsageError } from '../errors.js';
 
 export interface RenderContext {
   /** True when the output goes to a terminal that wants colours (never for files). */
@@ -41,14 +43,24 @@ export function parseReporterSpec(spec: string): ReporterSpec {
   const name = colon === -1 ? spec : spec.slice(0, colon);
   const file = colon === -1 ? undefined : spec.slice(colon + 1);
   if (!registry.has(name))
-    throw new Error(`unknown reporter "${name}" (choose from ${reporterNames().join(', ')}; form NAME or NAME:FILE)`);
-  if (file === '') throw new Error(`reporter "${name}:" needs a file name after the colon`);
+    throw new UsageError(
+      `unknown reporter "${name}" (choose from ${reporterNames().join(', ')}; form NAME or NAME:FILE)`,
+    );
+  if (file === '') throw new UsageError(`reporter "${name}:" needs a file name after the colon`);
   return file === undefined ? { name } : { name, file };
 }
 
+/** A report file could not be written (code REPORT_WRITE); the message names the file and the reason. */
+export class ReportWriteError extends YumeError {
+  override name = 'ReportWriteError';
+  constructor(message: string, options?: YumeErrorOptions) {
+    super('REPORT_WRITE', message, options);
+  }
+}
+
 /**
- * Writes the report with every reporter: to its file, or to `stdout`. Throws an Error with a readable message
- * when a file cannot be written.
+ * Writes the report with every reporter: to its file, or to `stdout`. Throws ReportWriteError, with a readable
+ * message, when a file cannot be written.
  */
 export function emitReports(
   report: ConformanceReport,
@@ -57,7 +69,7 @@ export function emitReports(
 ): void {
   for (const spec of specs) {
     const render = registry.get(spec.name);
-    if (!render) throw new Error(`unknown reporter "${spec.name}"`);
+    if (!render) throw new UsageError(`unknown reporter "${spec.name}"`);
     if (spec.file === undefined) {
       stdout.write(render(report, { color: colorWanted(stdout) }));
       continue;
@@ -69,7 +81,7 @@ export function emitReports(
     } catch (error) {
       const reason =
         error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : String(error);
-      throw new Error(`cannot write ${spec.name} report to ${spec.file} (${reason})`);
+      throw new ReportWriteError(`cannot write ${spec.name} report to ${spec.file} (${reason})`, { cause: error });
     }
   }
 }

@@ -5,11 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { jsonPointerLines, offsetToLineColumn } from '../mock/json-locations.js';
+import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
-export class ConfigFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigFileError';
+/** A capabilities, expected-failures or invocation file that cannot be read or is invalid (code CONFIG_FILE). */
+export class ConfigFileError extends YumeError {
+  override name = 'ConfigFileError';
+  constructor(message: string, options?: YumeErrorOptions) {
+    super('CONFIG_FILE', message, options);
   }
 }
 
@@ -90,17 +92,20 @@ export function loadJsonConfig<T>(file: string, schema: object, what: string, sc
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new ConfigFileError(
-      `${what} ${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}) — fix: check the path`,
+      `${what} ${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? messageOf(error)}) — fix: check the path`,
+      { cause: error },
     );
   }
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\ufeff/, ''));
   } catch (error) {
-    const message = (error as Error).message;
+    const message = messageOf(error);
     const offset = /position (\d+)/.exec(message);
     const line = offset ? `:${offsetToLineColumn(text, Number(offset[1])).line}` : '';
-    throw new ConfigFileError(`${what} ${file}${line}: not valid JSON (${message}) — fix: correct the JSON syntax`);
+    throw new ConfigFileError(`${what} ${file}${line}: not valid JSON (${message}) — fix: correct the JSON syntax`, {
+      cause: error,
+    });
   }
   return checkConfigValue<T>(value, { file, text, schema, what, schemaName });
 }

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { DUMMY_CREDENTIALS } from '../mock/credentials.js';
 import type { PlatformName } from '../process/platform.js';
+import { UsageError } from '../errors.js';
 
 /** D2: the dummy keys every run gets, by variable. */
 export const DUMMY_KEY_VARIABLES = {
@@ -136,7 +137,7 @@ export function parseEnvAssignments(values: readonly string[]): Record<string, s
   for (const value of values) {
     const equals = value.indexOf('=');
     if (equals <= 0)
-      throw new Error(`--env ${JSON.stringify(value)}: expected NAME=VALUE (e.g. --env MY_SHIM_DEBUG=1)`);
+      throw new UsageError(`--env ${JSON.stringify(value)}: expected NAME=VALUE (e.g. --env MY_SHIM_DEBUG=1)`);
     result[value.slice(0, equals)] = value.slice(equals + 1);
   }
   return result;

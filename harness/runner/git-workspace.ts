@@ -8,6 +8,7 @@ import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LoadedScenario } from '../mock/scenario-types.js';
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 /** Author and committer of every fixture commit. */
 export const FIXTURE_AUTHOR = { name: 'yume-conformance', email: 'fixtures@yume-conformance.invalid' } as const;
@@ -62,7 +63,13 @@ const FIXED_CONFIG = [
   'init.defaultBranch=main',
 ];
 
-class GitMissing extends Error {}
+/** git is not installed (code GIT_MISSING): scenarios that need a repository are not verified. */
+class GitMissing extends YumeError {
+  override name = 'GitMissing';
+  constructor(command: string, options?: YumeErrorOptions) {
+    super('GIT_MISSING', `${command} was not found`, options);
+  }
+}
 
 function git(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -72,9 +79,10 @@ function git(command: string, args: string[], cwd: string, env: Record<string, s
       { cwd, env, timeout: GIT_TIMEOUT_MS, windowsHide: true, encoding: 'utf8' },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout.trim());
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissing(command));
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+          return reject(new GitMissing(command, { cause: error }));
         const said = stderr.trim().split('\n').at(-1) ?? '';
-        reject(new Error(`git ${args.join(' ')} failed in ${cwd}: ${said || error.message}`));
+        reject(new Error(`git ${args.join(' ')} failed in ${cwd}: ${said || error.message}`, { cause: error }));
       },
     );
   });

@@ -12,7 +12,8 @@ import type { Finding } from '../rules/types.js';
 import { REFERENCE_SHIM_CAPABILITIES } from './capabilities.js';
 import { goldenFileName, goldenText } from './golden-files.js';
 import { formatDiff } from './line-diff.js';
-import { bundledReferenceShim, UsageError } from './run-conformance.js';
+import { UsageError } from '../errors.js';
+import { bundledReferenceShim } from './run-conformance.js';
 import { runScenario } from './run-scenario.js';
 import type { ProviderId } from './providers.js';
 

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
+import { UsageError } from '../errors.js';
 import { loadAllScenarios } from '../mock/scenario-loader.js';
 import { defaultTranscriptsDir, findPackageRoot } from '../mock/package-paths.js';
 import type { LoadedScenario } from '../mock/scenario-types.js';
@@ -100,14 +101,6 @@ export interface ConformanceRunReport extends ConformanceReport {
   suiteVersion: string;
   selection: { fingerprint: string; runs: number };
   shard?: Shard;
-}
-
-/** Thrown for bad options (unknown provider or scenario, unreadable files): the CLI exits 2 with the message. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
 }
 
 const details = new WeakMap<object, RunResult[]>();

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { invocationName } from './invocation.js';
 import type { RunSpec } from './run-types.js';
 import { typicalDurationMs } from './typical-durations.js';
+import { UsageError } from '../errors.js';
 
 // A type alias (not an interface) so it fits the generated ReportShard's index signature.
 export type Shard = {
@@ -21,7 +22,7 @@ export function parseShard(value: string): Shard {
   const index = match ? Number(match[1]) : Number.NaN;
   const count = match ? Number(match[2]) : Number.NaN;
   if (!match || count < 1 || index < 1 || index > count)
-    throw new Error(`--shard ${JSON.stringify(value)}: expected i/n with 1 <= i <= n (e.g. --shard 2/4)`);
+    throw new UsageError(`--shard ${JSON.stringify(value)}: expected i/n with 1 <= i <= n (e.g. --shard 2/4)`);
   return { index, count };
 }
 

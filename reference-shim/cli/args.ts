@@ -6,8 +6,14 @@ import { PERMISSION_MODES } from '../agent/permissions.js';
 import { isValidSessionId } from '../session/ids.js';
 import { DEFAULT_MODELS, KNOWN_PROVIDERS } from '../providers/registry.js';
 import type { Dialect } from '../output/emitter.js';
+import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
-export class ArgumentError extends Error {}
+export class ArgumentError extends YumeError {
+  override name = 'ArgumentError';
+  constructor(message: string, options?: YumeErrorOptions) {
+    super('ARGUMENT', message, options);
+  }
+}
 
 export interface ShimOptions {
   provider: string;
@@ -90,7 +96,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   } catch (error) {
     if (error instanceof ArgumentError) throw error;
     throw new ArgumentError(
-      `${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '.')} Run yume-shim --help for the flags.`,
+      `${messageOf(error).replace(/\. To specify a positional argument.*$/s, '.')} Run yume-shim --help for the flags.`,
+      { cause: error },
     );
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;

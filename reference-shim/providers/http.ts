@@ -1,6 +1,7 @@
 // One streaming POST to a provider, with its failures classified as R5 needs them (providers/provider.ts).
 import { ProviderError } from './provider.js';
 import { postJson, TransportError, type StreamingResponse } from './transport.js';
+import { messageOf } from '../../common/errors.js';
 
 /** Statuses worth another attempt (R5 names 429/500/503; the others are their usual companions). */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504, 529]);
@@ -30,7 +31,9 @@ export async function postForStream(options: PostOptions): Promise<StreamingResp
     // Refused or reset connections are transient as far as the caller can tell: retry them (bounded).
     throw new ProviderError(
       'retryable',
-      `${options.provider}: cannot reach ${options.url} (${(error as Error).message})`,
+      `${options.provider}: cannot reach ${options.url} (${messageOf(error)})`,
+      {},
+      { cause: error },
     );
   }
   if (response.status >= 200 && response.status < 300) return response;

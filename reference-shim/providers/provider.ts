@@ -20,6 +20,7 @@
  * Both kinds are created by providers/registry.ts from the `--provider` flag.
  */
 import type { HistoryEntry, ThinkingRecord, TokenUsage } from '../session/history.js';
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 /** A tool as declared to a model (decision D1: the app's names and input fields). */
 export interface ToolSpec {
@@ -128,13 +129,15 @@ export type Provider = ModelProvider | TurnProvider;
  */
 export type ProviderErrorKind = 'auth' | 'retryable' | 'request' | 'stream' | 'config' | 'aborted';
 
-export class ProviderError extends Error {
+/** `code` is PROVIDER_<KIND> (PROVIDER_AUTH, PROVIDER_RETRYABLE...); `details.code` is the provider's own. */
+export class ProviderError extends YumeError {
+  override name = 'ProviderError';
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
     readonly details: { status?: number; retryAfterMs?: number; code?: string } = {},
+    options?: YumeErrorOptions,
   ) {
-    super(message);
-    this.name = 'ProviderError';
+    super(`PROVIDER_${kind.toUpperCase()}`, message, options);
   }
 }

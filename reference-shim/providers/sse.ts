@@ -4,6 +4,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from './provider.js';
 import { noteDraining, type StreamingResponse } from './transport.js';
+import { messageOf } from '../../common/errors.js';
 
 export type SseItem = { kind: 'event'; event?: string; data: string } | { kind: 'stray'; value: unknown };
 
@@ -47,7 +48,9 @@ export async function* readSse(
           throw new ProviderError('stream', `${provider}: the stream stalled (no data for too long); giving up`);
         throw new ProviderError(
           'stream',
-          `${provider}: the connection closed mid-stream (${(error as Error).message})`,
+          `${provider}: the connection closed mid-stream (${messageOf(error)})`,
+          {},
+          { cause: error },
         );
       }
       if (chunk.done) {

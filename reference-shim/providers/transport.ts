@@ -4,6 +4,7 @@
 // one-turn process; node:http uses the built-in native parser. Aborting the signal destroys the socket, so
 // an interrupted turn closes its provider connection at once (R6).
 import type { IncomingMessage } from 'node:http';
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 export interface StreamingResponse {
   status: number;
@@ -19,12 +20,15 @@ export interface StreamingResponse {
   released(): Promise<void>;
 }
 
-export class TransportError extends Error {
+/** The request failed below HTTP (connection refused, reset, idle timeout) or was aborted (code TRANSPORT). */
+export class TransportError extends YumeError {
+  override name = 'TransportError';
   constructor(
     message: string,
     readonly aborted: boolean,
+    options?: YumeErrorOptions,
   ) {
-    super(message);
+    super('TRANSPORT', message, options);
   }
 }
 
@@ -136,7 +140,11 @@ export async function postJson(
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
       signal.removeEventListener('abort', onAbort);
-      reject(new TransportError(idle.timedOut ? error.message : (error.code ?? error.message), signal.aborted));
+      reject(
+        new TransportError(idle.timedOut ? error.message : (error.code ?? error.message), signal.aborted, {
+          cause: error,
+        }),
+      );
     });
     request.end(payload);
   });

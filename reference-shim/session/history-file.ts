@@ -3,8 +3,14 @@
 // list of Claude-style blocks (text, tool_use, tool_result).
 import { readFileSync } from 'node:fs';
 import type { AssistantEntry, HistoryEntry } from './history.js';
+import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
-export class HistoryFileError extends Error {}
+export class HistoryFileError extends YumeError {
+  override name = 'HistoryFileError';
+  constructor(message: string, options?: YumeErrorOptions) {
+    super('HISTORY_FILE', message, options);
+  }
+}
 
 interface Block {
   type?: string;
@@ -97,14 +103,15 @@ export function readHistoryFile(file: string): HistoryEntry[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new HistoryFileError(
-      `--history-file ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `--history-file ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})`,
+      { cause: error },
     );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new HistoryFileError(`--history-file ${file}: not valid JSON (${(error as Error).message})`);
+    throw new HistoryFileError(`--history-file ${file}: not valid JSON (${messageOf(error)})`, { cause: error });
   }
   return parseHistory(value, `--history-file ${file}`);
 }

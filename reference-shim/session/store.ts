@@ -6,6 +6,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../tools/atomic-write.js';
 import type { HistoryEntry, TokenUsage } from './history.js';
 import { isValidSessionId } from './ids.js';
+import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 export interface SessionUsage {
   inputTokens: number;
@@ -30,7 +31,12 @@ export interface SessionFile {
   metadata?: { title?: string; providerState?: unknown };
 }
 
-export class SessionFileError extends Error {}
+export class SessionFileError extends YumeError {
+  override name = 'SessionFileError';
+  constructor(message: string, options?: YumeErrorOptions) {
+    super('SESSION_FILE', message, options);
+  }
+}
 
 /** os.homedir() reads HOME on POSIX and USERPROFILE on Windows, so both are honoured. */
 export function sessionsRoot(): string {
@@ -65,14 +71,15 @@ export async function loadSession(file: string): Promise<SessionFile | undefined
     text = readFileSync(file, 'utf8'); // synchronous: one small file, read before anything else happens
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SessionFileError(`cannot read session file ${file}: ${(error as Error).message}`);
+    throw new SessionFileError(`cannot read session file ${file}: ${messageOf(error)}`, { cause: error });
   }
   let parsed: Partial<SessionFile>;
   try {
     parsed = JSON.parse(text) as Partial<SessionFile>;
   } catch (error) {
     throw new SessionFileError(
-      `session file ${file} is not valid JSON (${(error as Error).message}); delete it or pick another id`,
+      `session file ${file} is not valid JSON (${messageOf(error)}); delete it or pick another id`,
+      { cause: error },
     );
   }
   if (!parsed || typeof parsed !== 'object' || !Array.isArray(parsed.history)) {

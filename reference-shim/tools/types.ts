@@ -2,6 +2,7 @@
 // loop prints as an `is_error` tool_result (R3, R11).
 import type { SecretRedactor } from '../output/redact.js';
 import type { ToolSpec } from '../providers/provider.js';
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 export interface ToolContext {
   /** --cwd as given, resolved to an absolute path. */
@@ -24,7 +25,12 @@ export interface Tool {
 }
 
 /** Thrown inside a tool for a refusal or bad input; turned into an error outcome by runTool(). */
-export class ToolInputError extends Error {}
+export class ToolInputError extends YumeError {
+  override name = 'ToolInputError';
+  constructor(message: string, options?: YumeErrorOptions) {
+    super('TOOL_INPUT', message, options);
+  }
+}
 
 export function ok(content: string): ToolOutcome {
   return { content, isError: false };
