@@ -19,6 +19,8 @@ export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<string, number>> = {
   SCENARIO_LOAD: EXIT_USAGE,
   /** A report file cannot be written (ReportWriteError). */
   REPORT_WRITE: EXIT_USAGE,
+  /** Reports that cannot be merged (MergeError). */
+  MERGE: EXIT_USAGE,
   /** An argument a Windows batch file cannot receive (UnquotableArgumentError). */
   UNQUOTABLE_ARGUMENT: EXIT_USAGE,
 };

@@ -10,7 +10,7 @@ import { writeInteropPages } from '../report/interop.js';
 import { type LoadedReport, MergeError, mergeShardReports } from '../report/merge-shards.js';
 import type { ConformanceReport } from '../report/model.js';
 import { emitReports, parseReporterSpec, type ReporterSpec } from '../report/reporters.js';
-import { EXIT_USAGE } from './exit-codes.js';
+import { failureOf } from './exit-codes.js';
 
 interface MergeFlags {
   shards?: boolean;
@@ -65,9 +65,9 @@ function mergeAction(files: string[], flags: MergeFlags): void {
     );
     process.exitCode = Number(merged.exitCode ?? 1);
   } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    process.stderr.write(`yume-conformance merge-reports: ${error.message}\n`);
-    process.exitCode = EXIT_USAGE;
+    const failure = failureOf('yume-conformance merge-reports', error);
+    process.stderr.write(failure.line);
+    process.exitCode = failure.exitCode;
   }
 }
 

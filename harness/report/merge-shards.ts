@@ -6,11 +6,13 @@
 import { runKey } from '../runner/shard.js';
 import { suiteExit, suiteVerdict, summarizeResults } from '../runner/verdict.js';
 import type { ConformanceReport, ReportRun } from './model.js';
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
-export class MergeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MergeError';
+/** Reports that cannot be merged, or cannot be read (code MERGE): the message names the file and why. */
+export class MergeError extends YumeError {
+  override name = 'MergeError';
+  constructor(message: string, options?: YumeErrorOptions) {
+    super('MERGE', message, options);
   }
 }
 

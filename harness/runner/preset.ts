@@ -13,6 +13,7 @@ import { checkConfigValue } from './config-file.js';
 import type { ExpectedFailure } from './expected-failures.js';
 import type { Invocation, InvocationTemplate } from './invocation.js';
 import type { RunSpec } from './run-types.js';
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 export interface Preset {
   name: string;
@@ -35,10 +36,11 @@ const BUNDLED: Record<string, unknown> = { 'claude-code': claudeCode };
 /** Names of the presets the package ships. */
 export const PRESET_NAMES = Object.keys(BUNDLED);
 
-export class PresetError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PresetError';
+/** An unknown or invalid preset (code PRESET). */
+export class PresetError extends YumeError {
+  override name = 'PresetError';
+  constructor(message: string, options?: YumeErrorOptions) {
+    super('PRESET', message, options);
   }
 }
 

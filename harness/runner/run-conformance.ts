@@ -237,7 +237,7 @@ function resolvePresetSuite(options: RunOptions, name: string): ResolvedSuite {
   try {
     preset = loadPreset(name);
   } catch (error) {
-    if (error instanceof PresetError) throw new UsageError(error.message);
+    if (error instanceof PresetError) throw new UsageError(error.message, { cause: error });
     throw error;
   }
   const given = options.shim ?? preset.program;
@@ -254,7 +254,7 @@ function resolvePresetSuite(options: RunOptions, name: string): ResolvedSuite {
       ...(options.profile ? { profile: options.profile } : {}),
     }).map((spec) => ({ ...spec, invocation }));
   } catch (error) {
-    if (error instanceof PresetError) throw new UsageError(error.message);
+    if (error instanceof PresetError) throw new UsageError(error.message, { cause: error });
     throw error;
   }
   const expected = [

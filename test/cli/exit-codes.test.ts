@@ -9,6 +9,7 @@ import { ScenarioLoadError } from '../../harness/mock/scenario-loader.js';
 import { ReportWriteError } from '../../harness/report/reporters.js';
 import { ConfigFileError } from '../../harness/runner/config-file.js';
 import { runCli } from './helpers/run-cli.js';
+import { MergeError } from '../../harness/report/merge-shards.js';
 
 const problem = { file: 'x/scenario.json', pointer: '/turns', line: 3, message: 'must be an array', fix: 'use [...]' };
 
@@ -19,6 +20,7 @@ describe('failureOf', () => {
     [new ScenarioLoadError([problem]), 'x/scenario.json:3 /turns: must be an array — fix: use [...]'],
     [new ReportWriteError('cannot write junit report to /x (EACCES)'), 'cannot write junit report to /x (EACCES)'],
     [new UnquotableArgumentError('cannot pass "%"', '%'), 'cannot pass "%"'],
+    [new MergeError('no reports given'), 'no reports given'],
   ])('%s exits 2 with one line naming the command', (error, message) => {
     expect(isKnownError(error)).toBe(true);
     expect(failureOf('yume-conformance run', error)).toEqual({
@@ -40,7 +42,7 @@ describe('failureOf', () => {
 
   it('every code in the table belongs to an error class of the project', () => {
     expect(Object.keys(EXIT_CODE_BY_ERROR_CODE).sort()).toEqual(
-      ['CONFIG_FILE', 'REPORT_WRITE', 'SCENARIO_LOAD', 'UNQUOTABLE_ARGUMENT', 'USAGE'].sort(),
+      ['CONFIG_FILE', 'MERGE', 'REPORT_WRITE', 'SCENARIO_LOAD', 'UNQUOTABLE_ARGUMENT', 'USAGE'].sort(),
     );
   });
 });

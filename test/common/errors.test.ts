@@ -17,6 +17,8 @@ import { TransportError } from '../../reference-shim/providers/transport.js';
 import { HistoryFileError } from '../../reference-shim/session/history-file.js';
 import { SessionFileError } from '../../reference-shim/session/store.js';
 import { ToolInputError } from '../../reference-shim/tools/types.js';
+import { MergeError } from '../../harness/report/merge-shards.js';
+import { PresetError } from '../../harness/runner/preset.js';
 
 const cause = new Error('the underlying failure');
 const problem = { file: 'x/scenario.json', pointer: '/turns', line: 3, message: 'must be an array', fix: 'use [...]' };
@@ -32,6 +34,8 @@ const ERRORS: Array<[string, string, YumeError]> = [
   ['SessionFileError', 'SESSION_FILE', new SessionFileError('m', { cause })],
   ['HistoryFileError', 'HISTORY_FILE', new HistoryFileError('m', { cause })],
   ['TransportError', 'TRANSPORT', new TransportError('m', false, { cause })],
+  ['PresetError', 'PRESET', new PresetError('m', { cause })],
+  ['MergeError', 'MERGE', new MergeError('m', { cause })],
   ['ProviderError', 'PROVIDER_AUTH', new ProviderError('auth', 'm', { status: 401 }, { cause })],
 ];
 
