@@ -21,7 +21,8 @@ import vm from 'node:vm';
 /** How much of the shim a run exercises: a full run's cache covers a lite run, not the other way round. */
 export type RunKind = 'full' | 'lite';
 
-export type CacheOutcome = 'hit' | 'miss' | 'rejected' | 'disabled';
+/** 'node': Node's own module compile cache ran the bundle (node-compile-cache.ts, Node >= 22.1). */
+export type CacheOutcome = 'hit' | 'miss' | 'rejected' | 'disabled' | 'node';
 
 export interface CompileCacheOptions {
   /** The CommonJS bundle to run. */

@@ -1,9 +1,10 @@
 // The `yume-shim` bin: a few lines of CommonJS that run the bundled shim (yume-shim-bundle.cjs, next to this
-// file once built) through V8's code cache (compile-cache.ts). Built as CommonJS because Node's ES module
+// file once built) through Node's module compile cache on Node >= 22.1 (node-compile-cache.ts), else through
+// V8's code cache by hand (compile-cache.ts). Built as CommonJS because Node's ES module
 // loader alone costs a cold start several milliseconds.
 import { writeSync } from 'node:fs';
 import path from 'node:path';
-import { runBundleWithCompileCache } from './compile-cache.js';
+import { runBundle } from './node-compile-cache.js';
 
 /** Replaced by scripts/build.mjs with the hash of the bundle it built alongside. */
 declare const YUME_SHIM_BUNDLE_ID: string | undefined;
@@ -12,7 +13,7 @@ declare const YUME_SHIM_BUNDLE_ID: string | undefined;
 const bundle = path.join(__dirname, 'yume-shim-bundle.cjs');
 const argv = process.argv.slice(2);
 const bundleId = typeof YUME_SHIM_BUNDLE_ID === 'string' ? YUME_SHIM_BUNDLE_ID : undefined;
-const run = runBundleWithCompileCache({ bundle, argv, env: process.env, bundleId });
+const run = runBundle({ bundle, argv, env: process.env, bundleId });
 process.once('exit', () => {
   const saved = run.save();
   if (process.env.YUME_SHIM_DEBUG_COMPILE_CACHE) {
