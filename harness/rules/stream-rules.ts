@@ -85,6 +85,27 @@ export const STREAM_RULES = defineRules('stream', [
     title: 'The last line ends with a newline',
     fix: 'Terminate every message, including the last, with "\\n" and flush before exiting.',
   },
+  {
+    id: 'framing.integer-lexeme',
+    severity: 'MUST',
+    source: 'docs/protocol.md#r14-the-yume-app-profile-follows-the-app',
+    title: 'Integer fields (token counts, durations, turn counts) are written as plain digits',
+    fix: 'Write integers without a fraction or an exponent: 121, not 121.0 or 1.21e2 (round before printing).',
+  },
+  {
+    id: 'framing.lone-surrogate',
+    severity: 'MUST',
+    source: 'docs/protocol.md#r14-the-yume-app-profile-follows-the-app',
+    title: 'String escapes never hold half a surrogate pair',
+    fix: 'Escape characters above U+FFFF as a \\uD8xx\\uDCxx pair (or print them as UTF-8); never cut a string between the two halves.',
+  },
+  {
+    id: 'framing.nesting-depth',
+    severity: 'MUST',
+    source: 'docs/protocol.md#r14-the-yume-app-profile-follows-the-app',
+    title: 'A message nests fewer than 128 levels of objects and arrays',
+    fix: 'Flatten or stringify deeply nested values (for example a tool input) before printing them.',
+  },
 
   // ---- schema of each message (stream format, R1, R2)
   {
@@ -153,6 +174,20 @@ export const STREAM_RULES = defineRules('stream', [
     source: 'docs/protocol.md#r2-turns-sessions-and-processes, docs/protocol.md#stream-format',
     title: 'Every turn ends with a `result`',
     fix: 'Always print a `result` (with `is_error: true` after errors and interrupts) as the turn\'s last message, so the app leaves "streaming".',
+  },
+  {
+    id: 'turn.result-session-id',
+    severity: 'MUST',
+    source: 'docs/protocol.md#r2-turns-sessions-and-processes',
+    title: "`result.session_id` is the session id of the process's init",
+    fix: 'Print the same session id in the result as in system init (the app resumes with it).',
+  },
+  {
+    id: 'turn.success-subtype',
+    severity: 'MUST',
+    source: 'docs/protocol.md#r5-errors-and-faults',
+    title: 'A success result (`is_error: false`) has `subtype: "success"`',
+    fix: 'Print `"subtype":"success"` with `"is_error":false`; error results may use any subtype.',
   },
   {
     id: 'turn.single-result',

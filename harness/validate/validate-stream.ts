@@ -7,6 +7,7 @@ import { asBuffer, excerptOf, firstInvalidUtf8Offset, forEachLine } from '../pro
 import { AppHazardChecks } from '../rules/checks/app-hazards.js';
 import type { CheckContext, Json } from '../rules/checks/context.js';
 import { diagnoseUnparsableLine } from '../rules/checks/framing.js';
+import { lexicalProblems } from '../rules/checks/lexical.js';
 import { checkMessageSchema } from '../rules/checks/message-schema.js';
 import { SequenceChecks, type SequenceMode } from '../rules/checks/sequence.js';
 import type { Finding, Profile } from '../rules/types.js';
@@ -133,12 +134,18 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
       return;
     }
     lastLineParsed = true;
+    for (const problem of lexicalProblems(buf, start, end))
+      ctx.report(problem.rule, line, `${problem.message} (column ${problem.column})`);
     const message = parsed as Json;
-    if (typeof message.type !== 'string') {
+    if (typeof message.type !== 'string' || message.type === '') {
       ctx.report(
         'schema.type-field',
         line,
-        message.type === undefined ? 'message has no `type` field' : '`type` is not a string',
+        message.type === undefined
+          ? 'message has no `type` field'
+          : message.type === ''
+            ? '`type` is an empty string'
+            : '`type` is not a string',
       );
       return;
     }

@@ -65,6 +65,8 @@ export class SequenceChecks {
   private firstEventSeen = false;
   private initCount = 0;
   private initTools: Set<string> | undefined;
+  private initSessionId: string | undefined;
+  private initLine = 0;
   private readonly toolIds = new Map<string, number>();
   private turn = newTurn();
   private results = 0;
@@ -127,7 +129,11 @@ export class SequenceChecks {
             event.line,
             `second system init (the first was earlier); init comes once per process`,
           );
-        else if (event.tools) this.initTools = new Set(event.tools);
+        else {
+          if (event.tools) this.initTools = new Set(event.tools);
+          this.initSessionId = event.sessionId;
+          this.initLine = event.line;
+        }
         break;
       case 'system':
         if (event.subtype === 'error') turn.errorLine ??= event.line;
@@ -275,6 +281,22 @@ export class SequenceChecks {
         'interrupt.error-result',
         line,
         `result after the interrupt at line ${turn.interruptLine} is not an error result`,
+      );
+    }
+    if (this.initSessionId !== undefined && event.sessionId !== undefined && event.sessionId !== this.initSessionId) {
+      ctx.report(
+        'turn.result-session-id',
+        line,
+        `result.session_id ${JSON.stringify(event.sessionId)} differs from the init's ${JSON.stringify(this.initSessionId)} (line ${this.initLine})`,
+      );
+    }
+    if (!event.isError && event.subtype !== 'success') {
+      ctx.report(
+        'turn.success-subtype',
+        line,
+        event.subtype === undefined
+          ? 'success result (is_error false) has no subtype'
+          : `success result (is_error false) has subtype ${JSON.stringify(event.subtype)}`,
       );
     }
     const usage = event.usage;

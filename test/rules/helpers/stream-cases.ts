@@ -42,6 +42,12 @@ const withToolResult = (content: unknown, isError = false): Line[] => [
   toolResult('c1', content, isError),
   result(),
 ];
+/** A value nested `levels` arrays deep; as the value of a result field it makes the line `levels + 1` deep. */
+const nested = (levels: number): unknown => {
+  let value: unknown = 0;
+  for (let level = 0; level < levels; level += 1) value = [value];
+  return value;
+};
 const geminiCapture = readFileSync(
   path.join(import.meta.dirname, '..', '..', 'fixtures', 'streams', 'captures', 'gemini', '2-tool.stdout.jsonl'),
   'utf8',
@@ -99,8 +105,53 @@ export const STREAM_CASES: StreamCase[] = [
     bad: [init(), text('x'.repeat(150_000)), usage(), result()],
     line: 2,
   },
+  {
+    rule: 'framing.integer-lexeme',
+    good: [init(), text('a'), result({ usage: { input_tokens: 121, output_tokens: 30 }, total_cost_usd: 0.5 })],
+    bad: [
+      init(),
+      text('a'),
+      '{"type":"result","is_error":false,"subtype":"success","usage":{"input_tokens":121.0,"output_tokens":30}}',
+    ],
+    line: 3,
+  },
+  {
+    rule: 'framing.integer-lexeme',
+    good: [init(), toolUse('c1', 'Read', { file_path: 'a', duration_ms: 1.5 }), toolResult('c1', 'x'), result()],
+    bad: [init(), text('a'), '{"type":"usage","usage":{"input_tokens":1.21e2,"output_tokens":30}}', result()],
+    line: 3,
+  },
+  {
+    rule: 'framing.integer-lexeme',
+    good: flat,
+    bad: [
+      init(),
+      text('a'),
+      '{"type":"result","is_error":false,"subtype":"success","duration_ms":1e-400,"usage":{"input_tokens":1,"output_tokens":1}}',
+    ],
+    line: 3,
+  },
+  {
+    rule: 'framing.lone-surrogate',
+    good: [init(), '{"type":"text","content":"pair \\ud83d\\ude00 and \\\\udcff as text"}', result()],
+    bad: [init(), '{"type":"text","content":"half \\udcff"}', result()],
+    line: 2,
+  },
+  {
+    rule: 'framing.lone-surrogate',
+    good: flat,
+    bad: [init(), '{"type":"text","content":"cut \\ud83d"}', result()],
+    line: 2,
+  },
+  {
+    rule: 'framing.nesting-depth',
+    good: [init(), text('a'), result({ deep: nested(126) })],
+    bad: [init(), text('a'), result({ deep: nested(127) })],
+    line: 3,
+  },
   // schema
   { rule: 'schema.type-field', good: flat, bad: [init(), { content: 'no type' }, result()], line: 2 },
+  { rule: 'schema.type-field', good: flat, bad: [init(), { type: '', content: 'empty type' }, result()], line: 2 },
   { rule: 'schema.message', good: flat, bad: [init(), { type: 'text' }, result()], line: 2 },
   {
     rule: 'schema.message',
@@ -156,6 +207,24 @@ export const STREAM_CASES: StreamCase[] = [
     good: [...flat, text('next turn'), result()],
     bad: [...flat, text('next turn')],
     line: 9,
+  },
+  {
+    rule: 'turn.result-session-id',
+    good: [init(), text('a'), result({ session_id: 'sess_1' })],
+    bad: [init(), text('a'), result({ session_id: 'sess_2' })],
+    line: 3,
+  },
+  {
+    rule: 'turn.success-subtype',
+    good: [init(), { type: 'error', message: 'x' }, errorResult({ subtype: 'anything goes' })],
+    bad: [init(), text('a'), result({ subtype: 'done' })],
+    line: 3,
+  },
+  {
+    rule: 'turn.success-subtype',
+    good: flat,
+    bad: [init(), text('a'), result({ subtype: undefined })],
+    line: 3,
   },
   { rule: 'turn.single-result', good: flat, bad: [init(), text('a'), result(), result()], line: 4 },
   { rule: 'turn.message-stop-after-result', good: flat, bad: [init(), text('a'), stop, result()], line: 3 },
@@ -298,9 +367,9 @@ export const STREAM_CASES: StreamCase[] = [
       init(),
       text('a'),
       { type: 'usage', input_tokens: 5, output_tokens: 1 },
-      { type: 'result', is_error: false },
+      { type: 'result', is_error: false, subtype: 'success' },
     ],
-    bad: [init(), text('a'), { type: 'result', is_error: false }],
+    bad: [init(), text('a'), { type: 'result', is_error: false, subtype: 'success' }],
     line: 3,
   },
   {
