@@ -1,20 +1,31 @@
-// The environment a shim runs in (R7, D2): an isolated HOME, the mocks' base URLs, dummy credentials, the
-// run's bin folder first on PATH, nothing that could reach a real provider. Built from an allowlist of the
-// parent's variables, so a developer's real API keys or proxy settings never leak into a run.
+// The environment a shim runs in (R7, D2, D8): its own HOME and TMPDIR inside the run's folder, the mocks'
+// base URLs, the run's own dummy credentials, the run's bin folder first on PATH. Built from an allowlist of
+// the runner's variables, so a developer's real API keys and proxy settings are not *given* to a shim. That is
+// all it guarantees: a shim runs as the same user as the runner and can read whatever that user can, the
+// runner's own environment included (/proc/<pid>/environ of its parent on Linux). Run the suite where no real
+// secret is in the environment (see README, "What runs share").
 import path from 'node:path';
-import { DUMMY_CREDENTIALS } from '../mock/credentials.js';
+import { DUMMY_CREDENTIALS, type DummyCredentials } from '../mock/credentials.js';
 import type { PlatformName } from '../process/platform.js';
 import { UsageError } from '../errors.js';
 
-/** D2: the dummy keys every run gets, by variable. */
-export const DUMMY_KEY_VARIABLES = {
-  OPENAI_API_KEY: DUMMY_CREDENTIALS.openaiApiKey,
-  ANTHROPIC_API_KEY: DUMMY_CREDENTIALS.anthropicApiKey,
-  GEMINI_API_KEY: DUMMY_CREDENTIALS.geminiApiKey,
-  GOOGLE_API_KEY: DUMMY_CREDENTIALS.geminiApiKey,
-} as const;
+/** The variables that carry a run's dummy keys (D2), with the credential each gets. */
+export function dummyKeyVariables(credentials: DummyCredentials): Record<string, string> {
+  return {
+    OPENAI_API_KEY: credentials.openaiApiKey,
+    ANTHROPIC_API_KEY: credentials.anthropicApiKey,
+    GEMINI_API_KEY: credentials.geminiApiKey,
+    GOOGLE_API_KEY: credentials.geminiApiKey,
+  };
+}
 
-/** Every secret value a shim must not print (rule secrets.no-credential-echo), tokens of the fake gcloud/gh included. */
+/** D2's values (without a run's suffix): the variables `serve` and tests without a run use. */
+export const DUMMY_KEY_VARIABLES = dummyKeyVariables(DUMMY_CREDENTIALS);
+
+/**
+ * What a shim must not print (rule secrets.no-credential-echo): D2's values, which every run's credentials
+ * start with, so another run's key is caught as well as the run's own.
+ */
 export const ALL_DUMMY_SECRETS: readonly string[] = [...new Set(Object.values(DUMMY_CREDENTIALS))];
 
 /** Parent variables a shim may need to work at all (finding programs, temp dirs, locale). */
@@ -35,9 +46,6 @@ const INHERITED = [
   'NUMBER_OF_PROCESSORS',
   'PROCESSOR_ARCHITECTURE',
   'OS',
-  'TEMP',
-  'TMP',
-  'TMPDIR',
   'LANG',
   'LANGUAGE',
   'LC_ALL',
@@ -61,6 +69,12 @@ export interface EnvironmentOptions {
   platform: PlatformName;
   parent: NodeJS.ProcessEnv;
   home: string;
+  /** The run's temporary directory (TMPDIR, TEMP, TMP). */
+  temp?: string;
+  /** Shared by every run of one suite invocation (XDG_CACHE_HOME); default: under the run's HOME. */
+  cache?: string;
+  /** The run's dummy credentials (default: D2's values). */
+  credentials?: DummyCredentials;
   baseUrls: MockBaseUrls;
   /** Folders put first on PATH (auth helpers, fake CLIs), in order. */
   pathFirst: string[];
@@ -105,7 +119,9 @@ export function buildEnvironment(options: EnvironmentOptions): Record<string, st
   set(env, 'USERPROFILE', options.home, platform);
   set(env, 'XDG_CONFIG_HOME', pathApi.join(options.home, '.config'), platform);
   set(env, 'XDG_DATA_HOME', pathApi.join(options.home, '.local', 'share'), platform);
-  set(env, 'XDG_CACHE_HOME', pathApi.join(options.home, '.cache'), platform);
+  set(env, 'XDG_CACHE_HOME', options.cache ?? pathApi.join(options.home, '.cache'), platform);
+  const temp = options.temp ?? pathApi.join(options.home, 'tmp');
+  for (const name of ['TMPDIR', 'TEMP', 'TMP']) set(env, name, temp, platform);
   set(env, 'XDG_STATE_HOME', pathApi.join(options.home, '.local', 'state'), platform);
   if (platform === 'win32') {
     set(env, 'APPDATA', pathApi.join(options.home, 'AppData', 'Roaming'), platform);
@@ -119,7 +135,8 @@ export function buildEnvironment(options: EnvironmentOptions): Record<string, st
   set(env, 'OPENAI_BASE_URL', options.baseUrls.openai, platform);
   set(env, 'ANTHROPIC_BASE_URL', options.baseUrls.anthropic, platform);
   set(env, 'GOOGLE_GEMINI_BASE_URL', options.baseUrls.gemini, platform);
-  for (const [name, value] of Object.entries(DUMMY_KEY_VARIABLES)) set(env, name, value, platform);
+  for (const [name, value] of Object.entries(dummyKeyVariables(options.credentials ?? DUMMY_CREDENTIALS)))
+    set(env, name, value, platform);
   const key = pathKey(env, platform);
   const existing = env[key];
   const delimiter = platform === 'win32' ? ';' : ':';

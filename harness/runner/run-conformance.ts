@@ -3,6 +3,8 @@
 // (schemas/report.schema.json) with the exit code. Transcripts and requests of each run stay available to
 // the HTML reporter through runDetails(report).
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { UsageError } from '../errors.js';
@@ -294,10 +296,7 @@ function toReportRun(result: RunResult, position: number): ReportRun {
   if (result.expectedFailure) run.expectedFailure = result.expectedFailure;
   if (result.error) run.error = result.error;
   if (result.interrupted) run.interrupted = true;
-  const lines = result.processes.reduce(
-    (sum, process) => sum + process.stdout.toString('latin1').split('\n').filter(Boolean).length,
-    0,
-  );
+  const lines = result.processes.reduce((sum, process) => sum + nonEmptyLineCount(process.stdout), 0);
   if (result.processes.length > 0) {
     run.lines = lines;
     run.processes = result.processes.map(reportProcess);
@@ -306,12 +305,29 @@ function toReportRun(result: RunResult, position: number): ReportRun {
   return run;
 }
 
+/** Lines with at least one byte, counted without splitting (a stdout may hold millions of lines). */
+function nonEmptyLineCount(bytes: Buffer): number {
+  let count = 0;
+  let start = 0;
+  while (start < bytes.length) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    if (end > start) count += 1;
+    start = end + 1;
+  }
+  return count;
+}
+
 export async function runConformance(options: RunOptions = {}): Promise<ConformanceRunReport> {
   const suite = resolveSuite(options);
   const platform = options.platform ?? process.platform;
   const workspaces = new WorkspaceTemplates(options.git ? { git: options.git } : {});
+  // One XDG_CACHE_HOME for every run of this invocation: caches (the reference shim's compile cache) stay warm
+  // from run to run while HOME and TMPDIR are each run's own. Removed with the suite.
+  const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'yume-conformance-cache-'));
   const settings = {
     workspaces,
+    cacheDir,
     shim: suite.shim,
     shimArgs: options.shimArgs ?? [],
     userEnv: options.env ?? {},
@@ -336,7 +352,10 @@ export async function runConformance(options: RunOptions = {}): Promise<Conforma
       finished += 1;
       options.onProgress?.(result, finished, suite.specs.length);
     },
-  ).finally(() => workspaces.close());
+  ).finally(async () => {
+    workspaces.close();
+    if (!options.keepDirectories) await rm(cacheDir, { recursive: true, force: true, maxRetries: 3 });
+  });
   applyExpectedFailures(results, suite.expected, platform);
   const exit = suiteExit(results);
   const report: ConformanceRunReport = {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from '../official-cli/install.js';
 import type { FakeCliLogEntry } from '../official-cli/state.js';
 import { writeAuthHelpers } from '../mock/auth-helpers.js';
+import { defaultAcceptedCredentials, runCredentials } from '../mock/credentials.js';
 import { startMockServer, type MockServer } from '../mock/mock-server.js';
 import { findPackageRoot } from '../mock/package-paths.js';
 import { pathFor } from '../process/platform.js';
@@ -244,7 +245,10 @@ async function runPrepared(
     timeline.push({ atMs: Math.round(performance.now() - started), source, text });
 
   const dirs = await createRunDirectories(`${spec.scenario.id}-${spec.provider}`, workspaceSource);
+  // This run's own dummy keys: its mock accepts only these, so no other run's shim can use it.
+  const credentials = runCredentials();
   const mock = await startMockServer({
+    acceptedCredentials: defaultAcceptedCredentials(credentials),
     scenario: spec.scenario,
     provider: entry.mock,
     ...(spec.seed === undefined ? {} : { seed: spec.seed }),
@@ -261,7 +265,7 @@ async function runPrepared(
     note('mock', `request #${request.index + 1}: connection closed by the shim`),
   );
   try {
-    await writeAuthHelpers(dirs.bin);
+    await writeAuthHelpers(dirs.bin, credentials);
     // R5 "binary or CLI missing": no fake CLI, and no real one either (missing-cli.ts).
     const cliMissing = spec.scenario.cli === 'missing';
     const cli = cliMissing
@@ -308,6 +312,9 @@ async function runPrepared(
       platform: settings.platform,
       parent,
       home: dirs.home,
+      temp: dirs.temp,
+      ...(settings.cacheDir ? { cache: settings.cacheDir } : {}),
+      credentials,
       baseUrls: mock.baseUrls,
       pathFirst: [dirs.bin],
       scenario: spec.scenario.env,

@@ -38,6 +38,8 @@ export interface SuiteSettings {
   execPath?: string;
   /** Stdout capture limit per process (default 64 MB); beyond it the run is a flood and the tree is killed. */
   maxStdoutBytes?: number;
+  /** XDG_CACHE_HOME shared by every run of one suite invocation (default: a folder in each run's HOME). */
+  cacheDir?: string;
   /** Request body limit of the run's mock (default 64 MB); a larger body is answered 413 with a finding. */
   maxRequestBodyBytes?: number;
   /** The suite's git workspaces, made once per scenario; without it each run makes its own. */

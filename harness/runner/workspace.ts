@@ -17,6 +17,8 @@ export interface RunDirectories {
   bin: string;
   /** Harness state files (fake CLI state and log, history files). */
   state: string;
+  /** The shim's TMPDIR (TEMP, TMP): its temporary files stay inside the run's folder and go with it. */
+  temp: string;
 }
 
 /** Creates fresh directories for one run; the workspace holds a copy of `fixtures` (if any). */
@@ -31,9 +33,12 @@ export async function createRunDirectories(label: string, fixtures: string | und
     home: path.join(root, 'home'),
     bin: path.join(root, 'bin'),
     state: path.join(root, 'state'),
+    temp: path.join(root, 'tmp'),
   };
   await Promise.all(
-    [directories.home, directories.bin, directories.state].map((dir) => mkdir(dir, { recursive: true })),
+    [directories.home, directories.bin, directories.state, directories.temp].map((dir) =>
+      mkdir(dir, { recursive: true }),
+    ),
   );
   if (fixtures) await cp(fixtures, directories.workspace, { recursive: true, verbatimSymlinks: true });
   else await mkdir(directories.workspace, { recursive: true });

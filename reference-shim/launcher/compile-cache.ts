@@ -35,7 +35,7 @@ export interface CompileCacheOptions {
    * content is hashed here.
    */
   bundleId?: string;
-  /** Defaults to the user's private directory under os.tmpdir(). */
+  /** Defaults to defaultCacheDir(env). */
   cacheDir?: string;
 }
 
@@ -58,8 +58,14 @@ export function runKind(argv: readonly string[]): RunKind {
   return argv.some((argument) => LITE_FLAGS.has(argument)) ? 'lite' : 'full';
 }
 
-/** The default cache directory: one per user, under the system's temporary directory. */
-export function defaultCacheDir(): string {
+/**
+ * The default cache directory: `yume-shim` under XDG_CACHE_HOME when that is set (the conformance suite sets
+ * one per suite invocation, shared by its runs, while each run has its own TMPDIR), else one per user under
+ * the system's temporary directory. Either must pass privateDirectoryProblem() to be used.
+ */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdgCache = env.XDG_CACHE_HOME;
+  if (xdgCache && path.isAbsolute(xdgCache)) return path.join(xdgCache, 'yume-shim');
   return path.join(os.tmpdir(), `yume-shim-cache-${currentUser()}`);
 }
 
@@ -126,7 +132,7 @@ export function runBundleWithCompileCache(options: CompileCacheOptions): Compile
   const source = readFileSync(options.bundle, 'utf8');
   const kind = runKind(options.argv);
   const disabledBy = options.env.YUME_SHIM_NO_COMPILE_CACHE ? 'YUME_SHIM_NO_COMPILE_CACHE is set' : undefined;
-  const directory = options.cacheDir ?? options.env.YUME_SHIM_COMPILE_CACHE_DIR ?? defaultCacheDir();
+  const directory = options.cacheDir ?? options.env.YUME_SHIM_COMPILE_CACHE_DIR ?? defaultCacheDir(options.env);
   const problem = disabledBy ?? privateDirectoryProblem(directory);
 
   let cachedData: Buffer | undefined;

@@ -1,11 +1,28 @@
 // Writes one JSON object per line to stdout, promptly, with credentials redacted.
-// JSON.stringify escapes lone surrogates, so every line is valid UTF-8 (R9); invalid bytes from tools are
-// replaced when their output is decoded. Lines produced while handling one input event (one network chunk
+// JSON.stringify escapes a lone surrogate as `\udXXX`, which keeps the line valid UTF-8 (R9) but is what the
+// app's contract parser rejects (docs/protocol.md#r14-the-yume-app-profile-follows-the-app): such strings are
+// made well-formed (U+FFFD) first. Invalid bytes from tools are replaced when their output is decoded. Lines produced while handling one input event (one network chunk
 // may hold hundreds of deltas) are gathered and written together right after it (setImmediate), which keeps
 // the first line's latency at about zero and saves a system call per line on big streams.
 import type { Writable } from 'node:stream';
 import { lineId } from './ids.js';
 import type { SecretRedactor } from './redact.js';
+
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const wellFormed = (text: string) => text.replace(LONE_SURROGATE, '\uFFFD');
+
+/** A JSON.stringify replacer that replaces lone surrogates in strings (keys included) by U+FFFD. */
+function wellFormedStrings(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return wellFormed(value);
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    if (keys.some((key) => wellFormed(key) !== key))
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [wellFormed(key), item]));
+  }
+  return value;
+}
 
 export class LineWriter {
   private closed = false;
@@ -39,7 +56,9 @@ export class LineWriter {
   /** Prints `fields` as one line, adding a fresh `uuid` so no two lines are ever byte-identical. */
   write(fields: Record<string, unknown>): void {
     if (this.closed) return;
-    const json = JSON.stringify(fields);
+    let json = JSON.stringify(fields);
+    // Only a lone surrogate makes JSON.stringify print `\ud8..`-`\udf..`; a valid pair is printed as UTF-8.
+    if (LONE_SURROGATE_ESCAPE.test(json)) json = JSON.stringify(fields, wellFormedStrings);
     // `fields` is always a non-empty object literal, so the id can be spliced in before the closing brace.
     this.pending.push(`${json.slice(0, -1)},"uuid":"${lineId()}"}\n`);
     if (!this.scheduled) {

@@ -73,6 +73,8 @@ describe('emitters', () => {
       const raw = out.bytes().toString('utf8');
       expect(raw).not.toContain('sk-ant-yume-conformance-dummy');
       expect(raw).toContain('[REDACTED]');
+      // A lone surrogate is printed as U+FFFD, not as the \ud800 escape the app's contract parser rejects.
+      expect(raw).toContain('lone \uFFFD surrogate');
       const lines = raw.trimEnd().split('\n');
       expect(new Set(lines).size).toBe(lines.length);
       expect(Math.max(...lines.map((line) => Buffer.byteLength(line)))).toBeLessThan(100_000);
