@@ -16,6 +16,8 @@ import { UsageError } from '../errors.js';
 import { EXIT_OK, EXIT_USAGE, failureOf } from './exit-codes.js';
 import { defaultJobs } from '../runner/schedule.js';
 import { parseShard } from '../runner/shard.js';
+import type { OfficialCliSettings } from '../official-cli/backend.js';
+import { FAKE_CLI_NAMES, type FakeCliName } from '../official-cli/script-types.js';
 
 interface RunFlags {
   provider?: string[];
@@ -37,6 +39,8 @@ interface RunFlags {
   shimArg?: string[];
   full?: boolean;
   keep?: boolean;
+  cli?: string;
+  cliPath?: string[];
 }
 
 /** Repeatable option values; commas split too (`--provider gemini,anthropic`). */
@@ -115,7 +119,26 @@ function toOptions(shim: string | undefined, flags: RunFlags): RunOptions {
   if (seed !== undefined) options.seed = seed;
   if (flags.keep) options.keepDirectories = true;
   if (flags.artifacts) options.artifactsDir = flags.artifacts;
+  if (flags.cli !== undefined || flags.cliPath !== undefined) options.officialCli = officialCliSettings(flags);
   return options;
+}
+
+/** `--cli fake|real` and `--cli-path gemini=PATH` (repeatable). */
+function officialCliSettings(flags: RunFlags): OfficialCliSettings {
+  const mode = flags.cli ?? 'fake';
+  if (mode !== 'fake' && mode !== 'real') throw new UsageError(`--cli ${mode}: expected fake (the default) or real`);
+  const paths: Partial<Record<FakeCliName, string>> = {};
+  for (const assignment of flags.cliPath ?? []) {
+    const [name, ...rest] = assignment.split('=');
+    if (!FAKE_CLI_NAMES.includes(name as FakeCliName) || rest.length === 0 || rest.join('=') === '')
+      throw new UsageError(
+        `--cli-path ${assignment}: expected NAME=PATH with NAME one of ${FAKE_CLI_NAMES.join(', ')} (e.g. --cli-path gemini=/usr/local/bin/gemini)`,
+      );
+    paths[name as FakeCliName] = rest.join('=');
+  }
+  if (Object.keys(paths).length > 0 && mode !== 'real')
+    throw new UsageError('--cli-path names a real CLI: add --cli real');
+  return { mode, paths };
 }
 
 /** `--list`: the runs the options select, with the ones that will not be verified marked. */
@@ -237,6 +260,15 @@ export function registerRunCommand(program: Command): void {
     .option(
       '--artifacts <dir>',
       "write each run's full stdout, stderr, provider requests and golden diff (redacted) into this folder",
+    )
+    .option(
+      '--cli <mode>',
+      'official CLIs for the gemini-cli, codex-cli and claude-cli ids: fake (default) or real (run offline against the mock)',
+    )
+    .option(
+      '--cli-path <name=path>',
+      'the real CLI to run, e.g. gemini=/usr/local/bin/gemini (else PATH); repeatable',
+      collect,
     )
     .action(runAction);
 }

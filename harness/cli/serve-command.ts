@@ -22,6 +22,7 @@ interface ServeOptions {
   seed?: number;
   transcripts?: string;
   gate?: boolean;
+  mapTools?: boolean;
 }
 
 const ENDPOINTS: Record<MockProviderId, (url: string) => string> = {
@@ -60,6 +61,10 @@ export function registerServeCommand(program: Command): void {
     .option('--seed <n>', 're-chunk every stream at offsets drawn from this seed', parseSeed)
     .option('--transcripts <dir>', "folder holding the scenarios (default: the package's transcripts/)")
     .option('--gate', 'withhold each stream after its first text chunk until Enter is pressed')
+    .option(
+      '--map-tools',
+      "answer with the tools the request declares (an official CLI's read_file, exec_command, ...) when it lacks the scenario's names",
+    )
     .action(async (options: ServeOptions) => {
       process.exitCode = await serve(options);
     });
@@ -86,6 +91,7 @@ async function serve(options: ServeOptions): Promise<number> {
       port: options.port,
       autoAdvance: true,
       gate: options.gate,
+      mapTools: options.mapTools === true,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -19,6 +19,7 @@ import { renderAnthropicJson, renderAnthropicStream } from './render-anthropic.j
 import { renderGeminiJson, renderGeminiJsonArray, renderGeminiSse } from './render-gemini.js';
 import { renderOpenAIChatJson, renderOpenAIChatStream } from './render-openai-chat.js';
 import { renderOpenAIResponsesJson, renderOpenAIResponsesStream } from './render-openai-responses.js';
+import { mapToolsToDeclared } from './map-tools.js';
 import { requestView } from './request-views.js';
 import type { MockProviderId, ModelResponse, Scenario } from './scenario-types.js';
 import { buildStreamPlan, type PlanStep } from './stream-plan.js';
@@ -43,6 +44,8 @@ export interface MockServerOptions {
   stallTimeoutMs?: number;
   /** Largest request body accepted (default DEFAULT_MAX_BODY_BYTES); a larger one is answered 413 unread. */
   maxBodyBytes?: number;
+  /** Answer with the tools the request declares when it lacks the scripted app names (map-tools.ts). */
+  mapTools?: boolean;
 }
 
 /** Default request body limit: far above any real conversation, far below what would exhaust the runner. */
@@ -212,7 +215,11 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       entry.turn = turn;
       if (!next)
         return reject('unscripted', unscriptedReply(provider, turn, scenario.turns[turn]?.responses.length ?? 0));
-      const called = [...new Set((next.response.toolCalls ?? []).map((call) => call.name))];
+      // The real-CLI mode and `serve --map-tools` answer with the CLI's own tools (map-tools.ts).
+      const scripted = options.mapTools
+        ? mapToolsToDeclared(provider, next.response, view.declaredTools)
+        : next.response;
+      const called = [...new Set((scripted.toolCalls ?? []).map((call) => call.name))];
       const missing = called.filter((name) => !view.declaredTools.includes(name));
       if (missing.length > 0) {
         entry.missingTools = missing;
@@ -221,7 +228,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       consumeResponse(next.replay);
       entry.responseIndex = next.index;
       entry.attempt = next.attempt;
-      const fault = next.response.fault;
+      const fault = scripted.fault;
       if (fault?.kind === 'http') {
         return reject(
           'http-fault',
@@ -240,14 +247,14 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
         entry.outcome = 'json';
         entry.status = 200;
         // A non-streamed answer is one body; in-stream faults become a cut/stall of that body.
-        const json = JSON.stringify(renderJson(provider, next.response, ctx));
-        return streamResponse(entry, [{ bytes: json }], next.response, provider, 'application/json');
+        const json = JSON.stringify(renderJson(provider, scripted, ctx));
+        return streamResponse(entry, [{ bytes: json }], scripted, provider, 'application/json');
       }
       entry.outcome = 'stream';
       entry.status = 200;
       const sse = !(provider === 'gemini' && new URLSearchParams(entry.query).get('alt') !== 'sse');
-      const frames = renderStream(provider, next.response, ctx, sse);
-      return streamResponse(entry, frames, next.response, provider, sse ? 'text/event-stream' : 'application/json');
+      const frames = renderStream(provider, scripted, ctx, sse);
+      return streamResponse(entry, frames, scripted, provider, sse ? 'text/event-stream' : 'application/json');
     };
 
   const streamResponse = (

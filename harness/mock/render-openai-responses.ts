@@ -4,6 +4,7 @@
 import type { ModelResponse } from './scenario-types.js';
 import { type RenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { providerToolCallId, responsesItemId, stableHex } from './tool-call-ids.js';
+import { isCustomToolCall } from './map-tools.js';
 import { argumentsText, MOCK_CREATED_AT, namedEvent, splitIntoPieces, type WireFrame } from './wire-frames.js';
 
 function ids(ctx: RenderContext): { response: string; message: string; reasoning: string } {
@@ -83,6 +84,18 @@ function finalItems(response: ModelResponse, ctx: RenderContext): Record<string,
     });
   }
   for (const call of response.toolCalls ?? []) {
+    if (isCustomToolCall(call)) {
+      // A free-form tool (codex's apply_patch): the input is the raw text, not JSON arguments.
+      items.push({
+        id: responsesItemId(ctx.scenarioId, call.id),
+        type: 'custom_tool_call',
+        status: 'completed',
+        name: call.name,
+        call_id: providerToolCallId('openai-responses', ctx.scenarioId, call.id),
+        input: argumentsText(call),
+      });
+      continue;
+    }
     items.push({
       id: responsesItemId(ctx.scenarioId, call.id),
       type: 'function_call',
@@ -173,6 +186,19 @@ export function renderOpenAIResponsesStream(response: ModelResponse, ctx: Render
     const item = items[outputIndex] as Record<string, unknown>;
     const item_id = item.id;
     const args = argumentsText(call);
+    if (isCustomToolCall(call)) {
+      emit('response.output_item.added', {
+        output_index: outputIndex,
+        item: { ...item, status: 'in_progress', input: '' },
+      });
+      for (const delta of splitIntoPieces(args, 3)) {
+        emit('response.custom_tool_call_input.delta', { item_id, output_index: outputIndex, delta });
+      }
+      emit('response.custom_tool_call_input.done', { item_id, output_index: outputIndex, input: args });
+      emit('response.output_item.done', { output_index: outputIndex, item });
+      outputIndex += 1;
+      continue;
+    }
     emit('response.output_item.added', {
       output_index: outputIndex,
       item: { ...item, status: 'in_progress', arguments: '' },

@@ -11,7 +11,7 @@ import type { Invocation, ParseOutcome } from './args/invocation.js';
 import { newClaudeSessionId, runClaude } from './render/claude.js';
 import { newCodexThreadId, runCodex } from './render/codex.js';
 import { newGeminiSessionId, runGemini } from './render/gemini.js';
-import { LOG_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
+import { LOG_ARGUMENT, LOG_START_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
 import { CliRuntime } from './runtime.js';
 import { FAKE_CLI_NAMES, type FakeCliName } from './script-types.js';
 import { appendLog, LOG_ENV, readLog, readState, STATE_ENV, type FakeCliState, type StartEntry } from './state.js';
@@ -90,7 +90,49 @@ function relaunchGemini(state: FakeCliState, logFile: string | undefined, args: 
   });
 }
 
+/**
+ * The real-CLI wrapper's logger: records a start of the real CLI (what its argv means, read with the pinned
+ * parser, which the differential test holds to the real one) and exits; the wrapper then runs the CLI.
+ */
+function logRealStart(cli: FakeCliName, launcherArgs: string[]): void {
+  let stateFile: string | undefined;
+  let logFile: string | undefined;
+  const args = [...launcherArgs];
+  while (args[0]?.startsWith(STATE_ARGUMENT) || args[0]?.startsWith(LOG_ARGUMENT)) {
+    const launcherArgument = args.shift()!;
+    if (launcherArgument.startsWith(STATE_ARGUMENT)) stateFile = launcherArgument.slice(STATE_ARGUMENT.length);
+    else logFile = launcherArgument.slice(LOG_ARGUMENT.length);
+  }
+  if (!stateFile || !logFile) fatal('the real-CLI wrapper passes the state and log files');
+  const state = readState(stateFile);
+  const outcome = parse(cli, args);
+  const invocation = outcome.kind === 'run' ? outcome.invocation : undefined;
+  appendLog(logFile, {
+    event: 'start',
+    cli,
+    // The wrapper execs the real CLI in its own process: the CLI will have the wrapper's pid.
+    pid: process.ppid,
+    turnIndex: state.turnIndex,
+    time: new Date().toISOString(),
+    argv: args,
+    cwd: process.cwd(),
+    prompt: invocation?.prompt,
+    argError: outcome.kind === 'error' ? outcome.message.trim() : undefined,
+    model: invocation?.model,
+    resume: invocation?.resume,
+    sessionId: '',
+    observedBy: 'wrapper',
+  });
+}
+
 async function main(): Promise<void> {
+  const first = process.argv[2] ?? '';
+  if (first.startsWith(LOG_START_ARGUMENT)) {
+    const cli = first.slice(LOG_START_ARGUMENT.length) as FakeCliName;
+    if (!FAKE_CLI_NAMES.includes(cli)) fatal(`unknown CLI ${cli}`);
+    logRealStart(cli, process.argv.slice(3));
+    return;
+  }
   const [name, ...rest] = process.argv.slice(2);
   if (!FAKE_CLI_NAMES.includes(name as FakeCliName))
     fatal(`usage: fake-cli.js <${FAKE_CLI_NAMES.join('|')}> [the CLI's arguments]`);

@@ -53,6 +53,7 @@ export function expectedToolCall(
   call: ScriptToolCall,
   workspace: string,
   readAfter: (absolutePath: string) => string | undefined,
+  options: { editsThroughShell?: boolean } = {},
 ): { name: string; input: Record<string, unknown> } {
-  return expectedTranslation(cli, call, workspace, readAfter);
+  return expectedTranslation(cli, call, workspace, readAfter, options);
 }

@@ -38,8 +38,10 @@ export interface StartEntry extends LogBase {
   model?: string;
   /** The CLI session/thread id this start continued (--resume ...). */
   resume?: string;
-  /** The CLI's own session/thread id for this start. */
+  /** The CLI's own session/thread id for this start ('' when a real CLI ran: not observed). */
   sessionId: string;
+  /** 'wrapper': logged by the real-CLI mode's PATH wrapper, which sees the start but nothing inside the CLI. */
+  observedBy?: 'wrapper';
 }
 
 /** The prompt the CLI finally worked on (argv and stdin combined), once it knew it. */

@@ -103,6 +103,21 @@ export function codexShellCommand(name: string, input: Record<string, unknown>):
   }
 }
 
+/**
+ * The shell command that makes a Write or an Edit when codex offers no apply_patch (codex 0.169 declares it
+ * for some models only, e.g. not for gpt-5.2-codex): what a model then runs through exec_command.
+ */
+export function codexShellEdit(name: string, input: Record<string, unknown>): string | undefined {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const file = shellQuote(text(input.file_path));
+  if (name === 'Write') return `printf '%s' ${shellQuote(text(input.content))} > ${file}`;
+  if (name === 'Edit') {
+    // Reads the file whole (the x keeps trailing newlines), replaces the literal text once, writes it back.
+    return `f=${file}; c=$(cat -- "$f"; printf x); c=\${c%x}; old=${shellQuote(text(input.old_string))}; new=${shellQuote(text(input.new_string))}; printf '%s' "\${c/"$old"/"$new"}" > "$f"`;
+  }
+  return undefined;
+}
+
 /** How codex prints a command it ran: always through a login bash. */
 export function codexDisplayedCommand(command: string): string {
   return `/bin/bash -lc ${shellQuote(command)}`;
@@ -136,11 +151,13 @@ export function expectedTranslation(
   call: ScriptToolCall,
   workspace: string,
   readAfter: (absolutePath: string) => string | undefined,
+  options: { editsThroughShell?: boolean } = {},
 ): { name: string; input: Record<string, unknown> } {
   const input = (call.input ?? {}) as Record<string, unknown>;
   if (cli === 'claude') return { name: call.name, input: claudeToolInput(call.name, input, workspace) };
   if (cli === 'gemini') return { name: call.name, input };
-  const command = codexShellCommand(call.name, input);
+  const command =
+    codexShellCommand(call.name, input) ?? (options.editsThroughShell ? codexShellEdit(call.name, input) : undefined);
   if (command !== undefined) return { name: 'Bash', input: { command } };
   const absolute = path.resolve(workspace, String(input.file_path ?? ''));
   return { name: 'Write', input: { file_path: absolute, content: readAfter(absolute) ?? '' } };

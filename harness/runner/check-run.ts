@@ -4,10 +4,11 @@
 // persistent-mode stdin handling, and real streaming.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { checkFakeCliRun } from '../official-cli/checks.js';
+import { checkFakeCliRun, loggedByWrapper, RULES_NEEDING_THE_FAKE } from '../official-cli/checks.js';
 import type { FakeCliLogEntry } from '../official-cli/state.js';
 import type { RecordedRequest } from '../mock/mock-server.js';
 import { checkProviderRequests } from '../mock/request-checks.js';
+import { requestView } from '../mock/request-views.js';
 import type { LoadedScenario, Turn } from '../mock/scenario-types.js';
 import type { CanonicalEvent } from '../protocol/canonical.js';
 import { excerptOf } from '../protocol/lines.js';
@@ -66,6 +67,8 @@ export interface CheckOutput {
   findings: Finding[];
   /** Checks that could not run, with the reason. */
   notVerified: string[];
+  /** Checks this kind of run cannot make by design (a real CLI shows no tool runs): reported, not failed. */
+  limitations: string[];
   /** Golden text per process (for the HTML report). */
   goldens: (string | undefined)[];
 }
@@ -584,6 +587,7 @@ function goldenChecks(
   context: NormaliseContext,
   out: CheckOutput,
   cliUsed: FakeCliName | undefined,
+  editsThroughShell = false,
 ): Finding[] {
   const goldenIndex = input.persistent ? 0 : index;
   const golden = readGolden(input.scenario.dir, goldenIndex);
@@ -600,7 +604,11 @@ function goldenChecks(
   if (cliUsed) {
     // Type-B: compare with what a correct translator of this CLI can print (R10, harness/official-cli/omissions.ts).
     const turns = process.turns.map((turn) => input.scenario.turns[turn]!);
-    expected = adjustGoldenForCli(expected, turns, cliUsed, { ...context, workspace: input.workspace });
+    expected = adjustGoldenForCli(expected, turns, cliUsed, {
+      ...context,
+      workspace: input.workspace,
+      editsThroughShell,
+    });
     observed = adjustObservedForCli(observed, turns, cliUsed);
   }
   const partial: Finding[] = [];
@@ -654,12 +662,21 @@ function deltaOnlyTextCheck(process: ExecutedProcess, dialect: StreamDialect): F
 }
 
 export async function checkRun(input: CheckInput): Promise<CheckOutput> {
-  const out: CheckOutput = { findings: [], notVerified: [], goldens: [] };
+  const out: CheckOutput = { findings: [], notVerified: [], limitations: [], goldens: [] };
   const context: NormaliseContext = { workspace: input.workspace, home: input.home };
   const findings = out.findings;
   const started = input.processes.filter((process) => !process.exit.spawnError);
   const usedCliEarly = input.cli?.log.some((entry) => entry.event === 'start' && entry.cli === input.cli!.name);
   const cliUsed = usedCliEarly ? input.cli!.name : undefined;
+  // A real codex offers apply_patch for some models only; without it the mock had the edits made through the shell.
+  const editsThroughShell =
+    cliUsed === 'codex' &&
+    input.requests.some(
+      (request) =>
+        request.provider === 'openai-responses' &&
+        request.body !== undefined &&
+        !requestView('openai-responses', request.body, request.path).declaredTools.includes('apply_patch'),
+    );
   const omissions = cliUsed ? omissionsOf(cliUsed) : undefined;
   const cliToolOptions =
     cliUsed && omissions
@@ -669,13 +686,19 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
           ...(omissions.ownToolCalls
             ? {
                 keyOf: (call: { id: string; name: string; input?: Record<string, unknown>; rawArguments?: string }) => {
-                  const translated = expectedToolCall(cliUsed, call, input.workspace, (file) => {
-                    try {
-                      return readFileSync(file, 'utf8');
-                    } catch {
-                      return undefined;
-                    }
-                  });
+                  const translated = expectedToolCall(
+                    cliUsed,
+                    call,
+                    input.workspace,
+                    (file) => {
+                      try {
+                        return readFileSync(file, 'utf8');
+                      } catch {
+                        return undefined;
+                      }
+                    },
+                    { editsThroughShell },
+                  );
                   const normalised = normaliseToolInput(translated.input, context);
                   return stableJson({ name: translated.name, input: normalised });
                 },
@@ -693,7 +716,8 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     });
     findings.push(...prefixed(validation.findings, process.label));
     findings.push(...secretsCheck(process));
-    if (!input.recordOnly) findings.push(...goldenChecks(input, process, index, context, out, cliUsed));
+    if (!input.recordOnly)
+      findings.push(...goldenChecks(input, process, index, context, out, cliUsed, editsThroughShell));
     const models = buildTurnModels(eventsOf(process), context);
     process.turns.forEach((turnIndex, position) => {
       const turn = input.scenario.turns[turnIndex]!;
@@ -774,6 +798,10 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
         usage: input.cli.required ? 'required' : 'if-used',
       }),
     );
+    if (loggedByWrapper(input.cli.log))
+      out.limitations.push(
+        `the real ${input.cli.name} is seen only through its PATH wrapper (starts and argv): ${RULES_NEEDING_THE_FAKE.join(', ')} not verified`,
+      );
   }
   if (input.provider.kind === 'cli' && !usedCli && usedMock) {
     findings.push(...checkProviderRequests(input.scenario, input.provider.mock, input.requests));

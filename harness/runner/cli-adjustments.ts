@@ -11,6 +11,9 @@ import { stableJson, type ModelItem, type ToolCallModel, type TurnModel } from '
 import { normaliseToolInput, type NormaliseContext } from './normalise.js';
 import { scriptedCallKey } from './tool-output-check.js';
 
+/** The run's workspace, and whether the CLI had to make edits through its shell (a real codex without apply_patch). */
+export type CliContext = NormaliseContext & { workspace: string; editsThroughShell?: boolean };
+
 export function omissionsOf(cli: FakeCliName): CliOmissions {
   return CLI_OMISSIONS[cli];
 }
@@ -36,7 +39,7 @@ function translateCall(
   omissions: CliOmissions,
   turn: Turn,
   used: Set<string>,
-  context: NormaliseContext & { workspace: string },
+  context: CliContext,
 ): ToolCallModel {
   const scripted = turn.responses
     .flatMap((response) => response.toolCalls ?? [])
@@ -52,7 +55,9 @@ function translateCall(
           return undefined;
         }
       };
-      const translated = expectedToolCall(cli, scripted, context.workspace, readAfter);
+      const translated = expectedToolCall(cli, scripted, context.workspace, readAfter, {
+        editsThroughShell: context.editsThroughShell === true,
+      });
       const input = normaliseToolInput(translated.input, context);
       adjusted = { ...call, name: translated.name, input, key: stableJson({ name: translated.name, input }) };
     }
@@ -72,7 +77,7 @@ export function adjustGoldenForCli(
   golden: TurnModel[],
   turns: readonly Turn[],
   cli: FakeCliName,
-  context: NormaliseContext & { workspace: string },
+  context: CliContext,
 ): TurnModel[] {
   const omissions = omissionsOf(cli);
   return golden.map((model, index) => {

@@ -41,6 +41,8 @@ export interface ExecutionHooks {
   setCliTurn?: (turn: number) => void;
   /** Resolves when a fake CLI reports that the current turn's stream stalls / a tool started (CLI providers). */
   cliEvent?: (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) => Promise<boolean>;
+  /** Longer wait for an interrupt's scripted moment (a real official CLI takes seconds to start). */
+  interruptFallbackMs?: number;
   /** Run-relative clock and timeline. */
   note: (source: TimelineEntry['source'], text: string) => void;
 }
@@ -145,6 +147,7 @@ function interruptContext(input: ScopedInput): InterruptContext {
     timeoutMs: input.settings.timeoutMs,
     note: input.hooks.note,
     ...(input.hooks.cliEvent ? { cliEvent: input.hooks.cliEvent } : {}),
+    ...(input.hooks.interruptFallbackMs ? { fallbackMs: input.hooks.interruptFallbackMs } : {}),
   };
 }
 

@@ -43,6 +43,8 @@ export interface InterruptContext {
   note: (source: TimelineEntry['source'], text: string) => void;
   /** Resolves when a fake CLI reports that the current turn's stream stalls / a tool started (CLI providers). */
   cliEvent?: (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) => Promise<boolean>;
+  /** How long to wait for the scripted moment before interrupting anyway (default 8 s, at most half the timeout). */
+  fallbackMs?: number;
 }
 
 interface Triggered {
@@ -154,7 +156,7 @@ export async function interruptWhenDue(
 ): Promise<void> {
   const { mock, timers } = context;
   // If the scripted moment never comes (a shim that prints nothing while it waits), interrupt anyway.
-  const fallbackMs = Math.min(8000, context.timeoutMs / 2);
+  const fallbackMs = Math.min(context.fallbackMs ?? 8000, context.timeoutMs / 2);
   const race: Promise<Triggered>[] = [
     timers.delay(fallbackMs).then(() => ({
       trigger: 'fallback' as const,

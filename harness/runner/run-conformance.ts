@@ -2,6 +2,7 @@
 // scenarios and matrix, runs them `jobs` at a time, applies expected failures and returns the report
 // (schemas/report.schema.json) with the exit code. Transcripts and requests of each run stay available to
 // the HTML reporter through runDetails(report).
+import type { OfficialCliSettings } from '../official-cli/backend.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -81,6 +82,8 @@ export interface RunOptions {
   keepDirectories?: boolean;
   /** Write each run's full stdout, stderr, requests and golden diff under this folder (--artifacts). */
   artifactsDir?: string;
+  /** Fake official CLIs (default) or the real ones. */
+  officialCli?: OfficialCliSettings;
   /** The git command that makes the scenario workspaces (default `git` on PATH). */
   git?: string;
   /** Stdout capture limit per process (default 64 MB). */
@@ -337,6 +340,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Conforma
     protocolVersion: PROTOCOL_VERSION,
     ...(options.recordOnly ? { recordOnly: true } : {}),
     ...(options.keepDirectories ? { keepDirectories: true } : {}),
+    ...(options.officialCli ? { officialCli: options.officialCli } : {}),
     ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
     ...(options.maxRequestBodyBytes ? { maxRequestBodyBytes: options.maxRequestBodyBytes } : {}),
   };

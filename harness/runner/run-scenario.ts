@@ -4,8 +4,7 @@ import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from '../official-cli/install.js';
-import type { FakeCliLogEntry } from '../official-cli/state.js';
+import { installOfficialCli, mockOptionsFor, type InstalledOfficialCli } from '../official-cli/backend.js';
 import { writeAuthHelpers } from '../mock/auth-helpers.js';
 import { defaultAcceptedCredentials, runCredentials } from '../mock/credentials.js';
 import { startMockServer, type MockServer } from '../mock/mock-server.js';
@@ -247,12 +246,20 @@ async function runPrepared(
   const dirs = await createRunDirectories(`${spec.scenario.id}-${spec.provider}`, workspaceSource);
   // This run's own dummy keys: its mock accepts only these, so no other run's shim can use it.
   const credentials = runCredentials();
+  // R5 "binary or CLI missing": no fake CLI, and no real one either (missing-cli.ts).
+  const cliMissing = spec.scenario.cli === 'missing';
+  const cli = cliMissing
+    ? undefined
+    : cliFor(entry, spec.invocation.kind === 'template' ? 'template' : spec.invocation.kind);
+  const officialCli = settings.officialCli ?? { mode: 'fake' };
+  const mockForCli = mockOptionsFor(cli ? officialCli.mode : 'fake');
   const mock = await startMockServer({
     acceptedCredentials: defaultAcceptedCredentials(credentials),
     scenario: spec.scenario,
     provider: entry.mock,
     ...(spec.seed === undefined ? {} : { seed: spec.seed }),
-    gate: true,
+    gate: mockForCli.gate,
+    mapTools: mockForCli.mapTools,
     ...(settings.maxRequestBodyBytes ? { maxBodyBytes: settings.maxRequestBodyBytes } : {}),
   });
   mock.events.on('request', (request: { index: number; method: string; path: string; turn: number }) =>
@@ -266,26 +273,26 @@ async function runPrepared(
   );
   try {
     await writeAuthHelpers(dirs.bin, credentials);
-    // R5 "binary or CLI missing": no fake CLI, and no real one either (missing-cli.ts).
-    const cliMissing = spec.scenario.cli === 'missing';
-    const cli = cliMissing
-      ? undefined
-      : cliFor(entry, spec.invocation.kind === 'template' ? 'template' : spec.invocation.kind);
-    const stateFile = path.join(dirs.state, 'fake-cli-state.json');
-    const logFile = path.join(dirs.state, 'fake-cli-log.jsonl');
     let harnessEnv: Record<string, string> = {};
+    let installed: InstalledOfficialCli | undefined;
     if (cli) {
-      const installed = await installFakeClis(dirs.bin, {
+      const outcome = await installOfficialCli(officialCli, {
+        cli,
+        binDir: dirs.bin,
+        stateDir: dirs.state,
         scenario: spec.scenario,
-        turnIndex: 0,
-        stateFile,
-        logFile,
-        clis: [cli],
-        ...(existsSync(bundledFakeCli()) ? { script: bundledFakeCli() } : {}),
+        endpoints: mock.baseUrls,
+        credentials,
+        ...(existsSync(bundledFakeCli()) ? { fakeScript: bundledFakeCli() } : {}),
         ...(settings.execPath ? { node: settings.execPath } : {}),
         stallTimeoutMs: settings.timeoutMs,
+        platform: settings.platform,
       });
-      harnessEnv = installed.env;
+      if ('notVerified' in outcome)
+        return notVerifiedResult(spec, { persistent: check.persistent, notVerified: outcome.notVerified });
+      installed = outcome;
+      harnessEnv = { ...outcome.env };
+      if (outcome.mode === 'real') note('runner', `the real ${cli} runs behind a PATH wrapper that logs its starts`);
     }
     if (spec.dialect !== settings.capabilities.dialects[0]) harnessEnv[DIALECT_VARIABLE] = spec.dialect;
     let parent = process.env;
@@ -350,17 +357,9 @@ async function runPrepared(
       hooks: {
         mock,
         note,
-        ...(cli
-          ? {
-              setCliTurn: (turn: number) => setFakeCliTurn(stateFile, turn),
-              cliEvent: async (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) =>
-                (await waitForFakeCliEvent(
-                  logFile,
-                  (entry: FakeCliLogEntry) => entry.event === event && entry.turnIndex === turn,
-                  { timeoutMs },
-                )) !== undefined,
-            }
-          : {}),
+        ...(installed ? { setCliTurn: installed.setTurn } : {}),
+        ...(installed?.waitFor ? { cliEvent: installed.waitFor } : {}),
+        ...(installed?.mode === 'real' ? { interruptFallbackMs: settings.timeoutMs / 2 } : {}),
       },
     });
     if ('notVerified' in execution)
@@ -377,11 +376,11 @@ async function runPrepared(
       ...(flags ? { providerFlag: flags.provider } : {}),
       requests,
       // R7: under yume-app the gemini/openai ids offer both backends; the checks follow the one the shim used.
-      ...(cli
+      ...(cli && installed
         ? {
             cli: {
               name: cli,
-              log: readFakeCliLog(logFile),
+              log: installed.readLog(),
               required: entry.kind === 'cli' && spec.invocation.kind !== 'yume-app',
             },
           }
@@ -389,6 +388,7 @@ async function runPrepared(
       recordOnly: settings.recordOnly === true,
     });
     const startFailure = execution.processes.find((executed) => executed.exit.spawnError)?.exit.spawnError;
+    const limited = checked.limitations.length > 0;
     const incomplete = checked.notVerified.length > 0;
     if (incomplete && spec.scenario.required) {
       checked.findings.push(
@@ -399,12 +399,15 @@ async function runPrepared(
       );
     }
     const failed = checked.findings.some((finding) => finding.severity === 'MUST');
-    const status = failed ? 'failed' : incomplete ? 'not-verified' : 'passed';
+    // Checks a run of this kind cannot make (a real CLI's inner workings) leave a required run partial.
+    const status = failed ? 'failed' : incomplete ? 'not-verified' : limited ? 'partial' : 'passed';
+    const unverified = [...checked.notVerified, ...checked.limitations];
     return {
       ...baseResult(spec),
       status,
       findings: checked.findings,
-      ...(incomplete ? { notVerified: checked.notVerified.join('; ') } : {}),
+      ...(unverified.length > 0 ? { notVerified: unverified.join('; ') } : {}),
+      ...(limited ? { limitation: checked.limitations.join('; ') } : {}),
       durationMs: Math.round(performance.now() - started),
       processes: execution.processes.map((executed, index) => toProcessRecord(executed, checked.goldens[index])),
       requests: toRequestRecords(mock),

@@ -1,6 +1,7 @@
 // Types shared by the runner's steps: what one run is (a point of the matrix), the settings of the whole
 // suite, and what a run produced (findings for the reports, transcripts and requests for the HTML page).
 import type { LoadedScenario } from '../mock/scenario-types.js';
+import type { OfficialCliSettings } from '../official-cli/backend.js';
 import type { PlatformName } from '../process/platform.js';
 import type { Finding, Profile } from '../rules/types.js';
 import type { Capabilities, Dialect } from './capabilities.js';
@@ -44,6 +45,8 @@ export interface SuiteSettings {
   maxRequestBodyBytes?: number;
   /** The suite's git workspaces, made once per scenario; without it each run makes its own. */
   workspaces?: WorkspaceTemplates;
+  /** Fake official CLIs (default) or the real ones (`--cli real`, `--cli-path`). */
+  officialCli?: OfficialCliSettings;
 }
 
 export interface TimelineEntry {

@@ -1,0 +1,159 @@
+// One interface for the official CLIs a Type-B run puts on the shim's PATH, whether fake (the default:
+// plays the scenario itself, logs everything) or real (`--cli real`: the pinned or given program, pointed
+// at the REST mock offline, behind a wrapper that logs its starts). The runner asks this module how to set
+// up the mock, what to install and what the CLI's log can show, and stays the same for both.
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { DUMMY_CREDENTIALS, type DummyCredentials } from '../mock/credentials.js';
+import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from './install.js';
+import { prepareOfflineEnvironment, type MockEndpoints } from './real/offline-environment.js';
+import { writeRealCliWrapper } from './real/wrapper.js';
+import type { FakeCliName, ScriptScenario } from './script-types.js';
+import { type FakeCliLogEntry, writeState } from './state.js';
+
+export type OfficialCliMode = 'fake' | 'real';
+
+export interface OfficialCliSettings {
+  mode: OfficialCliMode;
+  /** `--cli-path gemini=PATH`: the real CLI to run; otherwise the first one on PATH. */
+  paths?: Partial<Record<FakeCliName, string>>;
+}
+
+export interface InstallOfficialCliOptions {
+  cli: FakeCliName;
+  binDir: string;
+  /** Holds the state and log files, and a real CLI's own HOME. */
+  stateDir: string;
+  scenario: ScriptScenario;
+  endpoints: MockEndpoints;
+  /** The run's dummy keys, which its mock accepts (default D2's). */
+  credentials?: DummyCredentials;
+  /** dist/fake-cli.js (the fake, and the real CLI wrapper's logger). */
+  fakeScript?: string;
+  node?: string;
+  stallTimeoutMs?: number;
+  /** PATH of the parent, where a real CLI is looked up when no path is given. */
+  searchPath?: string;
+  platform?: NodeJS.Platform;
+}
+
+export interface InstalledOfficialCli {
+  mode: OfficialCliMode;
+  /** Variables for the shim's environment. */
+  env: Record<string, string>;
+  /** Points the CLI at the scenario's next turn (spawn-per-turn runs call it before each turn). */
+  setTurn(turn: number): void;
+  /**
+   * Resolves when the CLI logs that the turn's stream stalls or a tool started. Absent when the CLI cannot
+   * tell (a real one): the runner then watches the mock, as for a REST shim.
+   */
+  waitFor?: (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) => Promise<boolean>;
+  readLog(): FakeCliLogEntry[];
+}
+
+/** How the mock must serve a run whose CLI is in this mode. */
+export function mockOptionsFor(mode: OfficialCliMode): { mapTools: boolean; gate: boolean } {
+  // A real CLI declares its own tools; and it, not the shim, reads the stream, so waiting for the shim's
+  // text before streaming on (the gate that tests incremental printing) would only stall it.
+  return mode === 'real' ? { mapTools: true, gate: false } : { mapTools: false, gate: true };
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The real CLI to run: the given path, else the first `cli` on the search path. */
+export function locateRealCli(cli: FakeCliName, settings: OfficialCliSettings, searchPath: string): string | undefined {
+  const given = settings.paths?.[cli];
+  if (given) return isExecutable(given) ? path.resolve(given) : undefined;
+  for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, cli);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Retries fitted to the scripted faults: one when the scenario scripts a fault worth retrying (429, 5xx,
+ * a broken stream), so a recovery can be seen and an exhausted script stays short; none otherwise, since a
+ * retry after 401/403/400/404 would only meet an unscripted request (codex and claude retry those too).
+ */
+export function retriesFor(scenario: ScriptScenario): number {
+  const retryable = scenario.turns.some((turn) =>
+    turn.responses.some((response) => {
+      const fault = response.fault;
+      if (!fault) return false;
+      if (fault.kind === 'http') return fault.status === 429 || fault.status >= 500;
+      return true;
+    }),
+  );
+  return retryable ? 1 : 0;
+}
+
+export async function installOfficialCli(
+  settings: OfficialCliSettings,
+  options: InstallOfficialCliOptions,
+): Promise<InstalledOfficialCli | { notVerified: string }> {
+  const stateFile = path.join(options.stateDir, 'cli-state.json');
+  const logFile = path.join(options.stateDir, 'cli-log.jsonl');
+  const waitFor = (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) =>
+    waitForFakeCliEvent(logFile, (entry) => entry.event === event && entry.turnIndex === turn, { timeoutMs }).then(
+      (entry) => entry !== undefined,
+    );
+  const common = {
+    setTurn: (turn: number) => setFakeCliTurn(stateFile, turn),
+    readLog: () => (existsSync(logFile) ? readFakeCliLog(logFile) : []),
+  };
+  if (settings.mode === 'fake') {
+    const installed = await installFakeClis(options.binDir, {
+      scenario: options.scenario,
+      turnIndex: 0,
+      stateFile,
+      logFile,
+      clis: [options.cli],
+      ...(options.fakeScript ? { script: options.fakeScript } : {}),
+      ...(options.node ? { node: options.node } : {}),
+      ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
+    });
+    return { mode: 'fake', env: installed.env, waitFor, ...common };
+  }
+  if ((options.platform ?? process.platform) === 'win32')
+    return { notVerified: 'the real-CLI mode runs the CLI behind a POSIX exec wrapper, which Windows does not have' };
+  const executable = locateRealCli(options.cli, settings, options.searchPath ?? process.env.PATH ?? '');
+  if (!executable) {
+    const given = settings.paths?.[options.cli];
+    return {
+      notVerified: given
+        ? `--cli-path ${options.cli}=${given} is not an executable file`
+        : `the real ${options.cli} is not on PATH: pass --cli-path ${options.cli}=PATH`,
+    };
+  }
+  if (!options.fakeScript)
+    return { notVerified: 'dist/fake-cli.js (the wrapper’s logger) is missing: run npm run build' };
+  writeState(stateFile, { scenario: options.scenario, turnIndex: 0 });
+  const env = prepareOfflineEnvironment(options.cli, {
+    retries: retriesFor(options.scenario),
+    home: path.join(options.stateDir, `${options.cli}-home`),
+    endpoints: options.endpoints,
+    keys: {
+      openai: (options.credentials ?? DUMMY_CREDENTIALS).openaiApiKey,
+      anthropic: (options.credentials ?? DUMMY_CREDENTIALS).anthropicApiKey,
+      gemini: (options.credentials ?? DUMMY_CREDENTIALS).geminiApiKey,
+    },
+  });
+  await writeRealCliWrapper(options.binDir, options.cli, {
+    executable,
+    env,
+    loggerScript: options.fakeScript,
+    ...(options.node ? { node: options.node } : {}),
+    stateFile,
+    logFile,
+  });
+  return { mode: 'real', env: {}, ...common };
+}
