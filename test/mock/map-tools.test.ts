@@ -71,7 +71,7 @@ describe('mock --map-tools', () => {
     expect(withPatch[0]).toContain('{\\"cmd\\":\\"cat hello.txt\\"}');
     expect(withPatch[1]).toContain('"type":"custom_tool_call"');
     expect(withPatch[1]).toContain('*** Add File: summary.txt\\n+hello.txt has two lines.\\n*** End Patch');
-    expect(withPatch[2]).toContain('*** Update File: notes.txt\\n@@\\n-Status: draft\\n+Status: final');
+    expect(withPatch[3]).toContain('*** Update File: notes.txt\\n@@\\n-Status: draft\\n+Status: final');
     const withoutPatch = await codexCall('multi-tool', [{ type: 'function', name: 'exec_command' }], 2);
     expect(withoutPatch[1]).toContain("printf '%s' 'hello.txt has two lines.\\\\n' > summary.txt");
   });
