@@ -65,7 +65,7 @@ describe('mock --map-tools', () => {
         { type: 'function', name: 'exec_command' },
         { type: 'custom', name: 'apply_patch' },
       ],
-      3,
+      4,
     );
     expect(withPatch[0]).toContain('"name":"exec_command","call_id"');
     expect(withPatch[0]).toContain('{\\"cmd\\":\\"cat hello.txt\\"}');
