@@ -22,7 +22,7 @@ const isRoot = process.getuid?.() === 0;
 async function differential(cli: FakeCliName, asUser: boolean) {
   const workRoot = mkdtempSync(path.join(os.tmpdir(), `yume-differential-${cli}-`));
   try {
-    return await runDifferential({
+    const { rows } = await runDifferential({
       cli,
       realExecutable: asUser ? realCliPathForAnyone(cli) : realCliPath(cli),
       fakeScript,
@@ -31,6 +31,7 @@ async function differential(cli: FakeCliName, asUser: boolean) {
       ...(asUser ? { user: unprivilegedUser() } : {}),
       concurrency: 3,
     });
+    return rows;
   } finally {
     rmSync(workRoot, { recursive: true, force: true });
   }

@@ -21,6 +21,10 @@ export interface PinnedCli {
   versionText: string;
   /** By command path: '' for the CLI itself, 'exec' and 'exec resume' for codex. */
   commands: Record<string, PinnedCommand>;
+  /** The tools it declares to the model in its first request (seen by the mock). */
+  declaredTools?: string[];
+  /** The event types of its stdout in a plain answer (codex items as `item.completed:agent_message`). */
+  eventTypes?: string[];
 }
 
 /** The commands whose help is recorded, and the argv that prints it. */

@@ -7,7 +7,8 @@ import { chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node
 import path from 'node:path';
 import { startMockServer } from '../../mock/mock-server.js';
 import { DUMMY_CREDENTIALS } from '../../mock/credentials.js';
-import type { Scenario } from '../../mock/scenario-types.js';
+import { requestView } from '../../mock/request-views.js';
+import type { MockProviderId, Scenario } from '../../mock/scenario-types.js';
 import { commitFixtures } from '../../runner/git-workspace.js';
 import { LOG_ARGUMENT, STATE_ARGUMENT } from '../launcher-arguments.js';
 import type { FakeCliName } from '../script-types.js';
@@ -41,6 +42,17 @@ export interface DifferentialRow {
   real: Decision;
   /** Empty when fake and real agree. */
   disagreement: string;
+}
+
+/** What the real CLI showed of itself in the seed run (compared with the pinned data by the drift check). */
+export interface ObservedCli {
+  declaredTools: string[];
+  eventTypes: string[];
+}
+
+export interface DifferentialResult {
+  rows: DifferentialRow[];
+  observed: ObservedCli;
 }
 
 export interface DifferentialOptions {
@@ -139,7 +151,31 @@ async function pool<T, R>(items: readonly T[], concurrency: number, work: (item:
   return results;
 }
 
-export async function runDifferential(options: DifferentialOptions): Promise<DifferentialRow[]> {
+/** Event types of a CLI's stdout: `type`, with the item type of codex items and the subtype of system lines. */
+export function eventTypesIn(stdout: string): string[] {
+  const types = new Set<string>();
+  for (const line of stdout.split('\n')) {
+    try {
+      const event = JSON.parse(line) as Record<string, unknown>;
+      if (typeof event.type !== 'string') continue;
+      const item = event.item as Record<string, unknown> | undefined;
+      const detail =
+        typeof item?.type === 'string' ? item.type : typeof event.subtype === 'string' ? event.subtype : '';
+      types.add(detail ? `${event.type}:${detail}` : event.type);
+    } catch {
+      // not JSON
+    }
+  }
+  return [...types].sort();
+}
+
+const MOCK_PROVIDER: Record<FakeCliName, MockProviderId> = {
+  gemini: 'gemini',
+  codex: 'openai-responses',
+  claude: 'anthropic',
+};
+
+export async function runDifferential(options: DifferentialOptions): Promise<DifferentialResult> {
   const { cli } = options;
   const timeoutMs = options.timeoutMs ?? 90_000;
   const workspace = path.join(options.workRoot, 'workspace');
@@ -183,6 +219,13 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     const seed = options.corpus.find((entry) => !entry.argv.includes('{session}') && !entry.stdin);
     const seedArgv = (seed?.argv ?? []).map((argument) => argument.split('{cwd}').join(workspace));
     const [realSeed, fakeSeed] = await Promise.all([runReal(seedArgv), runFake(seedArgv)]);
+    const firstRequest = mock.requests().find((request) => request.body !== undefined);
+    const observed: ObservedCli = {
+      declaredTools: firstRequest
+        ? [...requestView(MOCK_PROVIDER[cli], firstRequest.body, firstRequest.path).declaredTools].sort()
+        : [],
+      eventTypes: eventTypesIn(realSeed.stdout),
+    };
     const sessions = {
       real: sessionIdIn(realSeed.stdout) ?? 'no-session',
       fake: sessionIdIn(fakeSeed.stdout) ?? 'no-session',
@@ -214,7 +257,7 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
       decideEntry,
     );
     const resumed = await pool(options.corpus.filter(resuming), 1, decideEntry);
-    return [...fresh, ...resumed];
+    return { rows: [...fresh, ...resumed], observed };
   } finally {
     await mock.close();
   }
