@@ -1,6 +1,7 @@
 // Reference shim benchmarks (issue 5), each as a ratio against a baseline measured in the same run:
 //   1. cold start: `yume-shim --version` vs `node -e 0`                          (goal <= 2x)
 //   2. a full single-tool turn (Read) against a local mock vs `node -e 0`       (goal <= 1.5x)
+//      and vs a minimal node:http client doing the same two calls              (goal <= 1.15x)
 //   3. mock's first text chunk -> shim's first `text` line, vs a bare fetch of the same stream (goal < +10 ms)
 //   4. translation throughput of a large text stream (MB/s of provider bytes)
 //   5. peak RSS of the shim while a Bash tool prints 50 MB                       (goal < 200 MB)
@@ -211,12 +212,12 @@ const post = (body) => new Promise((resolve, reject) => {
 
 let lastMedianMs = 0;
 /** Runs `runs` pairs of (measured, node -e 0) and prints the paired ratio. */
-async function pairedRuns(label, goal, measure) {
+async function pairedRuns(label, goal, measure, baseline = async () => (await timed(['-e', '0'])).ms) {
   const measured = [];
   const bare = [];
   for (let run = 0; run < RUNS; run += 1) {
     measured.push(await measure());
-    bare.push((await timed(['-e', '0'])).ms);
+    bare.push(await baseline());
   }
   const ratio = pairedRatio(measured, bare);
   lastMedianMs = median(measured);
@@ -275,6 +276,16 @@ async function main() {
     },
   );
   console.log(`  the shim's turn costs ${fmt(turnMs - lastMedianMs)} more than that minimal client (medians)`);
+  // The goal against that client, each shim turn paired with a client turn right next to it.
+  await pairedRuns(
+    `single-tool turn vs the minimal node:http client (Node ${process.versions.node})`,
+    1.15,
+    () => singleToolTurn(),
+    async () => {
+      script = [toolCallAnswer('Read', { file_path: 'hello.txt' }), textAnswer('It says hello.')];
+      return (await timed([minimalTurn])).ms;
+    },
+  );
 
   // 3. first text chunk -> first text line, next to a bare fetch of the same stream
   const shimLatency = [];

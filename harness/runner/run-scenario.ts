@@ -20,7 +20,15 @@ import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from './missi
 import { buildInvocation, invocationName } from './invocation.js';
 import { cliFor, providerEntry, providerFlags, type ProviderEntry } from './providers.js';
 import { runFinding } from '../rules/finding.js';
-import type { ProcessRecord, RequestRecord, RunResult, RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
+import type {
+  ProcessRecord,
+  RequestRecord,
+  RunPhases,
+  RunResult,
+  RunSpec,
+  SuiteSettings,
+  TimelineEntry,
+} from './run-types.js';
 import { WorkspaceTemplates } from './git-workspace.js';
 import { createRunDirectories, removeRunDirectories } from './workspace.js';
 
@@ -243,7 +251,15 @@ async function runPrepared(
   const note = (source: TimelineEntry['source'], text: string) =>
     timeline.push({ atMs: Math.round(performance.now() - started), source, text });
 
+  const phases: RunPhases = { directoriesMs: 0, mockMs: 0, executeMs: 0, checksMs: 0, cleanupMs: 0 };
+  let phaseStart = performance.now();
+  const phaseEnd = (name: keyof RunPhases) => {
+    const now = performance.now();
+    phases[name] += now - phaseStart;
+    phaseStart = now;
+  };
   const dirs = await createRunDirectories(`${spec.scenario.id}-${spec.provider}`, workspaceSource);
+  phaseEnd('directoriesMs');
   // This run's own dummy keys: its mock accepts only these, so no other run's shim can use it.
   const credentials = runCredentials();
   // R5 "binary or CLI missing": no fake CLI, and no real one either (missing-cli.ts).
@@ -262,6 +278,7 @@ async function runPrepared(
     mapTools: mockForCli.mapTools,
     ...(settings.maxRequestBodyBytes ? { maxBodyBytes: settings.maxRequestBodyBytes } : {}),
   });
+  phaseEnd('mockMs');
   mock.events.on('request', (request: { index: number; method: string; path: string; turn: number }) =>
     note('mock', `request #${request.index + 1} ${request.method} ${request.path} (turn ${request.turn + 1})`),
   );
@@ -340,6 +357,7 @@ async function runPrepared(
       spec.invocation.kind === 'template'
         ? spec.invocation.template.providers[entry.id]
         : providerFlags(entry, spec.invocation.kind);
+    phaseEnd('directoriesMs'); // auth helpers, fake CLIs, environment
     const execution = await executeRun({
       spec,
       settings,
@@ -365,6 +383,7 @@ async function runPrepared(
     if ('notVerified' in execution)
       return notVerifiedResult(spec, { persistent: check.persistent, notVerified: execution.notVerified });
     const requests = mock.requests();
+    phaseEnd('executeMs');
     const checked = await checkRun({
       scenario: spec.scenario,
       provider: entry,
@@ -402,6 +421,7 @@ async function runPrepared(
     // Checks a run of this kind cannot make (a real CLI's inner workings) leave a required run partial.
     const status = failed ? 'failed' : incomplete ? 'not-verified' : limited ? 'partial' : 'passed';
     const unverified = [...checked.notVerified, ...checked.limitations];
+    phaseEnd('checksMs');
     return {
       ...baseResult(spec),
       status,
@@ -413,11 +433,15 @@ async function runPrepared(
       requests: toRequestRecords(mock),
       timeline,
       ...(startFailure ? { startFailure } : {}),
-      secrets: secretValues(env),
+      secrets: [...secretValues(env), ...Object.values(credentials)],
       directories: { workspace: dirs.workspace, home: dirs.home },
+      phases,
     };
   } finally {
+    phaseStart = performance.now();
     await mock.close();
+    phaseEnd('mockMs');
     if (!settings.keepDirectories) await removeRunDirectories(dirs);
+    phaseEnd('cleanupMs');
   }
 }

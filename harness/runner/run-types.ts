@@ -84,6 +84,20 @@ export interface RequestRecord {
 }
 
 /** `error`: the harness itself failed while running or judging the run (never a verdict on the shim). */
+/** Where a run's wall time went (ms), for `npm run bench`'s cost split; not part of the report. */
+export interface RunPhases {
+  /** Run directories and the workspace copy, auth helpers, fake CLIs, environment. */
+  directoriesMs: number;
+  /** Starting and closing the mock provider. */
+  mockMs: number;
+  /** Spawning and driving the shim until its processes exited. */
+  executeMs: number;
+  /** Judging what happened (stream rules, run rules, goldens). */
+  checksMs: number;
+  /** Removing the run's directories. */
+  cleanupMs: number;
+}
+
 export type RunStatus = 'passed' | 'failed' | 'not-verified' | 'partial' | 'error';
 
 export interface RunResult {
@@ -112,6 +126,8 @@ export interface RunResult {
   interrupted?: boolean;
   /** The shim could not be started at all (the CLI exits 2 with this reason). */
   startFailure?: string;
+  /** Where the run's wall time went. */
+  phases?: RunPhases;
   /** Credential-like values of the run's environment, for redaction (removed once the run is redacted). */
   secrets?: string[];
   /** The run's workspace and HOME (removed after the run unless kept): what normalisation replaces. */
