@@ -5,7 +5,6 @@
 // Exit codes: the merged suite's (0, 1, 2) with --shards; 0 with --interop; 2 on bad input.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import '../report/html.js';
 import { writeInteropPages } from '../report/interop.js';
 import { type LoadedReport, MergeError, mergeShardReports } from '../report/merge-shards.js';
 import type { ConformanceReport } from '../report/model.js';

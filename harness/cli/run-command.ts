@@ -4,12 +4,16 @@
 // 1: some failed, a required scenario is not verified, or an expected failure is stale; 2: usage error or the
 // shim could not be started.
 import { type Command, Option } from 'commander';
-import '../report/html.js';
 import { emitReports, parseReporterSpec } from '../report/reporters.js';
 import { parseEnvAssignments } from '../runner/environment.js';
 import { invocationName } from '../runner/invocation.js';
 import { preflight } from '../runner/run-scenario.js';
-import { resolveSuite, runConformance, DEFAULT_TIMEOUT_MS, type RunOptions } from '../runner/run-conformance.js';
+import {
+  resolveSuite,
+  runConformanceWithResults,
+  DEFAULT_TIMEOUT_MS,
+  type RunOptions,
+} from '../runner/run-conformance.js';
 import type { RunResult } from '../runner/run-types.js';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { UsageError } from '../errors.js';
@@ -190,14 +194,14 @@ async function runSuite(shim: string | undefined, flags: RunFlags): Promise<numb
     process.stdout.write(listRuns(options));
     return EXIT_OK;
   }
-  const report = await runConformance({
+  const { report, results } = await runConformanceWithResults({
     ...options,
     onProgress: (result, done, total) => process.stderr.write(progressLine(result, done, total)),
   });
   if (report.exitCode === EXIT_USAGE) {
     process.stderr.write(`yume-conformance run: ${report.error}\n`);
   }
-  emitReports(report, reporters);
+  emitReports(report, reporters, process.stdout, results);
   const { summary } = report;
   const parts = [`${summary.passed} passed`, `${summary.failed} failed`];
   if (summary.expectedFailures) parts.push(`${summary.expectedFailures} expected failure(s)`);

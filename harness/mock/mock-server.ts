@@ -14,7 +14,7 @@ import {
   unscriptedReply,
 } from './error-bodies.js';
 import { type ChunkMode, responseSeed, seededRandom, splitAtRandomOffsets } from './rechunk.js';
-import type { RenderContext } from './render-context.js';
+import type { WireRenderContext } from './render-context.js';
 import { renderAnthropicJson, renderAnthropicStream } from './render-anthropic.js';
 import { renderGeminiJson, renderGeminiJsonArray, renderGeminiSse } from './render-gemini.js';
 import { renderOpenAIChatJson, renderOpenAIChatStream } from './render-openai-chat.js';
@@ -235,7 +235,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
           providerErrorReply(provider, fault.status, { model, message: fault.message, retryAfter: fault.retryAfter }),
         );
       }
-      const ctx: RenderContext = {
+      const ctx: WireRenderContext = {
         scenarioId: scenario.id,
         model,
         turn,
@@ -546,7 +546,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
 function renderStream(
   provider: MockProviderId,
   response: ModelResponse,
-  ctx: RenderContext,
+  ctx: WireRenderContext,
   sse: boolean,
 ): WireFrame[] {
   switch (provider) {
@@ -561,7 +561,7 @@ function renderStream(
   }
 }
 
-function renderJson(provider: MockProviderId, response: ModelResponse, ctx: RenderContext): unknown {
+function renderJson(provider: MockProviderId, response: ModelResponse, ctx: WireRenderContext): unknown {
   switch (provider) {
     case 'openai-chat':
       return renderOpenAIChatJson(response, ctx);

@@ -1,18 +1,18 @@
 // Script response -> Anthropic Messages streaming (https://docs.anthropic.com/en/docs/build-with-claude/streaming): every frame has an `event:` line.
 import type { ModelResponse } from './scenario-types.js';
-import { type RenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
+import { type WireRenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { providerToolCallId, stableToken } from './tool-call-ids.js';
 import { argumentsText, namedEvent, splitIntoPieces, type WireFrame } from './wire-frames.js';
 
-function messageId(ctx: RenderContext): string {
+function messageId(ctx: WireRenderContext): string {
   return `msg_01${stableToken(22, 'anthropic', ctx.scenarioId, responseKey(ctx))}`;
 }
 
-function thinkingSignature(ctx: RenderContext): string {
+function thinkingSignature(ctx: WireRenderContext): string {
   return Buffer.from(`yume-conformance-thinking:${ctx.scenarioId}:${responseKey(ctx)}`).toString('base64');
 }
 
-export function renderAnthropicStream(response: ModelResponse, ctx: RenderContext): WireFrame[] {
+export function renderAnthropicStream(response: ModelResponse, ctx: WireRenderContext): WireFrame[] {
   const usage = resolveUsage(response);
   const frames: WireFrame[] = [];
   const emit = (type: string, payload: Record<string, unknown>, firstText?: boolean): void => {
@@ -94,7 +94,7 @@ export function anthropicStreamError(): WireFrame {
 }
 
 /** stream: false answer (a Message object). */
-export function renderAnthropicJson(response: ModelResponse, ctx: RenderContext): unknown {
+export function renderAnthropicJson(response: ModelResponse, ctx: WireRenderContext): unknown {
   const usage = resolveUsage(response);
   const content: unknown[] = [];
   if (response.thinking?.length)

@@ -2,7 +2,7 @@
 import type { ModelResponse, ScriptUsage } from './scenario-types.js';
 import { argumentsText } from './wire-frames.js';
 
-export interface RenderContext {
+export interface WireRenderContext {
   scenarioId: string;
   /** Model name taken from the request (path or body), echoed like the real APIs do. */
   model: string;
@@ -15,7 +15,7 @@ export interface RenderContext {
 }
 
 /** A stable suffix for per-response ids (message ids, response ids). */
-export function responseKey(ctx: RenderContext): string {
+export function responseKey(ctx: WireRenderContext): string {
   return `${ctx.turn}.${ctx.responseIndex}.${ctx.attempt}`;
 }
 

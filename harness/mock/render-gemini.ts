@@ -2,7 +2,7 @@
 // frames (alt=sse) or the streamed JSON array (no alt=sse). Function calls carry no id; the first one carries a
 // thoughtSignature.
 import type { ModelResponse } from './scenario-types.js';
-import { type RenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
+import { type WireRenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { geminiThoughtSignature, stableToken } from './tool-call-ids.js';
 import { dataEvent, type WireFrame } from './wire-frames.js';
 
@@ -22,7 +22,7 @@ export function geminiUsage(response: ModelResponse): Record<string, unknown> {
 /** The GenerateContentResponse objects of one streamed answer, in order. */
 export function geminiChunks(
   response: ModelResponse,
-  ctx: RenderContext,
+  ctx: WireRenderContext,
 ): { chunk: Record<string, unknown>; firstText?: boolean }[] {
   const responseId = stableToken(22, 'gemini', ctx.scenarioId, responseKey(ctx));
   const finishReason = resolveStop(response) === 'max_tokens' ? 'MAX_TOKENS' : 'STOP';
@@ -53,12 +53,12 @@ export function geminiChunks(
   }));
 }
 
-export function renderGeminiSse(response: ModelResponse, ctx: RenderContext): WireFrame[] {
+export function renderGeminiSse(response: ModelResponse, ctx: WireRenderContext): WireFrame[] {
   return geminiChunks(response, ctx).map(({ chunk, firstText }) => ({ bytes: dataEvent(chunk), firstText }));
 }
 
 /** Without alt=sse: one JSON array whose elements are written as they are produced. */
-export function renderGeminiJsonArray(response: ModelResponse, ctx: RenderContext): WireFrame[] {
+export function renderGeminiJsonArray(response: ModelResponse, ctx: WireRenderContext): WireFrame[] {
   const chunks = geminiChunks(response, ctx);
   return [
     ...chunks.map(({ chunk, firstText }, i) => ({
@@ -78,7 +78,7 @@ export function geminiStreamError(): WireFrame {
 }
 
 /** :generateContent answer: the chunks merged into one response. */
-export function renderGeminiJson(response: ModelResponse, ctx: RenderContext): unknown {
+export function renderGeminiJson(response: ModelResponse, ctx: WireRenderContext): unknown {
   const chunks = geminiChunks(response, ctx).map((c) => c.chunk);
   const last = chunks[chunks.length - 1] as Record<string, unknown>;
   const parts: unknown[] = [];

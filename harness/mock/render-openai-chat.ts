@@ -1,12 +1,12 @@
 // Script response -> Chat Completions streaming bytes (https://platform.openai.com/docs/api-reference/chat-streaming).
 import type { ModelResponse } from './scenario-types.js';
-import { type RenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
+import { type WireRenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { providerToolCallId, stableToken } from './tool-call-ids.js';
 import { argumentsText, dataEvent, MOCK_CREATED_AT, splitIntoPieces, type WireFrame } from './wire-frames.js';
 
 const FINISH_REASON = { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'length' } as const;
 
-function completionId(ctx: RenderContext): string {
+function completionId(ctx: WireRenderContext): string {
   return `chatcmpl-${stableToken(29, 'openai-chat', ctx.scenarioId, responseKey(ctx))}`;
 }
 
@@ -28,7 +28,7 @@ export function chatUsage(response: ModelResponse): Record<string, unknown> {
   };
 }
 
-export function renderOpenAIChatStream(response: ModelResponse, ctx: RenderContext): WireFrame[] {
+export function renderOpenAIChatStream(response: ModelResponse, ctx: WireRenderContext): WireFrame[] {
   const base = {
     id: completionId(ctx),
     object: 'chat.completion.chunk',
@@ -90,7 +90,7 @@ export function openAIChatStreamError(): WireFrame {
 }
 
 /** stream: false answer (a chat.completion object). */
-export function renderOpenAIChatJson(response: ModelResponse, ctx: RenderContext): unknown {
+export function renderOpenAIChatJson(response: ModelResponse, ctx: WireRenderContext): unknown {
   const calls = response.toolCalls ?? [];
   return {
     id: completionId(ctx),

@@ -2,12 +2,12 @@
 // (https://platform.openai.com/docs/api-reference/responses-streaming): every event has `event:` equal to its
 // JSON `type` and a sequence_number; output_item.done always carries the complete item (Codex reads it).
 import type { ModelResponse } from './scenario-types.js';
-import { type RenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
+import { type WireRenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { providerToolCallId, responsesItemId, stableHex } from './tool-call-ids.js';
 import { isCustomToolCall } from './map-tools.js';
 import { argumentsText, MOCK_CREATED_AT, namedEvent, splitIntoPieces, type WireFrame } from './wire-frames.js';
 
-function ids(ctx: RenderContext): { response: string; message: string; reasoning: string } {
+function ids(ctx: WireRenderContext): { response: string; message: string; reasoning: string } {
   const key = responseKey(ctx);
   return {
     response: `resp_${stableHex(48, 'resp', ctx.scenarioId, key)}`,
@@ -30,7 +30,7 @@ export function responsesUsage(response: ModelResponse): Record<string, unknown>
 }
 
 function responseObject(
-  ctx: RenderContext,
+  ctx: WireRenderContext,
   status: string,
   output: unknown[],
   extra: Record<string, unknown>,
@@ -64,7 +64,7 @@ function responseObject(
 }
 
 /** The final output items, as response.completed and a non-streaming answer list them. */
-function finalItems(response: ModelResponse, ctx: RenderContext): Record<string, unknown>[] {
+function finalItems(response: ModelResponse, ctx: WireRenderContext): Record<string, unknown>[] {
   const id = ids(ctx);
   const items: Record<string, unknown>[] = [];
   if (response.thinking?.length) {
@@ -108,7 +108,7 @@ function finalItems(response: ModelResponse, ctx: RenderContext): Record<string,
   return items;
 }
 
-export function renderOpenAIResponsesStream(response: ModelResponse, ctx: RenderContext): WireFrame[] {
+export function renderOpenAIResponsesStream(response: ModelResponse, ctx: WireRenderContext): WireFrame[] {
   const frames: WireFrame[] = [];
   let sequence = 0;
   const emit = (type: string, payload: Record<string, unknown>, firstText?: boolean): void => {
@@ -244,7 +244,7 @@ export function openAIResponsesStreamError(sequenceNumber: number): WireFrame {
 }
 
 /** stream: false answer (a Response object). */
-export function renderOpenAIResponsesJson(response: ModelResponse, ctx: RenderContext): unknown {
+export function renderOpenAIResponsesJson(response: ModelResponse, ctx: WireRenderContext): unknown {
   const incomplete = resolveStop(response) === 'max_tokens';
   return responseObject(ctx, incomplete ? 'incomplete' : 'completed', finalItems(response, ctx), {
     usage: responsesUsage(response),

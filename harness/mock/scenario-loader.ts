@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import scenarioSchema from '../../schemas/scenario.schema.json' with { type: 'json' };
-import { jsonPointerLines, offsetToLineColumn } from './json-locations.js';
+import { jsonPointerLines, offsetToLineColumn } from '../../common/json-locations.js';
 import type { LoadedScenario, Scenario } from './scenario-types.js';
 import { YumeError } from '../../common/errors.js';
 

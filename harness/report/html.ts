@@ -3,11 +3,9 @@
 // and the lines findings point at highlighted, the requests the shim sent to the mocked provider, stderr,
 // and a timeline. A link to #run-N opens that run's section (the browser reveals a closed <details> that
 // holds the target), so other pages (the interop matrix) can point at a run.
-import { runDetails } from '../runner/run-conformance.js';
 import type { ProcessRecord, RequestRecord, RunResult } from '../runner/run-types.js';
 import { escapeHtml, type TranscriptView, transcriptTable, viewFromReport, visible } from './html-transcript.js';
 import type { ConformanceReport, ReportFinding, ReportRequest, ReportRun } from './model.js';
-import { registerReporter } from './reporters.js';
 
 export { escapeHtml };
 
@@ -111,9 +109,11 @@ ol.timeline{font:12px/1.4 ui-monospace,monospace;padding-left:1.5em}.at{color:#7
 .src{display:inline-block;min-width:4em;font-weight:600}.src.shim{color:#2a5db0}.src.mock{color:#7a3ea1}.src.stdin{color:#b7791f}
 `;
 
-/** The whole page. */
-export function renderHtml(report: ConformanceReport): string {
-  const results = runDetails(report);
+/**
+ * The whole page. `results`, the full result of each run in the order of `report.runs`, adds whole transcripts
+ * and timelines; without it (a report read from a file) the page shows what the report holds.
+ */
+export function renderHtml(report: ConformanceReport, results?: readonly RunResult[]): string {
   const summary = report.summary;
   const counts = Object.entries(summary)
     .filter(([, value]) => typeof value === 'number')
@@ -136,5 +136,3 @@ export function renderHtml(report: ConformanceReport): string {
   const sections = order.map(({ run, index }) => runSection(run, results?.[index], index));
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>yume-conformance report</title><style>${STYLE}</style></head><body>\n${header.join('\n')}\n${sections.join('\n')}\n</body></html>\n`;
 }
-
-registerReporter('html', (report) => renderHtml(report));

@@ -1,7 +1,9 @@
-// Reporter registry and `--reporter NAME[:FILE]` handling shared by `validate` and `run`. Other reporters
-// (html) register themselves with registerReporter() from their own module.
+// Reporter registry and `--reporter NAME[:FILE]` handling shared by `validate`, `run` and `merge-reports`.
+// A program embedding the harness may add a reporter with registerReporter().
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { RunResult } from '../runner/run-types.js';
+import { renderHtml } from './html.js';
 import { colorWanted, renderHuman } from './human.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
@@ -9,17 +11,20 @@ import type { ConformanceReport } from './model.js';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 import { UsageError } from '../errors.js';
 
-export interface RenderContext {
+export interface ReporterOptions {
   /** True when the output goes to a terminal that wants colours (never for files). */
   color: boolean;
+  /** The full result of each run, in the order of `report.runs`, when the report comes from a run here. */
+  results?: readonly RunResult[];
 }
 
-export type RenderReport = (report: ConformanceReport, context: RenderContext) => string;
+export type RenderReport = (report: ConformanceReport, options: ReporterOptions) => string;
 
 const registry = new Map<string, RenderReport>([
-  ['human', (report, context) => renderHuman(report, { color: context.color })],
+  ['human', (report, options) => renderHuman(report, { color: options.color })],
   ['json', (report) => renderJson(report)],
   ['junit', (report) => renderJunit(report)],
+  ['html', (report, options) => renderHtml(report, options.results)],
 ]);
 
 export function registerReporter(name: string, render: RenderReport): void {
@@ -66,15 +71,16 @@ export function emitReports(
   report: ConformanceReport,
   specs: readonly ReporterSpec[],
   stdout: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
+  results?: readonly RunResult[],
 ): void {
   for (const spec of specs) {
     const render = registry.get(spec.name);
     if (!render) throw new UsageError(`unknown reporter "${spec.name}"`);
     if (spec.file === undefined) {
-      stdout.write(render(report, { color: colorWanted(stdout) }));
+      stdout.write(render(report, { color: colorWanted(stdout), ...(results ? { results } : {}) }));
       continue;
     }
-    const text = render(report, { color: false });
+    const text = render(report, { color: false, ...(results ? { results } : {}) });
     try {
       mkdirSync(path.dirname(path.resolve(spec.file)), { recursive: true });
       writeFileSync(spec.file, text);

@@ -4,7 +4,7 @@
 // leave objects open for forward compatibility.
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { jsonPointerLines, offsetToLineColumn } from '../mock/json-locations.js';
+import { jsonPointerLines, offsetToLineColumn } from '../../common/json-locations.js';
 import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 /** A capabilities, expected-failures or invocation file that cannot be read or is invalid (code CONFIG_FILE). */

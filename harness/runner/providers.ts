@@ -1,8 +1,8 @@
 // The harness provider ids and the flags each invocation passes for them (R7's table).
 import type { MockProviderId, ScenarioProviderId } from '../mock/scenario-types.js';
+import type { FakeCliName } from '../official-cli/script-types.js';
 
 export type ProviderId = ScenarioProviderId;
-export type FakeCliName = 'gemini' | 'codex' | 'claude';
 /** Which SDK-style base URL `--api-base` carries for a provider (R7). */
 export type BaseUrlKind = 'openai' | 'anthropic' | 'gemini';
 

@@ -1,7 +1,7 @@
 // runConformance(): the programmatic form of `yume-conformance run`. Resolves the shim, capabilities,
 // scenarios and matrix, runs them `jobs` at a time, applies expected failures and returns the report
-// (schemas/report.schema.json) with the exit code. Transcripts and requests of each run stay available to
-// the HTML reporter through runDetails(report).
+// (schemas/report.schema.json) with the exit code. runConformanceWithResults() also returns the full result of
+// each run (whole transcripts, requests, timelines), which the caller hands to the reporters explicitly.
 import type { OfficialCliSettings } from '../official-cli/backend.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -106,13 +106,6 @@ export interface ConformanceRunReport extends ConformanceReport {
   suiteVersion: string;
   selection: { fingerprint: string; runs: number };
   shard?: Shard;
-}
-
-const details = new WeakMap<object, RunResult[]>();
-
-/** The full results behind a report (transcripts, requests, timelines), for the HTML reporter. */
-export function runDetails(report: object): RunResult[] | undefined {
-  return details.get(report);
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -322,6 +315,17 @@ function nonEmptyLineCount(bytes: Buffer): number {
 }
 
 export async function runConformance(options: RunOptions = {}): Promise<ConformanceRunReport> {
+  return (await runConformanceWithResults(options)).report;
+}
+
+/** A suite run's report, and the full result of each of its runs in the order of `report.runs`. */
+export interface ConformanceRunOutcome {
+  report: ConformanceRunReport;
+  results: RunResult[];
+}
+
+/** Like runConformance(), and also returns each run's full result for reporters that show more (html). */
+export async function runConformanceWithResults(options: RunOptions = {}): Promise<ConformanceRunOutcome> {
   const suite = resolveSuite(options);
   const platform = options.platform ?? process.platform;
   const workspaces = new WorkspaceTemplates(options.git ? { git: options.git } : {});
@@ -379,6 +383,5 @@ export async function runConformance(options: RunOptions = {}): Promise<Conforma
     ...(options.shard ? { shard: options.shard } : {}),
   };
   if (options.artifactsDir) writeArtifacts(options.artifactsDir, report.runs, results);
-  details.set(report, results);
-  return report;
+  return { report, results };
 }
