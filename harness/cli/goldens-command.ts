@@ -3,11 +3,14 @@
 // of date); with --update it writes the changed files, prints a readable diff and logs the reason in
 // transcripts/GOLDENS.md. A scenario the reference shim fails is never written.
 import type { Command } from 'commander';
-import { changes, computeGoldens, writeGoldens } from '../runner/goldens.js';
+import { CLAUDE_GOLDENS_PRESET, computeClaudeGoldens } from '../runner/claude-goldens.js';
+import { changes, computeGoldens, type GoldenUpdate, writeGoldens } from '../runner/goldens.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, failureOf, isKnownError } from './exit-codes.js';
 
 interface GoldensFlags {
   update?: boolean;
+  from?: string;
+  shim?: string;
   reason?: string;
   scenario?: string[];
   jobs?: string;
@@ -35,9 +38,27 @@ async function goldensAction(flags: GoldensFlags): Promise<void> {
     process.exitCode = EXIT_USAGE;
     return;
   }
-  let updates: Awaited<ReturnType<typeof computeGoldens>>;
+  if (flags.from !== undefined && flags.from !== CLAUDE_GOLDENS_PRESET) {
+    process.stderr.write(
+      `yume-conformance goldens: --from ${flags.from} is not known — fix: use --from ${CLAUDE_GOLDENS_PRESET} (or leave it out for the reference shim)\n`,
+    );
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  let updates: GoldenUpdate[];
+  let source = 'the reference shim';
+  let recordedWith = '';
   try {
-    updates = await computeGoldens({ scenarios: flags.scenario ?? [], jobs });
+    if (flags.from) {
+      const recorded = await computeClaudeGoldens({
+        ...(flags.scenario ? { scenarios: flags.scenario } : {}),
+        ...(flags.shim ? { shim: flags.shim } : {}),
+        jobs,
+      });
+      updates = recorded.updates;
+      source = 'Claude Code';
+      recordedWith = ` (recorded from Claude Code ${recorded.version ?? 'of unknown version'})`;
+    } else updates = await computeGoldens({ scenarios: flags.scenario ?? [], jobs });
   } catch (error) {
     if (!isKnownError(error)) throw error;
     const failure = failureOf('yume-conformance goldens', error);
@@ -51,7 +72,7 @@ async function goldensAction(flags: GoldensFlags): Promise<void> {
     if (update.problems.length > 0) {
       broken += 1;
       process.stdout.write(
-        `✘ ${update.scenario} (${update.provider}): the reference shim does not pass it, golden not written:\n    ${update.problems.join('\n    ')}\n`,
+        `✘ ${update.scenario} (${update.provider}): ${source} does not pass it, golden not written:\n    ${update.problems.join('\n    ')}\n`,
       );
       continue;
     }
@@ -74,14 +95,14 @@ async function goldensAction(flags: GoldensFlags): Promise<void> {
       process.stdout.write(`  ${name}: no longer produced${flags.update ? ', removed' : ''}\n`);
   }
   if (flags.update) {
-    const written = writeGoldens(updates, flags.reason!);
+    const written = writeGoldens(updates, `${flags.reason!}${recordedWith}`);
     process.stdout.write(
-      `${written.length} scenario(s) updated${written.length ? ', reason logged in transcripts/GOLDENS.md' : ''}; ${broken} not written (reference shim fails)\n`,
+      `${written.length} scenario(s) updated${written.length ? ', reason logged in transcripts/GOLDENS.md' : ''}; ${broken} not written (${source} fails)\n`,
     );
     process.exitCode = broken > 0 ? EXIT_FAILED : EXIT_OK;
   } else {
     process.stdout.write(
-      `${stale} scenario(s) out of date, ${broken} failing with the reference shim${stale ? ' — run `yume-conformance goldens --update --reason "..."`' : ''}\n`,
+      `${stale} scenario(s) out of date, ${broken} failing with ${source}${stale ? ' — run `yume-conformance goldens --update --reason "..."`' : ''}\n`,
     );
     process.exitCode = stale > 0 || broken > 0 ? EXIT_FAILED : EXIT_OK;
   }
@@ -96,5 +117,10 @@ export function registerGoldensCommand(program: Command): void {
     .option('--reason <text>', 'why the goldens change (required with --update; logged in transcripts/GOLDENS.md)')
     .option('--scenario <id>', 'only this scenario; repeatable', collectList)
     .option('--jobs <n>', 'scenarios at a time (default 2)')
+    .option(
+      '--from <preset>',
+      `record another program's goldens instead: ${CLAUDE_GOLDENS_PRESET} runs real Claude Code over its preset's list into transcripts/<id>/claude-code.jsonl`,
+    )
+    .option('--shim <path>', "with --from: the program to run (default: the preset's, on PATH)")
     .action(goldensAction);
 }

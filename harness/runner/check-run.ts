@@ -521,8 +521,11 @@ function persistentChecks(process: ExecutedProcess, scenario: LoadedScenario): F
   return findings;
 }
 
+/** Claude's --provider flags: its sessions belong to Claude Code, and the app never reads them from ~/.yume. */
+export const CLAUDE_PROVIDER_FLAGS: readonly string[] = ['anthropic', 'claude-cli'];
+
 function sessionFileCheck(input: CheckInput): Finding[] {
-  if (!input.providerFlag) return [];
+  if (!input.providerFlag || CLAUDE_PROVIDER_FLAGS.includes(input.providerFlag)) return [];
   // Only turns that completed successfully must have saved the session.
   const last = input.processes.at(-1);
   if (!last || last.exit.spawnError) return [];

@@ -31,10 +31,16 @@ const VOLATILE: Record<string, unknown> = {
   timestamp: '<timestamp>',
 };
 
-function stabilise(value: unknown, context: NormaliseContext, uuids: { count: number }, depth = 0): unknown {
+function stabilise(
+  value: unknown,
+  context: NormaliseContext,
+  uuids: { count: number },
+  depth = 0,
+  volatile: Record<string, unknown> = VOLATILE,
+): unknown {
   if (typeof value === 'string') return normaliseText(value, context);
   if (depth >= MAX_COMPARED_DEPTH && value && typeof value === 'object') return TOO_DEEP_MARKER;
-  if (Array.isArray(value)) return value.map((item) => stabilise(item, context, uuids, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => stabilise(item, context, uuids, depth + 1, volatile));
   if (value && typeof value === 'object') {
     const result: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
@@ -43,9 +49,9 @@ function stabilise(value: unknown, context: NormaliseContext, uuids: { count: nu
         result[key] = `golden-uuid-${uuids.count}`;
       } else {
         result[key] =
-          key in VOLATILE && item !== undefined && item !== null
-            ? VOLATILE[key]
-            : stabilise(item, context, uuids, depth + 1);
+          key in volatile && item !== undefined && item !== null
+            ? volatile[key]
+            : stabilise(item, context, uuids, depth + 1, volatile);
       }
     }
     return result;
@@ -53,8 +59,16 @@ function stabilise(value: unknown, context: NormaliseContext, uuids: { count: nu
   return value;
 }
 
-/** The golden text of a captured stdout: every JSON line stabilised, LF line endings. */
-export function goldenText(stdout: Buffer, context: NormaliseContext): string {
+/**
+ * The golden text of a captured stdout: every JSON line stabilised, LF line endings. `moreVolatile` adds keys
+ * another program fills with per-run values (Claude Code's retry jitter, timings).
+ */
+export function goldenText(
+  stdout: Buffer,
+  context: NormaliseContext,
+  moreVolatile: Record<string, unknown> = {},
+): string {
+  const volatile = { ...VOLATILE, ...moreVolatile };
   const lines = stdout.toString('utf8').split('\n');
   if (lines.at(-1) === '') lines.pop();
   const uuids = { count: 0 };
@@ -62,7 +76,7 @@ export function goldenText(stdout: Buffer, context: NormaliseContext): string {
     .map((line) => {
       const trimmed = line.replace(/\r$/, '');
       try {
-        return JSON.stringify(stabilise(JSON.parse(trimmed), context, uuids));
+        return JSON.stringify(stabilise(JSON.parse(trimmed), context, uuids, 0, volatile));
       } catch {
         return trimmed; // kept as printed; `validate` on the golden will say what is wrong with it
       }
