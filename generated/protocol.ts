@@ -918,6 +918,10 @@ export interface Scenario {
    */
   cli?: 'missing';
   /**
+   * A flag no shim accepts, appended to every invocation's arguments: the shim must stop with an argument error (R2; Claude Code's form is accepted, R13) and make no provider request.
+   */
+  badArgument?: string;
+  /**
    * Default true: the run's workspace is a git repository holding one commit of the fixtures (fixed author, committer and date, so its hash is stable). false runs the scenario in a plain folder, as a project outside any repository.
    */
   git?: boolean;

@@ -43,6 +43,7 @@ import {
 } from './claude-forms.js';
 import { isAssistantText, isStreamEventText } from './live-stdout.js';
 import { outsideCwdChecks } from './outside-cwd-check.js';
+import { argumentErrorCheck } from './argument-error-check.js';
 
 import { EXIT_GRACE_MS } from './exit-clock.js';
 
@@ -812,5 +813,11 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
   }
   findings.push(...sessionFileCheck(input));
   findings.push(...resumeChecks(input));
+  const badArgument = input.scenario.badArgument;
+  const first = input.processes[0];
+  if (badArgument && first) {
+    const verdict = argumentErrorCheck(first, eventsOf(first), badArgument);
+    out.findings = [...findings.filter(verdict.applies), ...verdict.findings];
+  }
   return out;
 }

@@ -157,8 +157,15 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
   const processes: ExecutedProcess[] = [];
   let resumeId: string | undefined;
   for (const [index, turn] of spec.scenario.turns.entries()) {
-    const built = buildInvocation(spec.invocation, turnValues(input, turn, resumeId ?? input.baseValues.sessionId));
-    if ('notVerified' in built) return { notVerified: built.notVerified };
+    const invocation = buildInvocation(
+      spec.invocation,
+      turnValues(input, turn, resumeId ?? input.baseValues.sessionId),
+    );
+    if ('notVerified' in invocation) return { notVerified: invocation.notVerified };
+    // The argument-error scenario: a flag no shim accepts, after everything the invocation passes (R2).
+    const built = spec.scenario.badArgument
+      ? { ...invocation, args: [...invocation.args, spec.scenario.badArgument] }
+      : invocation;
     hooks.mock.setTurn(index);
     hooks.setCliTurn?.(index);
     const live = new LiveStdout();

@@ -44,6 +44,12 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   fixture('golden.partial-text', 'prints-claude-forms.mjs', 'fault-stream-cut', mini('fault-stream-cut')),
   fixture('process.exit-after-result', 'lingers-after-result.mjs', 'plain-text', mini('plain-text')),
   fixture('workspace.outside-cwd-refused', 'writes-outside-cwd.mjs', 'outside-cwd', mini('outside-cwd')),
+  // an unknown flag: the flat form of the argument error (mini shim) and Claude Code's form both conform
+  fixture('process.argument-error', 'ignores-unknown-flags.mjs', 'bad-argument', mini('bad-argument')),
+  fixture('process.argument-error', 'refuses-flag-silently.mjs', 'bad-argument', {
+    shim: 'refuses-flag-on-stderr.mjs',
+    scenario: 'bad-argument',
+  }),
   // a directory where the shim should be: it cannot be started
   fixture('process.started', 'lib', 'plain-text', mini('plain-text')),
   // the reference shim with one behaviour changed by a proxy
@@ -54,6 +60,8 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   fixture('process.exit-code', 'exits-1-after-success.mjs', 'plain-text', reference('plain-text')),
   // INFO: reported after every error result, never after a success result
   fixture('process.exit-code-after-error', 'passes-through-reference.mjs', 'fault-400', reference('plain-text')),
+  // INFO: the runner reports the interrupt it sent, and sends none in a run without one
+  fixture('interrupt.sent', 'passes-through-reference.mjs', 'interrupt', reference('plain-text')),
   fixture('interrupt.acknowledged', 'drops-interrupt-line.mjs', 'interrupt', reference('interrupt')),
   fixture(
     'interrupt.tool-error-result',
@@ -102,12 +110,14 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   { rule: 'golden.result', unit: 'test/runner/golden-compare.test.ts' },
   { rule: 'golden.turns', unit: 'test/runner/golden-compare.test.ts' },
   { rule: 'scenario.required-verified', unit: 'test/runner/suite-config.test.ts' },
+  { rule: 'requests.body-size', unit: 'test/runner/request-body-limit.test.ts' },
   { rule: 'expected-failures.stale', unit: 'test/runner/suite-config.test.ts' },
 ];
 
 /**
  * Request rules and fake-CLI rules: each of these test files fails unless every rule of its list is seen failing
- * on a constructed input, next to a conforming input with no finding.
+ * on a constructed input, next to a conforming input with no finding (a rule proven elsewhere has an entry in
+ * RULE_PROOFS instead).
  */
 export const LIST_PROOFS: readonly { ids: readonly string[]; unit: string }[] = [
   { ids: REQUEST_RULES.map((rule) => rule.id), unit: 'test/mock/request-checks.test.ts' },
