@@ -2,17 +2,11 @@
 // against the mock and for pointing real clients at it. Logs every request on stderr; Ctrl-C stops it.
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import {
-  defaultTranscriptsDir,
-  formatProblem,
-  loadScenario,
-  MOCK_PROVIDER_IDS,
-  providerEnvironment,
-  ScenarioLoadError,
-  startMockServer,
-  type MockProviderId,
-  type RecordedRequest,
-} from '../mock/index.js';
+import { defaultTranscriptsDir } from '../mock/package-paths.js';
+import { formatProblem, loadScenario, ScenarioLoadError } from '../mock/scenario-loader.js';
+import { MOCK_PROVIDER_IDS, type MockProviderId } from '../mock/scenario-types.js';
+import { providerEnvironment } from '../mock/provider-environment.js';
+import { startMockServer, type RecordedRequest } from '../mock/mock-server.js';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 
 interface ServeOptions {

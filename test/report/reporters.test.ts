@@ -7,7 +7,7 @@ import { renderJson } from '../../harness/report/json.js';
 import { buildReport, runFromValidation, summarize, type ReportRun } from '../../harness/report/model.js';
 import { emitReports, parseReporterSpec, registerReporter } from '../../harness/report/reporters.js';
 import { validatorFor } from '../../harness/protocol/schemas.js';
-import { validateStream } from '../../harness/validate/index.js';
+import { validateStream } from '../../harness/validate/validate-stream.js';
 import { init, stream, text } from '../rules/helpers/streams.js';
 import { assertWellFormedXml } from '../helpers/junit-xml.js';
 

@@ -1,7 +1,7 @@
 // The agent loop and the turn runner in-process: retries (R5) with stable ids, max turns, invalid arguments
 // (R3), permission modes, interrupts (R6), usage (R4) — every printed stream checked by the harness validator.
 import { describe, expect, it } from 'vitest';
-import { validateStream } from '../../harness/validate/index.js';
+import { validateStream } from '../../harness/validate/validate-stream.js';
 import {
   ProviderError,
   type AssembledMessage,

@@ -3,14 +3,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DUMMY_CREDENTIALS,
-  providerEnvironment,
-  startMockServer,
-  type MockProviderId,
-  type Scenario,
-} from '../../harness/mock/index.js';
-import { validateStream } from '../../harness/validate/index.js';
+import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
+import { providerEnvironment } from '../../harness/mock/provider-environment.js';
+import { startMockServer } from '../../harness/mock/mock-server.js';
+import type { MockProviderId, Scenario } from '../../harness/mock/scenario-types.js';
+import { validateStream } from '../../harness/validate/validate-stream.js';
 import { runPersistentScenario } from './helpers/persistent-run.js';
 import { runScenario } from './helpers/scenario-run.js';
 import { lineText, runShim, toolResults, toolUses } from './helpers/shim-process.js';

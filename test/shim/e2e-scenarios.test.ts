@@ -3,8 +3,9 @@
 // request checks. A representative sample of the other invocations / dialects / re-chunkings follows.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkProviderRequests, type LoadedScenario, type MockProviderId } from '../../harness/mock/index.js';
-import { validateStream } from '../../harness/validate/index.js';
+import { checkProviderRequests } from '../../harness/mock/request-checks.js';
+import type { LoadedScenario, MockProviderId } from '../../harness/mock/scenario-types.js';
+import { validateStream } from '../../harness/validate/validate-stream.js';
 import { ROOT, toolResults, toolUses } from './helpers/shim-process.js';
 import { runPersistentScenario } from './helpers/persistent-run.js';
 import { readScenarios, runScenario, type ScenarioRun, type ScenarioRunOptions } from './helpers/scenario-run.js';

@@ -2,7 +2,7 @@
 // dialects, judged by the harness's validator.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { validateStream } from '../../harness/validate/index.js';
+import { validateStream } from '../../harness/validate/validate-stream.js';
 import { createEmitter, splitText, MAX_TEXT_CHUNK, type Dialect } from '../../reference-shim/output/emitter.js';
 import { lineId } from '../../reference-shim/output/ids.js';
 import { SecretRedactor } from '../../reference-shim/output/redact.js';

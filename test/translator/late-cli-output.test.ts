@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnShim } from '../../harness/process/index.js';
+import { spawnShim } from '../../harness/process/spawn-shim.js';
 import { translatorShim } from './helpers/build-shim.js';
 
 const LATE_TEXT = 'The command finished (printed after the interrupt).';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { validateStream } from '../../harness/validate/index.js';
+import { validateStream } from '../../harness/validate/validate-stream.js';
 import type { Profile } from '../../harness/rules/types.js';
 
 const dir = path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures');

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { validateStream, type ValidationResult } from '../../harness/validate/index.js';
+import { validateStream, type ValidationResult } from '../../harness/validate/validate-stream.js';
 import { renderHuman } from '../../harness/report/human.js';
 import { renderJunit } from '../../harness/report/junit.js';
 import { buildReport, runFromValidation } from '../../harness/report/model.js';

@@ -4,7 +4,7 @@
 import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ValidateOptions } from '../../../harness/validate/index.js';
+import type { ValidateOptions } from '../../../harness/validate/validate-stream.js';
 import {
   assistant,
   envelopeTurn,

@@ -3,14 +3,9 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  providerEnvironment,
-  startMockServer,
-  type LoadedScenario,
-  type MockProviderId,
-  type RecordedRequest,
-  type Scenario,
-} from '../../../harness/mock/index.js';
+import { providerEnvironment } from '../../../harness/mock/provider-environment.js';
+import { startMockServer, type RecordedRequest } from '../../../harness/mock/mock-server.js';
+import type { LoadedScenario, MockProviderId, Scenario } from '../../../harness/mock/scenario-types.js';
 import { lineText, runShim, type ShimRun } from './shim-process.js';
 
 const FLAGS: Record<MockProviderId, string[]> = {

@@ -4,17 +4,11 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import {
-  checkProviderRequests,
-  providerEnvironment,
-  startMockServer,
-  writeAuthHelpers,
-  type Finding,
-  type LoadedScenario,
-  type MockProviderId,
-  type RecordedRequest,
-  type Scenario,
-} from '../../../harness/mock/index.js';
+import { checkProviderRequests, type Finding } from '../../../harness/mock/request-checks.js';
+import { providerEnvironment } from '../../../harness/mock/provider-environment.js';
+import { startMockServer, type RecordedRequest } from '../../../harness/mock/mock-server.js';
+import { writeAuthHelpers } from '../../../harness/mock/auth-helpers.js';
+import type { LoadedScenario, MockProviderId, Scenario } from '../../../harness/mock/scenario-types.js';
 import { lineText, runShim, type ShimRun } from './shim-process.js';
 
 export type Invocation = 'spec' | 'yume-app';
