@@ -2,7 +2,8 @@
 // folder for auth helpers and fake CLIs) and the side-effect check: the workspace after the run against
 // transcripts/<id>/workspace-after/ (or against the fixtures, when the run must change nothing).
 import { createHash } from 'node:crypto';
-import { cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, symlink } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,9 +41,28 @@ export async function createRunDirectories(label: string, fixtures: string | und
       mkdir(dir, { recursive: true }),
     ),
   );
-  if (fixtures) await cp(fixtures, directories.workspace, { recursive: true, verbatimSymlinks: true });
+  if (fixtures) await copyTree(fixtures, directories.workspace);
   else await mkdir(directories.workspace, { recursive: true });
   return directories;
+}
+
+/**
+ * Copies a tree as it is: directories, files (copy-on-write where the filesystem can; libuv keeps the mode),
+ * symlinks verbatim. Every run copies its workspace (a git repository), and fs.cp stats each entry on both
+ * sides and sets modes one call at a time: this is a third of the system calls.
+ */
+export async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  const entries = await readdir(from, { withFileTypes: true });
+  await Promise.all(
+    entries.map(async (entry) => {
+      const source = path.join(from, entry.name);
+      const target = path.join(to, entry.name);
+      if (entry.isDirectory()) return copyTree(source, target);
+      if (entry.isSymbolicLink()) return symlink(await readlink(source), target);
+      return copyFile(source, target, constants.COPYFILE_FICLONE);
+    }),
+  );
 }
 
 export async function removeRunDirectories(directories: RunDirectories): Promise<void> {
