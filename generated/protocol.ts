@@ -886,9 +886,9 @@ export interface Scenario {
    */
   spec: string;
   /**
-   * One of the five mandatory scenarios.
+   * The scenario is one of the mandatory ones: true under every profile, or the profiles that require it (the SIGINT interrupt under spec, kill-and-resume under yume-app, since the app never signals a shim).
    */
-  required?: boolean;
+  required?: boolean | ['spec' | 'yume-app', ...('spec' | 'yume-app')[]];
   /**
    * Default spawn-per-turn.
    */
@@ -941,6 +941,10 @@ export interface Turn {
    */
   stdin?: string[];
   interrupt?: 'after-first-text' | 'during-tool';
+  /**
+   * Spawn-per-turn: the runner kills the shim's process (SIGKILL to its pid, as the app's stop does) once the mock has sent this turn's first text chunk, or once the scripted tool's process runs. Nothing printed after the kill is required: this turn's golden is compared only on the lines printed before it, and a later turn's request need not hold this turn.
+   */
+  kill?: 'after-first-text' | 'during-tool';
   /**
    * Interactive mode: tool_approval answers, in call order.
    */
@@ -1034,9 +1038,9 @@ export interface SessionFile {
   model: string;
   cwd: string;
   /**
-   * Shown by the app's session loader.
+   * Shown by the app's session loader. Optional: the app falls back to the first user message.
    */
-  title: string;
+  title?: string;
   history: SessionHistoryEntry[];
   usage: SessionUsage;
   created?: string;

@@ -22,6 +22,7 @@ import { defaultJobs } from '../runner/schedule.js';
 import { parseShard } from '../runner/shard.js';
 import type { OfficialCliSettings } from '../official-cli/backend.js';
 import { FAKE_CLI_NAMES, type FakeCliName } from '../official-cli/script-types.js';
+import { requiredUnder } from '../mock/scenario-types.js';
 
 interface RunFlags {
   provider?: string[];
@@ -168,7 +169,7 @@ function listRuns(options: RunOptions): string {
         ? '  (through persistent mode)'
         : '';
     lines.push(
-      `${spec.scenario.required ? '*' : ' '} ${spec.scenario.id.padEnd(24)} ${spec.provider.padEnd(16)} ${invocationName(spec.invocation)}/${spec.profile}/${spec.dialect}${seed}${note}`,
+      `${requiredUnder(spec.scenario, spec.profile) ? '*' : ' '} ${spec.scenario.id.padEnd(24)} ${spec.provider.padEnd(16)} ${invocationName(spec.invocation)}/${spec.profile}/${spec.dialect}${seed}${note}`,
     );
   }
   lines.push('* required scenario');

@@ -55,3 +55,9 @@ export interface LoadedScenario extends Scenario {
   /** Absolute path of workspace-after/ (expected tree), when present. */
   workspaceAfterDir?: string;
 }
+
+/** Whether `scenario` is one of the mandatory scenarios under `profile` (`required`: true, or the profiles listed). */
+export function requiredUnder(scenario: Pick<Scenario, 'required'>, profile: 'spec' | 'yume-app'): boolean {
+  const required = scenario.required;
+  return Array.isArray(required) ? required.includes(profile) : required === true;
+}

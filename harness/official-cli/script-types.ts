@@ -27,7 +27,7 @@ export const CLI_PROVIDER_IDS: Record<FakeCliName, 'gemini-cli' | 'codex-cli' | 
 export type ScriptFault = Fault;
 export type ScriptResponse = ModelResponse;
 
-export interface ScriptTurn extends Pick<Turn, 'prompt' | 'resume' | 'stdin' | 'interrupt'> {
+export interface ScriptTurn extends Pick<Turn, 'prompt' | 'resume' | 'stdin' | 'interrupt' | 'kill'> {
   /** Any list plays (an empty one ends the turn with the exhausted-script answer); the loader enforces minItems. */
   responses: ScriptResponse[];
   expect?: Pick<TurnExpectation, 'isError'>;

@@ -192,6 +192,13 @@ export const RUN_RULES = defineRules('run', [
     fix: 'Kill tool process trees (process groups) on interrupt and exit.',
   },
   {
+    id: 'process.orphaned-tools',
+    severity: 'SHOULD',
+    source: 'docs/protocol.md#r6-interrupts-and-process-trees',
+    title: 'No tool process outlives a shim killed with SIGKILL',
+    fix: 'Start tools so they end with the shim (on Linux a parent-death signal, or a supervisor that outlives the kill); a killed process cannot clean up, so the harness ends them.',
+  },
+  {
     id: 'process.output-flood',
     severity: 'MUST',
     source: 'docs/protocol.md#r9-framing-is-judged-on-bytes, docs/protocol.md#running-the-suite',

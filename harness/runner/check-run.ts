@@ -44,6 +44,12 @@ import {
 import { isAssistantText, isStreamEventText } from './live-stdout.js';
 import { outsideCwdChecks } from './outside-cwd-check.js';
 import { argumentErrorCheck } from './argument-error-check.js';
+import {
+  compareKilledWithGolden,
+  killedSessionFindings,
+  killedStreamFindings,
+  orphanedToolFindings,
+} from './kill-checks.js';
 
 import { EXIT_GRACE_MS } from './exit-clock.js';
 
@@ -128,7 +134,8 @@ function processChecks(process: ExecutedProcess, persistent: boolean): Finding[]
       ),
     );
   }
-  if (exit.stdioHeldOpen) {
+  if (process.killed) findings.push(...orphanedToolFindings(process, label));
+  else if (exit.stdioHeldOpen) {
     const holders = exit.descendantsKilled.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
     findings.push(
       runFinding(
@@ -140,7 +147,7 @@ function processChecks(process: ExecutedProcess, persistent: boolean): Finding[]
       ),
     );
   }
-  if (exit.descendantsLeft.length > 0 && !exit.timedOut) {
+  if (exit.descendantsLeft.length > 0 && !exit.timedOut && !process.killed) {
     const names = exit.descendantsLeft.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
     findings.push(
       runFinding(
@@ -552,6 +559,8 @@ function sessionFileCheck(input: CheckInput): Finding[] {
         `${shown} does not match schemas/session-file.schema.json: ${describeSchemaError(validate.errors)}`,
       ),
     ];
+  const afterKill = killedSessionFindings(input.scenario, file, shown);
+  if (afterKill.length > 0) return afterKill;
   const session = data as { id: string; provider: string };
   if (session.id !== id) return [runFinding('session.file', `${shown} holds id ${JSON.stringify(session.id)}`)];
   if (session.provider !== input.providerFlag)
@@ -616,6 +625,11 @@ function goldenChecks(
     });
     observed = adjustObservedForCli(observed, turns, cliUsed);
   }
+  if (process.killed)
+    return prefixed(
+      compareKilledWithGolden(expected, observed, fileLabel, `stdout of ${process.label}`),
+      process.label,
+    );
   const partial: Finding[] = [];
   // The last text stretch of a provider-error turn is the error message (Claude envelopes) or the partial text
   // before the fault (flat): not compared in either dialect; the partial text is only a SHOULD.
@@ -719,7 +733,8 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
       mode: input.persistent ? 'persistent' : 'spawn-per-turn',
       keepEvents: false,
     });
-    findings.push(...prefixed(validation.findings, process.label));
+    const streamFindings = process.killed ? killedStreamFindings(validation.findings, process) : validation.findings;
+    findings.push(...prefixed(streamFindings, process.label));
     findings.push(...secretsCheck(process));
     if (!input.recordOnly)
       findings.push(...goldenChecks(input, process, index, context, out, cliUsed, editsThroughShell));

@@ -6,7 +6,14 @@ import type { MockServer } from '../mock/mock-server.js';
 import type { Turn } from '../mock/scenario-types.js';
 import { spawnShim, type ShimExit, type ShimProcess } from '../process/spawn-shim.js';
 import { buildInvocation, type BuiltInvocation, type Invocation, type InvocationValues } from './invocation.js';
-import { GATE_WAIT_MS, type InterruptContext, type InterruptRecord, interruptWhenDue } from './interrupt-trigger.js';
+import {
+  GATE_WAIT_MS,
+  type InterruptContext,
+  type InterruptRecord,
+  interruptWhenDue,
+  type KillRecord,
+  killWhenDue,
+} from './interrupt-trigger.js';
 import { isAssistantText, LiveStdout } from './live-stdout.js';
 import type { RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
 import { TimerScope } from '../process/timer-scope.js';
@@ -15,6 +22,8 @@ import { ExitClock, type ExitClockExpiry } from './exit-clock.js';
 export { GATE_WAIT_MS, type InterruptRecord };
 
 export interface ExecutedProcess {
+  /** The runner killed this process (SIGKILL to its pid) at the scenario's `kill` moment. */
+  killed?: KillRecord;
   label: string;
   turns: number[];
   argv: string[];
@@ -189,11 +198,15 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
     const interrupting = turn.interrupt
       ? interruptWhenDue(interruptContext(input), shim, live, 0, index, turn, 'sigint-group', interrupts, done, clock)
       : Promise.resolve();
+    const killing = turn.kill
+      ? killWhenDue(interruptContext(input), shim, live, index, turn, done)
+      : Promise.resolve(undefined);
     const exit = await done;
     clock.stop();
     live.close();
     openGate();
     await interrupting;
+    const killed = await killing;
     hooks.note('runner', describeExit(exit, `turn ${index + 1}`));
     const reportedSessionId = reportedSession(live);
     const executed: ExecutedProcess = {
@@ -208,6 +221,7 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
       turnStarts: new Map([[index, 0]]),
       ...(reportedSessionId === undefined ? {} : { reportedSessionId }),
       ...(clock.expired ? { exitClock: clock.expired } : {}),
+      ...(killed ? { killed } : {}),
     };
     if (clock.expired) hooks.note('runner', exitClockNote(clock.expired, `turn ${index + 1}`));
     resumeId = resumeId ?? reportedSessionId;

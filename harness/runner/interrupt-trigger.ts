@@ -54,14 +54,15 @@ interface Triggered {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-/** The scripted commands of the turn's tool calls, and when the mock finished serving the first response holding one. */
+/** When the mock served the turn's first response holding a tool call. */
 function servedToolCall(
   mock: MockServer,
   turnIndex: number,
   turn: Turn,
 ): { atMs: number; request: number } | undefined {
   for (const request of mock.requests()) {
-    if (request.turn !== turnIndex || !request.completed || request.responseIndex === undefined) continue;
+    // Answered with the response that holds the call (a client may close the stream once it has the call).
+    if (request.turn !== turnIndex || request.status !== 200 || request.responseIndex === undefined) continue;
     if ((turn.responses[request.responseIndex]?.toolCalls?.length ?? 0) > 0)
       return { atMs: request.elapsedMs, request: request.index };
   }
@@ -91,7 +92,6 @@ function toolProcessStarted(
   const byCommandLine = commands.length > 0 && canReadCommandLines(context.platform);
   return new Promise((resolve) => {
     let over = false;
-    const checked = new Set<string>();
     // Once the process ended this never resolves: the race's own `finished` entry settles it.
     const stop = (value: Triggered | undefined) => {
       if (over) return;
@@ -118,12 +118,10 @@ function toolProcessStarted(
           }
           return;
         }
+        // Read afresh each time: a child forked by the shim shows the shim's command line until it execs.
         for (const info of shim.descendants()) {
-          const key = `${info.pid}@${info.start}`;
-          if (checked.has(key)) continue;
           const argv = await commandLineOf(info.pid, context.platform);
-          if (!argv) continue; // ended, or not readable yet: looked at again next time
-          checked.add(key);
+          if (!argv) continue; // ended, or not readable yet
           const command = commands.find((wanted) => runsCommand(argv, wanted));
           if (command === undefined) continue;
           context.note('runner', `tool process ${info.pid} runs the scripted command: ${argv.join(' ')}`);
@@ -139,6 +137,34 @@ function toolProcessStarted(
       });
     }, POLL_MS);
   });
+}
+
+/**
+ * The moments a scripted tool runs: its own process under the shim (after the mock served the call), or, with
+ * an official CLI on PATH (which the shim may or may not use), the fake CLI's log saying it started the tool.
+ */
+function toolRunning(
+  context: InterruptContext,
+  shim: ShimProcess,
+  live: LiveStdout,
+  fromIndex: number,
+  turnIndex: number,
+  turn: Turn,
+  finished: Promise<unknown>,
+  fallbackMs: number,
+): Promise<Triggered>[] {
+  const moments = [toolProcessStarted(context, shim, live, fromIndex, turnIndex, turn, finished)];
+  if (context.cliEvent) {
+    // A wait that timed out leaves it to the other moments or the fallback.
+    moments.push(
+      context.cliEvent(turnIndex, 'tool-start', fallbackMs).then(async (seen) => {
+        if (!seen) return new Promise<never>(() => undefined);
+        await context.timers.delay(TOOL_START_DELAY_MS);
+        return { trigger: 'cli-tool-start' as const, cause: 'the official CLI logged that it started the tool' };
+      }),
+    );
+  }
+  return moments;
 }
 
 /** Waits for the scripted interrupt moment of `turn` and delivers the interrupt. */
@@ -205,18 +231,7 @@ export async function interruptWhenDue(
       );
     }
   } else if (turn.interrupt === 'during-tool') {
-    if (context.cliEvent) {
-      // Type B: the fake CLI runs the tool and logs its start. A wait that timed out leaves it to the fallback.
-      race.push(
-        context.cliEvent(turnIndex, 'tool-start', fallbackMs).then(async (seen) => {
-          if (!seen) return new Promise<never>(() => undefined);
-          await timers.delay(TOOL_START_DELAY_MS);
-          return { trigger: 'cli-tool-start' as const, cause: 'the official CLI logged that it started the tool' };
-        }),
-      );
-    } else {
-      race.push(toolProcessStarted(context, shim, live, fromIndex, turnIndex, turn, finished));
-    }
+    race.push(...toolRunning(context, shim, live, fromIndex, turnIndex, turn, finished, fallbackMs));
   }
   const triggered = await Promise.race(race);
   if (turnResultSeen(live, fromIndex)) {
@@ -243,4 +258,91 @@ export function describeInterrupt(record: InterruptRecord): string {
 
 export function turnResultSeen(live: LiveStdout, fromIndex: number): boolean {
   return live.events.slice(fromIndex).some((timed) => timed.event.kind === 'result');
+}
+
+/** A turn the runner ended the way the app's stop does: SIGKILL to the shim's pid. */
+export interface KillRecord {
+  turn: number;
+  /** ms since the process started. */
+  atMs: number;
+  delivered: boolean;
+  cause: string;
+}
+
+/** After the mock's first text chunk, how long the runner waits for the shim to print it (as a user sees it). */
+const KILL_TEXT_WAIT_MS = 1000;
+
+function killPid(shim: ShimProcess): boolean {
+  if (shim.pid === undefined) return false;
+  try {
+    process.kill(shim.pid, 'SIGKILL');
+    return true;
+  } catch {
+    return false; // already gone
+  }
+}
+
+/**
+ * Waits for the scripted kill moment of `turn` (the mock sent its first text chunk, or the scripted tool's
+ * process runs) and kills the shim's own process with SIGKILL, not its group: what the app's stop does. Tools
+ * the shim started are left running, as they would be; the checks report them and the harness ends them.
+ */
+export async function killWhenDue(
+  context: InterruptContext,
+  shim: ShimProcess,
+  live: LiveStdout,
+  turnIndex: number,
+  turn: Turn,
+  finished: Promise<unknown>,
+): Promise<KillRecord | undefined> {
+  const { mock, timers } = context;
+  const fallbackMs = Math.min(8000, context.timeoutMs / 2);
+  const race: Promise<Triggered>[] = [
+    timers.delay(fallbackMs).then(() => ({
+      trigger: 'fallback' as const,
+      cause: `the scripted moment did not come within ${seconds(fallbackMs)} (fallback timer)`,
+    })),
+    finished.then(() => ({ trigger: 'fallback' as const, cause: 'the process ended before the scripted moment' })),
+  ];
+  if (turn.kill === 'after-first-text') {
+    const firstChunk = new Promise<string>((resolve) => {
+      const onFirstText = (sent: { turn: number }) => {
+        if (sent.turn !== turnIndex) return;
+        mock.events.off('first-text-sent', onFirstText);
+        resolve('the mock sent the first text chunk');
+      };
+      mock.events.on('first-text-sent', onFirstText);
+      void finished.then(() => mock.events.off('first-text-sent', onFirstText));
+      if (context.cliEvent) {
+        void context.cliEvent(turnIndex, 'stall', fallbackMs).then((seen) => {
+          if (seen) resolve('the official CLI logged that its stream stalls after the first text');
+        });
+      }
+    });
+    race.push(
+      firstChunk.then(async (what) => {
+        const shown = await Promise.race([
+          live.waitFor(isAssistantText, 0),
+          timers.delay(KILL_TEXT_WAIT_MS).then(() => undefined),
+        ]);
+        return {
+          trigger: 'first-text' as const,
+          cause: shown
+            ? `${what} and the shim printed it (line ${shown.event.line})`
+            : `${what} (the shim printed no text within ${seconds(KILL_TEXT_WAIT_MS)})`,
+        };
+      }),
+    );
+  } else if (turn.kill === 'during-tool') {
+    race.push(...toolRunning(context, shim, live, 0, turnIndex, turn, finished, fallbackMs));
+  }
+  const triggered = await Promise.race(race);
+  if (turnResultSeen(live, 0)) {
+    context.note('runner', `turn ${turnIndex + 1} ended before the kill was due`);
+    return undefined;
+  }
+  const atMs = shim.elapsedMs();
+  const delivered = killPid(shim);
+  context.note('runner', `SIGKILL to the shim's pid ${shim.pid} at ${seconds(atMs)}: ${triggered.cause}`);
+  return { turn: turnIndex, atMs, delivered, cause: triggered.cause };
 }

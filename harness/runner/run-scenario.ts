@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { installOfficialCli, mockOptionsFor, type InstalledOfficialCli } from '../official-cli/backend.js';
+import { requiredUnder } from '../mock/scenario-types.js';
 import { writeAuthHelpers } from '../mock/auth-helpers.js';
 import { defaultAcceptedCredentials, runCredentials } from '../mock/credentials.js';
 import { startMockServer, type MockServer } from '../mock/mock-server.js';
@@ -71,6 +72,14 @@ export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
   });
   // A limitation the capabilities declare for this run: not attempted, listed with its reason.
   if (explicit) return notVerified(`declared limitation: ${explicit.reason}`, explicit.reason);
+  // Under yume-app the stop is the app's: no signal, or SIGKILL to the pid (kill-and-resume); never SIGINT.
+  if (hasInterrupt && spec.profile === 'yume-app') {
+    return notVerified(
+      'the app never sends a shim SIGINT or an interrupt frame: under the yume-app profile its stop is tested by kill-and-resume',
+    );
+  }
+  if (scenario.turns.some((turn) => turn.kill) && persistent)
+    return notVerified('a kill scenario runs one process per turn (spawn-per-turn)');
   if (persistent && !capabilities.persistent)
     return notVerified('needs persistent mode (--input-format stream-json), which the capabilities do not declare');
   if (hasInterrupt && windows && !persistent) {
@@ -166,14 +175,14 @@ function baseResult(
     profile: spec.profile,
     dialect: spec.dialect,
     ...(spec.seed === undefined ? {} : { seed: spec.seed }),
-    required: spec.scenario.required === true,
+    required: requiredUnder(spec.scenario, spec.profile),
   };
 }
 
 /** A run that was not attempted. */
 export function notVerifiedResult(spec: RunSpec, check: Preflight): RunResult {
   const findings: Finding[] = [];
-  const required = spec.scenario.required === true;
+  const required = requiredUnder(spec.scenario, spec.profile);
   const limitation = check.limitation;
   if (required && !limitation) {
     findings.push(
@@ -409,7 +418,7 @@ async function runPrepared(
     const startFailure = execution.processes.find((executed) => executed.exit.spawnError)?.exit.spawnError;
     const limited = checked.limitations.length > 0;
     const incomplete = checked.notVerified.length > 0;
-    if (incomplete && spec.scenario.required) {
+    if (incomplete && requiredUnder(spec.scenario, spec.profile)) {
       checked.findings.push(
         runFinding(
           'scenario.required-verified',

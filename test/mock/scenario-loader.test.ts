@@ -3,6 +3,7 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync, exist
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { requiredUnder } from '../../harness/mock/scenario-types.js';
 import {
   loadAllScenarios,
   loadScenario,
@@ -57,16 +58,30 @@ const valid = {
 };
 
 describe('shipped scenarios', () => {
-  test('every scenario under transcripts/ loads, and the required five are marked required', () => {
+  test('every scenario under transcripts/ loads, and the required five of each profile are marked required', () => {
     const scenarios = loadAllScenarios(transcripts);
     const ids = scenarios.map((scenario) => scenario.id);
     for (const id of MINE) expect(ids).toContain(id);
-    expect(
+    const requiredUnderProfile = (profile: 'spec' | 'yume-app') =>
       scenarios
-        .filter((scenario) => scenario.required)
+        .filter((scenario) => requiredUnder(scenario, profile))
         .map((scenario) => scenario.id)
-        .sort(),
-    ).toEqual(['interrupt', 'multi-tool', 'plain-text', 'single-tool', 'tool-error']);
+        .sort();
+    // The app never signals a shim: under yume-app the stop is kill-and-resume, not the SIGINT interrupt.
+    expect(requiredUnderProfile('spec')).toEqual([
+      'interrupt',
+      'multi-tool',
+      'plain-text',
+      'single-tool',
+      'tool-error',
+    ]);
+    expect(requiredUnderProfile('yume-app')).toEqual([
+      'kill-and-resume',
+      'multi-tool',
+      'plain-text',
+      'single-tool',
+      'tool-error',
+    ]);
   });
 
   test.each(MINE)('%s has its workspace fixtures', (id) => {

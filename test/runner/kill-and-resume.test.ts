@@ -1,0 +1,102 @@
+// The yume-app profile follows the app: its stop is SIGKILL to the shim's pid (kill-and-resume), never SIGINT;
+// session files are checked for every --provider flag but Claude's, with `title` optional; `required` is per
+// profile. Each check proven both ways.
+import { describe, expect, it } from 'vitest';
+import { validatorFor } from '../../harness/protocol/schemas.js';
+import { compareKilledWithGolden } from '../../harness/runner/kill-checks.js';
+import type { TurnModel } from '../../harness/runner/golden-model.js';
+import { describeFindings, fixtureShim, referenceShim, rules, runFixture } from './helpers/run-fixture.js';
+
+const YUME_APP = { invocation: { kind: 'yume-app' } as const, profile: 'yume-app' as const };
+
+describe.concurrent('kill-and-resume', () => {
+  it.each([
+    ['kill-and-resume', 'gemini', YUME_APP],
+    ['kill-and-resume', 'openai-chat', {}],
+    ['kill-and-resume-bash', 'openai-responses', YUME_APP],
+    ['kill-and-resume-bash', 'codex-cli', {}],
+  ] as const)('the reference shim passes %s (%s)', async (scenario, provider, options) => {
+    const result = await runFixture(referenceShim, scenario, { provider, ...options, timeoutMs: 20_000 });
+    expect(rules(result), describeFindings(result)).toEqual([]);
+    expect(result.status).toBe('passed');
+    // Turn 2 was killed with SIGKILL at its scripted moment, and said so; turn 3 resumed and finished.
+    expect(result.processes.map((process) => process.signal)).toEqual([null, 'SIGKILL', null]);
+    const kill = result.timeline.find((entry) => entry.text.startsWith("SIGKILL to the shim's pid"));
+    expect(kill?.text).toMatch(
+      scenario === 'kill-and-resume'
+        ? /the mock sent the first text chunk and the shim printed it/
+        : /the scripted tool's process \d+ \(.*sleep 30\) was running|the official CLI logged that it started the tool/,
+    );
+    // A Bash tool outlives the killed shim (it could not clean up): a SHOULD, and the harness ended it.
+    const orphaned = result.findings.filter((finding) => finding.rule === 'process.orphaned-tools');
+    if (scenario === 'kill-and-resume-bash') {
+      expect(orphaned[0]?.severity).toBe('SHOULD');
+      expect(orphaned[0]?.message).toMatch(/sleep \(pid \d+\).*the harness ended them/);
+    } else expect(orphaned).toEqual([]);
+  });
+
+  it('fails a shim that forgets the completed turn on resume', async () => {
+    const result = await runFixture(fixtureShim('forgets-session-file.mjs'), 'kill-and-resume', { timeoutMs: 20_000 });
+    expect(rules(result)).toContain('requests.history-on-resume');
+    expect(describeFindings(result)).toContain('the prompt of turn 1 ("Remember the word lighthouse for later.")');
+    // The killed turn's prompt is never demanded.
+    expect(describeFindings(result)).not.toContain('the prompt of turn 2');
+  });
+});
+
+describe('the killed turn against its golden', () => {
+  const text = (value: string, line: number) => ({ kind: 'text' as const, text: value, lines: [line] });
+  const golden: TurnModel[] = [{ items: [text('Once upon a time, ', 2)] }];
+
+  it('compares only what was printed before the kill', () => {
+    expect(compareKilledWithGolden(golden, [{ items: [] }], 'golden.2.jsonl', 'turn 2')).toEqual([]);
+    expect(compareKilledWithGolden(golden, [{ items: [text('Once upon', 2)] }], 'golden.2.jsonl', 'turn 2')).toEqual(
+      [],
+    );
+  });
+
+  it('fails other text printed before the kill', () => {
+    const [finding] = compareKilledWithGolden(golden, [{ items: [text('Twice', 2)] }], 'golden.2.jsonl', 'turn 2');
+    expect(finding).toMatchObject({ rule: 'golden.text', line: 2 });
+  });
+});
+
+describe('the SIGINT interrupt under yume-app', () => {
+  it('is not run: the app never signals a shim', async () => {
+    const result = await runFixture(fixtureShim('conforming-mini-shim.mjs'), 'interrupt', { profile: 'yume-app' });
+    expect(result.status).toBe('not-verified');
+    expect(result.notVerified).toContain('the app never sends a shim SIGINT');
+    expect(result.processes).toEqual([]);
+    expect(result.findings).toEqual([]);
+  });
+
+  it('stays required under spec', async () => {
+    const result = await runFixture(fixtureShim('conforming-mini-shim.mjs'), 'interrupt', {});
+    expect(result).toMatchObject({ status: 'passed', required: true });
+  });
+});
+
+describe('session files', () => {
+  it('need no title', async () => {
+    const validate = validatorFor('session-file.schema.json');
+    const file = {
+      id: 'abc',
+      provider: 'gemini',
+      model: 'm',
+      cwd: '/w',
+      history: [],
+      usage: { inputTokens: 1, outputTokens: 1 },
+    };
+    expect(validate(file), JSON.stringify(validate.errors)).toBe(true);
+    const result = await runFixture(fixtureShim('saves-session-without-title.mjs'), 'plain-text');
+    expect(rules(result), describeFindings(result)).toEqual([]);
+  });
+
+  it("are checked for every provider flag but Claude's", async () => {
+    const forgets = fixtureShim('forgets-session-file.mjs');
+    expect(rules(await runFixture(forgets, 'plain-text', { provider: 'openai-chat' }))).toEqual(['session.file']);
+    // Claude's sessions belong to Claude Code, which the app never reads from ~/.yume.
+    // (The mini shim speaks only Chat Completions, so other rules fail for anthropic; session.file is not judged.)
+    expect(rules(await runFixture(forgets, 'plain-text', { provider: 'anthropic' }))).not.toContain('session.file');
+  });
+});
