@@ -1,4 +1,4 @@
-// Reference shim benchmarks (issue 5), each as a ratio against a baseline measured in the same run:
+// Reference shim benchmarks, each as a ratio against a baseline measured in the same run:
 //   1. cold start: `yume-shim --version` vs `node -e 0`                          (goal <= 2x)
 //   2. a full single-tool turn (Read) against a local mock vs `node -e 0`       (goal <= 1.5x)
 //      and vs a minimal node:http client doing the same two calls              (goal <= 1.15x)
