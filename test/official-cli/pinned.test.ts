@@ -10,6 +10,7 @@ import {
   commanderOptions,
   yargsOptions,
 } from '../../harness/official-cli/pinned/help-options.js';
+import { comparePinned } from '../../harness/official-cli/drift/compare-pinned.js';
 import { PINNED, pinnedOptions } from '../../harness/official-cli/pinned/index.js';
 import type { HelpOption } from '../../harness/official-cli/pinned/help-options.js';
 
@@ -103,5 +104,37 @@ describe('pinned official CLIs', () => {
       message: "error: unknown option '--bogus'\n",
       exitCode: 1,
     });
+  });
+});
+
+describe('drift: comparing a release with the pinned data', () => {
+  it('finds no change in the pinned data itself, and names each changed flag, tool and event type', () => {
+    expect(comparePinned(PINNED.codex, PINNED.codex)).toEqual([]);
+    const exec = PINNED.codex.commands.exec!;
+    const release = {
+      ...PINNED.codex,
+      version: '0.170.0',
+      commands: {
+        ...PINNED.codex.commands,
+        exec: {
+          ...exec,
+          options: [
+            ...exec.options
+              .filter((option) => option.long !== 'json')
+              .map((option) => (option.long === 'sandbox' ? { ...option, choices: ['read-only'] } : option)),
+            { long: 'full-auto', value: 'none' as const },
+          ],
+        },
+      },
+      declaredTools: [...(PINNED.codex.declaredTools ?? []).filter((name) => name !== 'exec_command'), 'shell'],
+    };
+    expect(comparePinned(PINNED.codex, release)).toEqual([
+      'version: 0.169.0 → 0.170.0',
+      'codex exec: flag changed: --sandbox (-s) required [read-only, workspace-write, danger-full-access] → --sandbox (-s) required [read-only]',
+      'codex exec: flag removed: --json none',
+      'codex exec: flag added: --full-auto none',
+      'tools declared to the model added: shell',
+      'tools declared to the model removed: exec_command',
+    ]);
   });
 });

@@ -1,0 +1,259 @@
+// `npm run cli-drift`: installs the newest published gemini-cli, codex and claude-code (or, with
+// `--version gemini=0.60.0` / `--tarball codex=FILE`, the given release), and reports what changed against
+// the pinned data: flags of the recorded help, tools declared to the model, stdout event types, the
+// differential test of the fake against the release (accept/refuse, exit codes, messages), and the
+// reference translators' runs in the real-CLI mode. Exit 0: nothing changed; 1: something did; 2: usage.
+// `--update` records the releases as the new pins (data, help texts, test/real-programs.json) and
+// re-records the claude-code goldens when the `goldens` command offers `--from`.
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Command } from 'commander';
+import { PINNED } from '../pinned/index.js';
+import type { PinnedCli } from '../pinned/pinned-types.js';
+import { writePinnedCli } from '../pinned/store.js';
+import { describeDisagreements, runDifferential, type CorpusEntry } from '../real/differential.js';
+import { recordPinnedCli } from '../real/record-pinned.js';
+import { FAKE_CLI_NAMES, type FakeCliName } from '../script-types.js';
+import { comparePinned } from './compare-pinned.js';
+import { type CandidateSource, installCandidate } from './install-candidate.js';
+
+/** The package root: dist/cli-drift.js and harness/official-cli/drift/main.ts both find it from here. */
+function packageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 5; depth += 1) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string };
+      if (pkg.name === 'yume-conformance') return dir;
+    } catch {
+      // not here
+    }
+    dir = path.dirname(dir);
+  }
+  throw new Error('cannot find the yume-conformance package root');
+}
+
+const SCENARIOS = [
+  'plain-text',
+  'single-tool',
+  'multi-tool',
+  'tool-error',
+  'interrupt',
+  'fault-401',
+  'fault-500-exhausted',
+];
+
+interface DriftFlags {
+  version?: string[];
+  tarball?: string[];
+  only?: string[];
+  update?: boolean;
+  realMode?: boolean;
+}
+
+class UsageError extends Error {}
+
+function assignments(values: readonly string[] | undefined, flag: string): Map<FakeCliName, string> {
+  const out = new Map<FakeCliName, string>();
+  for (const value of values ?? []) {
+    const [name, ...rest] = value.split('=');
+    if (!FAKE_CLI_NAMES.includes(name as FakeCliName) || rest.join('=') === '')
+      throw new UsageError(`${flag} ${value}: expected NAME=VALUE with NAME one of ${FAKE_CLI_NAMES.join(', ')}`);
+    out.set(name as FakeCliName, rest.join('='));
+  }
+  return out;
+}
+
+interface CliDrift {
+  cli: FakeCliName;
+  label: string;
+  candidate: PinnedCli;
+  changes: string[];
+  disagreements: string[];
+  failingRuns: string[];
+}
+
+async function realModeFailures(root: string, cli: FakeCliName, executable: string): Promise<string[]> {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'yume-drift-runs-'));
+  try {
+    const report = path.join(out, 'report.json');
+    const provider = `${cli}-cli`;
+    const args = [
+      path.join(root, 'dist', 'cli.js'),
+      'run',
+      path.join(root, 'dist', 'yume-shim.cjs'),
+      '--provider',
+      provider,
+      ...SCENARIOS.flatMap((id) => ['--scenario', id]),
+      ...['--profile', 'spec', '--invocation', 'spec', '--cli', 'real', '--cli-path', `${cli}=${executable}`],
+      ...['--timeout', '90000', '--out', report],
+    ];
+    await promisify(execFile)(process.execPath, args, { timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }).catch(
+      (error: { code?: number; stderr?: string }) => {
+        if (error.code !== 1) throw new Error(`the real-CLI run failed to start: ${error.stderr ?? String(error)}`);
+      },
+    );
+    const runs = (
+      JSON.parse(readFileSync(report, 'utf8')) as {
+        runs: { scenario: string; status: string; findings: { rule: string; severity: string }[] }[];
+      }
+    ).runs;
+    return runs
+      .filter((run) => run.status !== 'partial' && run.status !== 'passed')
+      .map(
+        (run) =>
+          `${run.scenario} × ${provider}: ${run.status} (${[...new Set(run.findings.filter((finding) => finding.severity === 'MUST').map((finding) => finding.rule))].join(', ')})`,
+      );
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+async function driftOf(root: string, cli: FakeCliName, source: CandidateSource, flags: DriftFlags): Promise<CliDrift> {
+  const cache =
+    process.env.YUME_REAL_PROGRAMS_DIR ?? path.join(os.homedir(), '.cache', 'yume-conformance', 'real-programs');
+  const installed = installCandidate(cli, source, cache);
+  process.stderr.write(`cli-drift: ${cli} ${installed.label}: ${installed.executable}\n`);
+  const recorded = await recordPinnedCli(cli, installed.executable);
+  const corpus = (
+    JSON.parse(
+      readFileSync(path.join(root, 'harness', 'official-cli', 'pinned', 'argv-corpus.json'), 'utf8'),
+    ) as Record<FakeCliName, CorpusEntry[]>
+  )[cli];
+  const workRoot = mkdtempSync(path.join(os.tmpdir(), `yume-drift-${cli}-`));
+  let differential: Awaited<ReturnType<typeof runDifferential>>;
+  try {
+    differential = await runDifferential({
+      cli,
+      realExecutable: installed.executable,
+      fakeScript: path.join(root, 'dist', 'fake-cli.js'),
+      corpus,
+      workRoot,
+    });
+  } finally {
+    rmSync(workRoot, { recursive: true, force: true });
+  }
+  const candidate: PinnedCli = { ...recorded, ...differential.observed };
+  return {
+    cli,
+    label: installed.label,
+    candidate,
+    changes: comparePinned(PINNED[cli], candidate),
+    disagreements: describeDisagreements(cli, differential.rows),
+    failingRuns: flags.realMode === false ? [] : await realModeFailures(root, cli, installed.executable),
+  };
+}
+
+function report(drifts: readonly CliDrift[]): string {
+  const lines: string[] = [];
+  for (const drift of drifts) {
+    const pinned = PINNED[drift.cli];
+    const clean = drift.changes.length + drift.disagreements.length + drift.failingRuns.length === 0;
+    lines.push(`${drift.cli}: pinned ${pinned.version}, checked ${drift.label}: ${clean ? 'no change' : 'CHANGED'}`);
+    for (const change of drift.changes) lines.push(`  changed: ${change}`);
+    for (const line of drift.disagreements) lines.push(`  fake and release disagree: ${line}`);
+    for (const line of drift.failingRuns) lines.push(`  translator check fails with the release: ${line}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes the releases as the new pins, and re-records the claude-code goldens when the build can. */
+function update(root: string, drifts: readonly CliDrift[]): void {
+  const pinsFile = path.join(root, 'test', 'real-programs.json');
+  let pins = readFileSync(pinsFile, 'utf8');
+  for (const drift of drifts) {
+    writePinnedCli(path.join(root, 'harness', 'official-cli', 'pinned'), drift.candidate);
+    // The version in place, so the file keeps its layout.
+    pins = pins.replace(
+      new RegExp(`("${drift.cli}"\\s*:\\s*\\{[^}]*"version"\\s*:\\s*")[^"]*(")`),
+      `$1${drift.candidate.version}$2`,
+    );
+    process.stderr.write(`cli-drift: pinned ${drift.cli} ${drift.candidate.version}\n`);
+  }
+  writeFileSync(pinsFile, pins);
+  if (!drifts.some((drift) => drift.cli === 'claude')) return;
+  const cli = path.join(root, 'dist', 'cli.js');
+  const help = execFileSync(process.execPath, [cli, 'goldens', '--help'], { encoding: 'utf8' });
+  if (!help.includes('--from')) {
+    process.stderr.write(
+      'cli-drift: this build has no `goldens --from`: the claude-code goldens were not re-recorded\n',
+    );
+    return;
+  }
+  execFileSync(
+    process.execPath,
+    [
+      cli,
+      'goldens',
+      '--update',
+      '--from',
+      'claude-code',
+      '--reason',
+      `claude-code ${PINNED.claude.version} → pinned by cli-drift`,
+    ],
+    { stdio: 'inherit' },
+  );
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = new Command('cli-drift')
+    .description('compare the newest (or given) official CLI releases with the pinned data')
+    .option(
+      '--version <name=version>',
+      'check this version instead of the newest; repeatable',
+      (v, all: string[] = []) => [...all, v],
+    )
+    .option('--tarball <name=file>', 'check this local package tarball; repeatable', (v, all: string[] = []) => [
+      ...all,
+      v,
+    ])
+    .option(
+      '--only <name>',
+      `check only these CLIs (${FAKE_CLI_NAMES.join(', ')}); repeatable`,
+      (v, all: string[] = []) => [...all, v],
+    )
+    .option('--no-real-mode', 'skip the real-CLI mode runs of the reference translators')
+    .option('--update', 'record the checked releases as the new pins')
+    .exitOverride();
+  let flags: DriftFlags;
+  try {
+    program.parse(argv, { from: 'user' });
+    flags = program.opts<DriftFlags>();
+  } catch (error) {
+    const code = (error as { exitCode?: number }).exitCode;
+    return code === 0 ? 0 : 2;
+  }
+  try {
+    const versions = assignments(flags.version, '--version');
+    const tarballs = assignments(flags.tarball, '--tarball');
+    for (const name of flags.only ?? [])
+      if (!FAKE_CLI_NAMES.includes(name as FakeCliName))
+        throw new UsageError(`--only ${name}: expected one of ${FAKE_CLI_NAMES.join(', ')}`);
+    const root = packageRoot();
+    const drifts: CliDrift[] = [];
+    for (const cli of FAKE_CLI_NAMES) {
+      if (flags.only && !flags.only.includes(cli)) continue;
+      const tarball = tarballs.get(cli);
+      const version = versions.get(cli);
+      const source: CandidateSource = tarball
+        ? { kind: 'tarball', file: tarball }
+        : version
+          ? { kind: 'version', version }
+          : { kind: 'latest' };
+      drifts.push(await driftOf(root, cli, source, flags));
+    }
+    process.stdout.write(report(drifts));
+    if (flags.update) update(root, drifts);
+    return drifts.some((drift) => drift.changes.length + drift.disagreements.length + drift.failingRuns.length > 0)
+      ? 1
+      : 0;
+  } catch (error) {
+    process.stderr.write(`cli-drift: ${(error as Error).message}\n`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
