@@ -28,9 +28,15 @@ export class LiveStdout {
   push(chunk: Buffer, atMs: number): void {
     let start = 0;
     for (let index = chunk.indexOf(0x0a); index !== -1; index = chunk.indexOf(0x0a, start)) {
-      this.pending.push(chunk.subarray(start, index));
-      this.completeLine(Buffer.concat(this.pending), atMs);
-      this.pending = [];
+      if (this.pending.length === 0) {
+        // Only object lines carry events: others are counted without even a view of their bytes.
+        if (chunk[start] === 0x7b) this.completeLine(chunk.subarray(start, index), atMs);
+        else this.line += 1;
+      } else {
+        this.pending.push(chunk.subarray(start, index));
+        this.completeLine(Buffer.concat(this.pending), atMs);
+        this.pending = [];
+      }
       start = index + 1;
     }
     if (start < chunk.length) this.pending.push(chunk.subarray(start));
@@ -57,6 +63,11 @@ export class LiveStdout {
   private completeLine(bytes: Buffer, atMs: number): void {
     this.line += 1;
     const line = this.line;
+    // Only an object line carries events: anything else is skipped without a parse (a flood of junk lines
+    // would otherwise cost an exception each). The validator judges every line afterwards.
+    let last = bytes.length - 1;
+    while (last > 0 && (bytes[last] === 0x20 || bytes[last] === 0x0d || bytes[last] === 0x09)) last -= 1;
+    if (bytes[0] !== 0x7b || bytes[last] !== 0x7d) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(bytes.toString('utf8'));

@@ -5,9 +5,16 @@ import type { Finding, Profile } from '../rules/types.js';
 
 export const DEFAULT_MAX_FINDINGS_PER_RULE = 50;
 
+interface RuleState {
+  rule: ReturnType<typeof ruleById>;
+  active: boolean;
+  count: number;
+}
+
 export class FindingCollector {
   private readonly findings: Finding[] = [];
-  private readonly perRule = new Map<string, number>();
+  /** One lookup per report (a flood reports millions of times): the rule, whether it applies, its count. */
+  private readonly states = new Map<string, RuleState>();
 
   constructor(
     private readonly profile: Profile,
@@ -15,17 +22,27 @@ export class FindingCollector {
     private readonly maxPerRule = DEFAULT_MAX_FINDINGS_PER_RULE,
   ) {}
 
+  private state(ruleId: string): RuleState {
+    let state = this.states.get(ruleId);
+    if (!state) {
+      const rule = ruleById(ruleId);
+      state = { rule, active: rule.profiles.includes(this.profile), count: 0 };
+      this.states.set(ruleId, state);
+    }
+    return state;
+  }
+
   /** True when the rule belongs to the profile (checks may skip work for inactive rules). */
   active(ruleId: string): boolean {
-    return ruleById(ruleId).profiles.includes(this.profile);
+    return this.state(ruleId).active;
   }
 
   report(ruleId: string, line: number | undefined, message: string): void {
-    const rule = ruleById(ruleId);
-    if (!rule.profiles.includes(this.profile)) return;
-    const count = (this.perRule.get(ruleId) ?? 0) + 1;
-    this.perRule.set(ruleId, count);
-    if (count > this.maxPerRule) return;
+    const state = this.state(ruleId);
+    if (!state.active) return;
+    state.count += 1;
+    if (state.count > this.maxPerRule) return;
+    const { rule } = state;
     const finding: Finding = { rule: rule.id, severity: rule.severity, message, fix: rule.fix };
     if (line !== undefined) {
       finding.line = line;
@@ -38,9 +55,8 @@ export class FindingCollector {
   /** Findings sorted by line (stable), with one closing note per rule whose repeats were cut. */
   result(keep: (finding: Finding) => boolean = () => true): Finding[] {
     const kept = this.findings.filter(keep);
-    for (const [ruleId, count] of this.perRule) {
+    for (const [ruleId, { count, rule }] of this.states) {
       if (count <= this.maxPerRule || !kept.some((f) => f.rule === ruleId)) continue;
-      const rule = ruleById(ruleId);
       kept.push({
         rule: ruleId,
         severity: rule.severity,

@@ -3,6 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import { messageToCanonicalEvents, type CanonicalEvent } from '../protocol/canonical.js';
 import { DIALECT_NAMES, DialectTally, lineDialect, type LineDialect, type StreamDialect } from '../protocol/dialect.js';
+import { LineIndex } from '../protocol/line-index.js';
 import { asBuffer, excerptOf, firstInvalidUtf8Offset, forEachLine } from '../protocol/lines.js';
 import { AppHazardChecks } from '../rules/checks/app-hazards.js';
 import type { CheckContext, Json } from '../rules/checks/context.js';
@@ -45,16 +46,60 @@ const LINE_SIZE_LIMIT = 100_000;
 /** Rules still meaningful when a stream turned out to be another CLI's native dialect. */
 const FOREIGN_KEEPS = /^(framing\.|dialect\.|app\.(blank-line|dollar-line|duplicate-line))/;
 
+/**
+ * True for a line no JSON parser accepts and no framing rule but framing.single-line-json concerns: its first
+ * byte cannot start a JSON value (nor whitespace or a BOM), and it has no `{` (a prefixed object) and no ESC
+ * (ANSI colours). Decided on bytes, in native searches.
+ */
+function cannotBeJson(buf: Buffer, start: number, end: number): boolean {
+  const first = buf[start]!;
+  const canStart =
+    first === 0x7b || // {
+    first === 0x5b || // [
+    first === 0x22 || // "
+    first === 0x2d || // -
+    (first >= 0x30 && first <= 0x39) ||
+    first === 0x74 || // t(rue)
+    first === 0x66 || // f(alse)
+    first === 0x6e || // n(ull)
+    first === 0x20 ||
+    first === 0x09 ||
+    first === 0x0d ||
+    first === 0x24 || // a `$` terminator line
+    first === 0xef || // a BOM
+    first === 0x1b; // ESC
+  if (canStart) return false;
+  // Searched within the line only (indexOf on the whole buffer would scan to its end for every line).
+  if (end - start <= 256) {
+    for (let at = start; at < end; at += 1) if (buf[at] === 0x7b || buf[at] === 0x1b) return false;
+    return true;
+  }
+  const line = buf.subarray(start, end);
+  return line.indexOf(0x7b) === -1 && line.indexOf(0x1b) === -1;
+}
+
+/** True for a line that opens an object or array and does not close it at its end (no ESC in it). */
+function openedButNotClosed(buf: Buffer, start: number, end: number): boolean {
+  const first = buf[start];
+  if (first !== 0x7b && first !== 0x5b) return false;
+  let last = end - 1;
+  while (last > start && (buf[last] === 0x20 || buf[last] === 0x09)) last -= 1;
+  if (buf[last] === (first === 0x7b ? 0x7d : 0x5d) && last > start) return false;
+  const line = buf.subarray(start, end);
+  return line.indexOf(0x1b) === -1;
+}
+
 export function validateStream(bytes: Uint8Array, options: ValidateOptions = {}): ValidationResult {
   const profile = options.profile ?? 'spec';
   const appProfile = profile === 'yume-app';
   const buf = asBuffer(bytes);
   // Whole-input check first: for the usual valid capture no line needs its own UTF-8 check.
   const allValid = isUtf8(buf);
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const excerptForLine = (line: number) =>
-    line >= 1 && line <= starts.length ? excerptOf(buf, starts[line - 1]!, ends[line - 1]!) : undefined;
+  const lineIndex = new LineIndex(buf);
+  const excerptForLine = (line: number) => {
+    const span = lineIndex.span(line);
+    return span ? excerptOf(buf, span.start, span.end) : undefined;
+  };
   const collector = new FindingCollector(profile, excerptForLine, options.maxFindingsPerRule);
   const ctx: CheckContext = { profile, report: (rule, line, message) => collector.report(rule, line, message) };
 
@@ -77,8 +122,7 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
   };
 
   const lineCount = forEachLine(buf, (line, start, end, terminated) => {
-    starts.push(start);
-    ends.push(end);
+    lineIndex.add(line, start);
     lastLineParsed = false;
     if (end === start) {
       ctx.report(appProfile ? 'app.blank-line' : 'framing.blank-line', line, 'blank line');
@@ -94,6 +138,19 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
         );
         return;
       }
+    }
+    // Fast path for lines that cannot be JSON at all (a flood of junk): no decoding, no exception thrown.
+    if (terminated && cannotBeJson(buf, start, end)) {
+      ctx.report('framing.single-line-json', line, 'line is not JSON');
+      return;
+    }
+    if (terminated && openedButNotClosed(buf, start, end)) {
+      ctx.report(
+        'framing.single-line-json',
+        line,
+        'line is not one complete JSON value; pretty-printed or split objects are not allowed',
+      );
+      return;
     }
     if (end - start > LINE_SIZE_LIMIT)
       ctx.report('framing.line-size', line, `line is ${end - start} bytes (limit ${LINE_SIZE_LIMIT})`);
