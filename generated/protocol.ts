@@ -762,7 +762,7 @@ export interface ReportStdout {
    */
   chars: number;
   /**
-   * Bytes the process wrote to stdout.
+   * Bytes of the (redacted) stdout in UTF-8.
    */
   bytes?: number;
   [k: string]: unknown;
