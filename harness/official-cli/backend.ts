@@ -6,6 +6,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DUMMY_CREDENTIALS, type DummyCredentials } from '../mock/credentials.js';
 import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from './install.js';
+import { CLI_OMISSIONS, type CliOmissions } from './omissions.js';
 import { prepareOfflineEnvironment, type MockEndpoints } from './real/offline-environment.js';
 import { writeRealCliWrapper } from './real/wrapper.js';
 import type { FakeCliName, ScriptScenario } from './script-types.js';
@@ -49,6 +50,13 @@ export interface InstalledOfficialCli {
    */
   waitFor?: (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) => Promise<boolean>;
   readLog(): FakeCliLogEntry[];
+  /** What the CLI leaves out of its stdout (the same for the fake and the real one: the fake copies it). */
+  omissions: CliOmissions;
+  /**
+   * Whether its log shows what happens inside the CLI (tool runs, signals, stdin, session ids): a fake's
+   * does; a real CLI's wrapper sees only its starts, so the rules judged from the rest are not verified.
+   */
+  logsInside: boolean;
 }
 
 /** How the mock must serve a run whose CLI is in this mode. */
@@ -109,6 +117,7 @@ export async function installOfficialCli(
   const common = {
     setTurn: (turn: number) => setFakeCliTurn(stateFile, turn),
     readLog: () => (existsSync(logFile) ? readFakeCliLog(logFile) : []),
+    omissions: CLI_OMISSIONS[options.cli],
   };
   if (settings.mode === 'fake') {
     const installed = await installFakeClis(options.binDir, {
@@ -121,7 +130,7 @@ export async function installOfficialCli(
       ...(options.node ? { node: options.node } : {}),
       ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
     });
-    return { mode: 'fake', env: installed.env, waitFor, ...common };
+    return { mode: 'fake', env: installed.env, waitFor, logsInside: true, ...common };
   }
   if ((options.platform ?? process.platform) === 'win32')
     return { notVerified: 'the real-CLI mode runs the CLI behind a POSIX exec wrapper, which Windows does not have' };
@@ -155,5 +164,5 @@ export async function installOfficialCli(
     stateFile,
     logFile,
   });
-  return { mode: 'real', env: {}, ...common };
+  return { mode: 'real', env: {}, logsInside: false, ...common };
 }

@@ -28,7 +28,7 @@ import type { ProviderEntry } from './providers.js';
 import { runFinding } from '../rules/finding.js';
 import { checkToolOutputs } from './tool-output-check.js';
 import { adjustGoldenForCli, adjustObservedForCli, omissionsOf } from './cli-adjustments.js';
-import { expectedToolCall } from '../official-cli/omissions.js';
+import { type CliOmissions, expectedToolCall } from '../official-cli/omissions.js';
 import { stableJson } from './golden-model.js';
 import { normaliseToolInput } from './normalise.js';
 import { checkWorkspace } from './workspace.js';
@@ -66,8 +66,17 @@ export interface CheckInput {
   /** The --provider flag value the shim was given (session files live under it, R8). */
   providerFlag?: string;
   requests: RecordedRequest[];
-  /** The fake CLI on PATH and its log, when one was installed. */
-  cli?: { name: FakeCliName; log: FakeCliLogEntry[]; required: boolean };
+  /**
+   * The official CLI on PATH (fake or real, official-cli/backend.ts): its log, what it leaves out of its
+   * stdout, and whether the log shows what happens inside it.
+   */
+  cli?: {
+    name: FakeCliName;
+    log: FakeCliLogEntry[];
+    required: boolean;
+    omissions?: CliOmissions;
+    logsInside?: boolean;
+  };
   recordOnly: boolean;
 }
 
@@ -618,12 +627,15 @@ function goldenChecks(
   if (cliUsed) {
     // Type-B: compare with what a correct translator of this CLI can print (R10, harness/official-cli/omissions.ts).
     const turns = process.turns.map((turn) => input.scenario.turns[turn]!);
-    expected = adjustGoldenForCli(expected, turns, cliUsed, {
-      ...context,
-      workspace: input.workspace,
-      editsThroughShell,
-    });
-    observed = adjustObservedForCli(observed, turns, cliUsed);
+    const omissions = input.cli?.omissions ?? omissionsOf(cliUsed);
+    expected = adjustGoldenForCli(
+      expected,
+      turns,
+      cliUsed,
+      { ...context, workspace: input.workspace, editsThroughShell },
+      omissions,
+    );
+    observed = adjustObservedForCli(observed, turns, cliUsed, omissions);
   }
   if (process.killed)
     return prefixed(
@@ -696,7 +708,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
         request.body !== undefined &&
         !requestView('openai-responses', request.body, request.path).declaredTools.includes('apply_patch'),
     );
-  const omissions = cliUsed ? omissionsOf(cliUsed) : undefined;
+  const omissions = cliUsed ? (input.cli?.omissions ?? omissionsOf(cliUsed)) : undefined;
   const cliToolOptions =
     cliUsed && omissions
       ? {
@@ -818,7 +830,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
         usage: input.cli.required ? 'required' : 'if-used',
       }),
     );
-    if (loggedByWrapper(input.cli.log))
+    if (input.cli.logsInside === false || loggedByWrapper(input.cli.log))
       out.limitations.push(
         `the real ${input.cli.name} is seen only through its PATH wrapper (starts and argv): ${RULES_NEEDING_THE_FAKE.join(', ')} not verified`,
       );

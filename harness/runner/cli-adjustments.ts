@@ -14,6 +14,7 @@ import { scriptedCallKey } from './tool-output-check.js';
 /** The run's workspace, and whether the CLI had to make edits through its shell (a real codex without apply_patch). */
 export type CliContext = NormaliseContext & { workspace: string; editsThroughShell?: boolean };
 
+/** What `cli` leaves out of its stdout; the runner gets it from the installed CLI (official-cli/backend.ts). */
 export function omissionsOf(cli: FakeCliName): CliOmissions {
   return CLI_OMISSIONS[cli];
 }
@@ -78,8 +79,8 @@ export function adjustGoldenForCli(
   turns: readonly Turn[],
   cli: FakeCliName,
   context: CliContext,
+  omissions: CliOmissions = omissionsOf(cli),
 ): TurnModel[] {
-  const omissions = omissionsOf(cli);
   return golden.map((model, index) => {
     const turn = turns[index];
     if (!turn) return model;
@@ -96,8 +97,12 @@ export function adjustGoldenForCli(
 }
 
 /** The observed turns with the same omissions applied where the shim may or may not print the content. */
-export function adjustObservedForCli(observed: TurnModel[], turns: readonly Turn[], cli: FakeCliName): TurnModel[] {
-  const omissions = omissionsOf(cli);
+export function adjustObservedForCli(
+  observed: TurnModel[],
+  turns: readonly Turn[],
+  cli: FakeCliName,
+  omissions: CliOmissions = omissionsOf(cli),
+): TurnModel[] {
   if (!omissions.partialText) return observed;
   // Partial text of a cut message is free either way: a shim that does show it is not wrong.
   return observed.map((model, index) =>

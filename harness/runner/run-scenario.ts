@@ -409,6 +409,8 @@ async function runPrepared(
             cli: {
               name: cli,
               log: installed.readLog(),
+              omissions: installed.omissions,
+              logsInside: installed.logsInside,
               required: entry.kind === 'cli' && spec.invocation.kind !== 'yume-app',
             },
           }
