@@ -10,6 +10,7 @@ import { isWindows, usesProcessGroups, type PlatformName } from './platform.js';
 import { pollIntervalFor, processTableFor, type ProcessInfo, type ProcessTable } from './process-table.js';
 import { shimSpawnCommand, type SpawnCommand } from './shim-command.js';
 import { withTimeout } from './timer-scope.js';
+import { trackShim } from './active-shims.js';
 import { signalProcessGroup } from './kill-tree.js';
 
 export const DEFAULT_MAX_STDOUT_BYTES = 64 * 1024 * 1024;
@@ -235,6 +236,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     for (const info of killed) descendantsKilled.set(info.pid, info);
   };
 
+  const untrack = trackShim({ kill: () => killNow() });
   const done = (async (): Promise<ShimExit> => {
     const killSignal = new Promise<'kill'>((resolve) => {
       wakeUp = () => resolve('kill');
@@ -280,6 +282,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
         subprocess.stderr?.destroy();
       }
     }
+    untrack();
     return {
       command,
       pid,

@@ -30,7 +30,8 @@ import { buildMatrix } from './matrix.js';
 import { loadPreset, type Preset, PresetError, presetCapabilities, presetInvocation, presetSpecs } from './preset.js';
 import { PROVIDER_IDS, type ProviderId } from './providers.js';
 import { WorkspaceTemplates } from './git-workspace.js';
-import { runScenario } from './run-scenario.js';
+import { notVerifiedResult, runScenario } from './run-scenario.js';
+import { type SignalSource, SuiteStop } from './stop-signals.js';
 import type { RunResult, RunSpec } from './run-types.js';
 import { defaultJobs, runWeight, startOrder, weightedPool } from './schedule.js';
 import { writeArtifacts } from '../report/artifacts.js';
@@ -90,6 +91,8 @@ export interface RunOptions {
   maxStdoutBytes?: number;
   /** Request body limit of the mocks (default 64 MB). */
   maxRequestBodyBytes?: number;
+  /** Where stop signals come from (default: the process; tests pass an emitter). */
+  signals?: SignalSource;
 }
 
 export interface ConformanceRunReport extends ConformanceReport {
@@ -314,6 +317,14 @@ function nonEmptyLineCount(bytes: Buffer): number {
   return count;
 }
 
+/** A run the suite never started because it was stopped first. */
+function notStartedResult(spec: RunSpec, signal: NodeJS.Signals): RunResult {
+  return notVerifiedResult(spec, {
+    persistent: false,
+    notVerified: `not started: the runner was stopped by ${signal}`,
+  });
+}
+
 export async function runConformance(options: RunOptions = {}): Promise<ConformanceRunReport> {
   return (await runConformanceWithResults(options)).report;
 }
@@ -351,16 +362,25 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
   let finished = 0;
   const jobs = options.jobs ?? defaultJobs();
   const redactor = Redactor.forRunner();
+  // Stopped by a signal: no new run starts, running ones are ended and judged on what they did so far.
+  const stop = new SuiteStop(options.signals ?? process, platform);
+  const runOne = async (spec: RunSpec): Promise<RunResult> => {
+    if (stop.stopped) return { ...notStartedResult(spec, stop.signal!), interrupted: true };
+    const result = await runScenario(spec, settings);
+    if (stop.stopped) result.interrupted = true;
+    return result;
+  };
   const results = await weightedPool(
     suite.specs,
     { capacity: jobs, order: startOrder(suite.specs), weight: (spec) => runWeight(spec, jobs) },
     // Redacted as each run ends, so nothing after (progress lines included) sees a secret.
-    async (spec) => redactResult(await runScenario(spec, settings), redactor),
+    async (spec) => redactResult(await runOne(spec), redactor),
     (result) => {
       finished += 1;
       options.onProgress?.(result, finished, suite.specs.length);
     },
   ).finally(async () => {
+    stop.close();
     workspaces.close();
     if (!options.keepDirectories) await rm(cacheDir, { recursive: true, force: true, maxRetries: 3 });
   });
@@ -372,8 +392,9 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     protocolVersion: PROTOCOL_VERSION,
     generatedAt: new Date().toISOString(),
     verdict: suiteVerdict(results),
-    exitCode: exit.code,
-    ...(exit.reason ? { error: exit.reason } : {}),
+    exitCode: stop.stopped ? (Math.max(exit.code, 1) as 1 | 2) : exit.code,
+    ...(exit.reason ? { error: exit.reason } : stop.stopped ? { error: `stopped by ${stop.signal}` } : {}),
+    ...(stop.stopped ? { interrupted: true, verdict: 'failed' as const } : {}),
     shim: suite.shim,
     capabilities: suite.capabilities.source,
     seed: suite.seed,
