@@ -396,6 +396,10 @@ export interface ExpectedFailure {
    */
   reason: string;
   /**
+   * The failure comes and goes (it needs `evidence`): a run in which the check passes is not reported as stale.
+   */
+  intermittent?: boolean;
+  /**
    * What shows the failure is the shim's own (a captured transcript, the provider request log), where it is kept.
    */
   evidence?: string;

@@ -13,6 +13,8 @@ export interface ExpectedFailure {
   invocation?: string;
   reason: string;
   evidence?: string;
+  /** Comes and goes: a run in which the check passes is not stale. */
+  intermittent?: boolean;
 }
 
 export function loadExpectedFailures(file: string): ExpectedFailure[] {

@@ -43,7 +43,7 @@ export function applyExpectedFailures(
     if (entry.rule === undefined) {
       for (const result of matched) {
         if (result.status === 'failed') result.expectedFailure = entry.reason;
-        else {
+        else if (!entry.intermittent) {
           result.findings.push(
             runFinding(
               'expected-failures.stale',
@@ -68,7 +68,7 @@ export function applyExpectedFailures(
       );
       if (uncovered.length === 0) result.expectedFailure = entry.reason;
     }
-    if (!seen) {
+    if (!seen && !entry.intermittent) {
       for (const result of matched) {
         result.findings.push(
           runFinding(

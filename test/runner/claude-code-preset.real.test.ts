@@ -1,14 +1,31 @@
 // `npm run test:real`: real Claude Code (the pinned @anthropic-ai/claude-code) run by the claude-code preset over
 // its list under both profiles, offline against the Anthropic mock. Every listed run executes; only the two
 // documented deviations fail (zero usage on error results under yume-app, a retry after 401), and they are its
-// only expected failures. Any other failure fails this test, naming the rule and the stdout excerpt.
+// only expected failures, with the SIGINT intermittent captured in test/fixtures/claude-code/sigint-no-result/ (claude
+// exits 0 without its result), accepted only in exactly that shape. Any other failure fails this test, naming the
+// rule and the stdout excerpt.
 import { describe, expect, it } from 'vitest';
 import { loadPreset } from '../../harness/runner/preset.js';
 import { runConformanceWithResults } from '../../harness/runner/run-conformance.js';
+import type { RunResult } from '../../harness/runner/run-types.js';
 // @ts-expect-error: plain ESM script without declarations
 import { ensureRealProgram } from '../../scripts/real-programs.mjs';
 
 const EXCUSED = ['app.zero-usage-result', 'requests.no-retry-after-fatal'];
+/** The SIGINT intermittent (captured in test/fixtures/claude-code/sigint-no-result/): these rules, on interrupt/spec. */
+const INTERMITTENT = ['interrupt.acknowledged', 'turn.result-last', 'golden.result'];
+
+/** Whether a run shows exactly the captured intermittent: exit 0 after SIGINT, the interrupt notice last, no result. */
+function isSigintIntermittent(result: RunResult): boolean {
+  const [process] = result.processes;
+  if (result.scenario !== 'interrupt' || result.profile !== 'spec' || !process) return false;
+  const lines = process.stdout.toString('utf8').trim().split('\n');
+  return (
+    process.exitCode === 0 &&
+    !lines.some((line) => line.includes('"type":"result"')) &&
+    (lines.at(-1) ?? '').includes('[Request interrupted by user]')
+  );
+}
 const BUDGET_MS = 4 * 60_000;
 
 describe('real Claude Code under the claude-code preset', () => {
@@ -31,6 +48,7 @@ describe('real Claude Code under the claude-code preset', () => {
       }
       for (const finding of result.findings) {
         if (finding.severity !== 'MUST' || EXCUSED.includes(finding.rule)) continue;
+        if (INTERMITTENT.includes(finding.rule) && isSigintIntermittent(result)) continue;
         const stdout = result.processes.map((process) => process.stdout.toString('utf8')).join('\n--- next process\n');
         unexpected.push(
           `${result.scenario}/${result.profile}: ${finding.rule}: ${finding.message.split('\n')[0]}\n  excerpt: ${
@@ -45,6 +63,7 @@ describe('real Claude Code under the claude-code preset', () => {
     const failing = new Set(
       results.flatMap((result) =>
         result.findings
+          .filter((finding) => !(INTERMITTENT.includes(finding.rule) && isSigintIntermittent(result)))
           .filter((finding) => finding.severity === 'MUST')
           .map((finding) => `${result.scenario}/${result.profile}/${finding.rule}`),
       ),
@@ -57,8 +76,12 @@ describe('real Claude Code under the claude-code preset', () => {
         'fault-500-exhausted/yume-app/app.zero-usage-result',
       ].sort(),
     );
-    expect(new Set(preset.expectedFailures.map((entry) => entry.rule))).toEqual(new Set(EXCUSED));
-    expect(report.summary.expectedFailures).toBe(3);
+    const steady = preset.expectedFailures.filter((entry) => !entry.intermittent);
+    expect(new Set(steady.map((entry) => entry.rule))).toEqual(new Set(EXCUSED));
+    const intermittent = preset.expectedFailures.filter((entry) => entry.intermittent);
+    expect(new Set(intermittent.map((entry) => entry.rule))).toEqual(new Set(INTERMITTENT));
+    const sigint = results.some(isSigintIntermittent) ? 1 : 0;
+    expect(report.summary.expectedFailures).toBe(3 + sigint);
     expect(report.exitCode, JSON.stringify(report.summary)).toBe(0);
     expect(elapsed).toBeLessThan(BUDGET_MS);
   });
