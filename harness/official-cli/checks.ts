@@ -9,6 +9,7 @@ import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
 import type { FakeCliName, ScriptScenario } from './script-types.js';
 import type { FakeCliLogEntry, PromptEntry, StartEntry, ToolEntry, ToolStartEntry } from './state.js';
+import { checkCliExits } from './exit-checks.js';
 import { snapshotWorkspace } from './workspace-tools.js';
 
 export interface FakeCliRunInput {
@@ -315,6 +316,13 @@ export function checkFakeCliRun(input: FakeCliRunInput): Finding[] {
     return [...checkStarts(input), ...checkPrompt({ ...input, log: withPrompt })];
   }
   return [
+    ...checkCliExits({
+      cli: input.cli,
+      scenario: input.scenario,
+      log: input.log,
+      turns: turnsOf(input),
+      ...(input.eventsByTurn ? { eventsByTurn: input.eventsByTurn } : {}),
+    }),
     ...checkStarts(input),
     ...checkPrompt(input),
     ...checkStdin(input),

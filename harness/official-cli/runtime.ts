@@ -37,6 +37,10 @@ export class CliRuntime {
   readonly turn: ScriptTurn;
   private interruptHandler: ((signal: NodeJS.Signals) => void) | undefined;
   private exiting = false;
+  /** What the exit entry reports: whether the CLI printed its final event (result, turn.completed/failed). */
+  private finalEventPrinted = false;
+  private lastStderrLine: string | undefined;
+  private printedLines = 0;
   /** Resolves when a signal reached this process's interrupt handler. */
   private readonly signalled: Promise<void>;
   private markSignalled: () => void = () => undefined;
@@ -58,11 +62,16 @@ export class CliRuntime {
   line(value: unknown): void {
     if (this.exiting) return;
     process.stdout.write(`${JSON.stringify(value)}\n`);
+    this.printedLines += 1;
+    const type = (value as { type?: unknown } | null)?.type;
+    if (type === 'result' || type === 'turn.completed' || type === 'turn.failed') this.finalEventPrinted = true;
   }
 
   stderr(text: string): void {
     if (this.exiting) return;
     process.stderr.write(text);
+    const last = text.trim().split('\n').at(-1)?.trim();
+    if (last) this.lastStderrLine = last;
   }
 
   log(fields: LogFields): void {
@@ -83,7 +92,13 @@ export class CliRuntime {
   async exit(code: number): Promise<never> {
     this.exiting = true;
     stopRunningCommand();
-    this.log({ event: 'exit', code });
+    this.log({
+      event: 'exit',
+      code,
+      finalEvent: this.finalEventPrinted,
+      lines: this.printedLines,
+      ...(this.lastStderrLine === undefined ? {} : { stderrLine: this.lastStderrLine }),
+    });
     await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
     await new Promise<void>((resolve) => process.stderr.write('', () => resolve()));
     process.exit(code);

@@ -98,6 +98,12 @@ export interface StdinOpenEntry extends LogBase {
 export interface ExitEntry extends LogBase {
   event: 'exit';
   code: number;
+  /** Whether the CLI had printed its own final event (gemini/claude `result`, codex `turn.completed`/`turn.failed`). */
+  finalEvent?: boolean;
+  /** How many stdout lines the CLI printed. */
+  lines?: number;
+  /** The last line the CLI wrote to stderr. */
+  stderrLine?: string;
 }
 
 export type FakeCliLogEntry =

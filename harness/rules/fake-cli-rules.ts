@@ -3,6 +3,20 @@ import { defineRules } from './types.js';
 
 export const FAKE_CLI_RULES = defineRules('run', [
   {
+    id: 'cli.refused-to-start',
+    severity: 'MUST',
+    source: 'docs/protocol.md#wrapping-an-official-cli',
+    title: 'The official CLI starts: it does not refuse and exit before printing anything',
+    fix: 'Start the CLI where and how it runs (codex outside a git repository needs --skip-git-repo-check); its stderr says why it refused.',
+  },
+  {
+    id: 'cli.failure-not-success',
+    severity: 'MUST',
+    source: 'docs/protocol.md#wrapping-an-official-cli, docs/protocol.md#r5-errors-and-faults',
+    title: 'A CLI that exited non-zero or refused before its final event is not reported as a success',
+    fix: "Check the CLI's exit code and whether it printed its final event; end the turn with a `system` error or `error` line and an error result, quoting its stderr.",
+  },
+  {
     id: 'cli.one-start-per-turn',
     severity: 'MUST',
     source: 'docs/protocol.md#wrapping-an-official-cli',

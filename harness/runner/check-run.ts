@@ -249,6 +249,20 @@ function secretsCheck(process: ExecutedProcess): Finding[] {
   return findings;
 }
 
+/**
+ * Whether a request of the turn was answered with an HTTP fault and so retried: recorded by the mock, or (a
+ * fake official CLI, which plays the faults itself) the CLI ran the turn to its final event. A CLI that never
+ * ran retried nothing, so error.retries-listed has nothing to demand.
+ */
+function retried(input: CheckInput, turnIndex: number): boolean {
+  if (input.requests.some((request) => request.turn === turnIndex && request.outcome === 'http-fault')) return true;
+  return (
+    input.cli?.log.some(
+      (entry) => entry.event === 'exit' && entry.turnIndex === turnIndex && entry.finalEvent === true,
+    ) ?? false
+  );
+}
+
 /** R5's required outcome per injected fault, and recovered retries listed in result.errors. */
 function faultOutcomeChecks(
   turn: Turn,
@@ -766,7 +780,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
           turnIndex,
           turnEvents(process, turnIndex),
           process.label,
-          !omissions?.retriesOnStderrOnly,
+          !omissions?.retriesOnStderrOnly && retried(input, turnIndex),
           validation.dialect,
         ),
       );

@@ -30,6 +30,7 @@ import type {
   SuiteSettings,
   TimelineEntry,
 } from './run-types.js';
+import { causesFirst } from './finding-order.js';
 import { WorkspaceTemplates } from './git-workspace.js';
 import { createRunDirectories, removeRunDirectories } from './workspace.js';
 
@@ -436,7 +437,7 @@ async function runPrepared(
     return {
       ...baseResult(spec),
       status,
-      findings: checked.findings,
+      findings: causesFirst(checked.findings),
       ...(unverified.length > 0 ? { notVerified: unverified.join('; ') } : {}),
       ...(limited ? { limitation: checked.limitations.join('; ') } : {}),
       durationMs: Math.round(performance.now() - started),

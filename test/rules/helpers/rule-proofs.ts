@@ -111,6 +111,8 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   { rule: 'golden.turns', unit: 'test/runner/golden-compare.test.ts' },
   { rule: 'scenario.required-verified', unit: 'test/runner/suite-config.test.ts' },
   { rule: 'process.orphaned-tools', unit: 'test/runner/kill-and-resume.test.ts' },
+  { rule: 'cli.failure-not-success', unit: 'test/official-cli/exit-checks.test.ts' },
+  { rule: 'cli.refused-to-start', unit: 'test/official-cli/exit-checks.test.ts' },
   { rule: 'requests.body-size', unit: 'test/runner/request-body-limit.test.ts' },
   { rule: 'expected-failures.stale', unit: 'test/runner/suite-config.test.ts' },
 ];
