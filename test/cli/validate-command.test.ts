@@ -106,6 +106,7 @@ describe.concurrent('yume-conformance validate', () => {
       'two-turns.jsonl',
       stream(...flatTurn(), text('again'), {
         type: 'result',
+        subtype: 'success',
         is_error: false,
         usage: { input_tokens: 1, output_tokens: 1 },
       }),
