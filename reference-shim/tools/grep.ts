@@ -7,6 +7,7 @@ import { capText } from './output-cap.js';
 import { displayPath, resolveInside } from './paths.js';
 import { splitLines } from './read.js';
 import { ToolInputError, ok, optionalInteger, optionalString, requireString, type Tool } from './types.js';
+import { messageOf } from '../../common/errors.js';
 
 const DEFAULT_MAX_MATCHES = 500;
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -46,7 +47,7 @@ export const grepTool: Tool = {
     try {
       regex = new RegExp(source, input['-i'] === true ? 'i' : '');
     } catch (error) {
-      throw new ToolInputError(`Invalid regular expression ${source}: ${(error as Error).message}`);
+      throw new ToolInputError(`Invalid regular expression ${source}: ${messageOf(error)}`, { cause: error });
     }
     const requested = optionalString(input, 'path');
     const target = requested ? resolveInside(context, requested) : context.cwd;

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
+import { UsageError } from '../../errors.js';
 import { PINNED } from '../pinned/index.js';
 import type { PinnedCli } from '../pinned/pinned-types.js';
 import { writePinnedCli } from '../pinned/store.js';
@@ -53,8 +54,6 @@ interface DriftFlags {
   update?: boolean;
   realMode?: boolean;
 }
-
-class UsageError extends Error {}
 
 function assignments(values: readonly string[] | undefined, flag: string): Map<FakeCliName, string> {
   const out = new Map<FakeCliName, string>();
