@@ -69,6 +69,7 @@ function assignments(values: readonly string[] | undefined, flag: string): Map<F
 interface CliDrift {
   cli: FakeCliName;
   label: string;
+  executable: string;
   candidate: PinnedCli;
   changes: string[];
   disagreements: string[];
@@ -139,6 +140,7 @@ async function driftOf(root: string, cli: FakeCliName, source: CandidateSource, 
   return {
     cli,
     label: installed.label,
+    executable: installed.executable,
     candidate,
     changes: comparePinned(PINNED[cli], candidate),
     disagreements: describeDisagreements(cli, differential.rows),
@@ -173,7 +175,8 @@ function update(root: string, drifts: readonly CliDrift[]): void {
     process.stderr.write(`cli-drift: pinned ${drift.cli} ${drift.candidate.version}\n`);
   }
   writeFileSync(pinsFile, pins);
-  if (!drifts.some((drift) => drift.cli === 'claude')) return;
+  const claude = drifts.find((drift) => drift.cli === 'claude');
+  if (!claude) return;
   const cli = path.join(root, 'dist', 'cli.js');
   const help = execFileSync(process.execPath, [cli, 'goldens', '--help'], { encoding: 'utf8' });
   if (!help.includes('--from')) {
@@ -190,8 +193,10 @@ function update(root: string, drifts: readonly CliDrift[]): void {
       '--update',
       '--from',
       'claude-code',
+      '--shim',
+      claude.executable,
       '--reason',
-      `claude-code ${PINNED.claude.version} → pinned by cli-drift`,
+      `claude-code ${claude.candidate.version} pinned by npm run cli-drift -- --update`,
     ],
     { stdio: 'inherit' },
   );
