@@ -116,6 +116,8 @@ export async function runScenario(
       else if (turn.resume && sessionId) args.push('--resume', sessionId);
       args.push('--prompt', turn.prompt);
       if (invocation === 'yume-app') args.push('--output-format', 'stream-json', '--verbose');
+      // A scenario about argument errors: the runner appends a flag no shim knows, and so does this helper.
+      if (scenario.badArgument) args.push(scenario.badArgument);
       let interrupted = false;
       const onLine = (line: Record<string, unknown>, child: ChildProcess): void => {
         if (interrupted || !turn.interrupt) return;
