@@ -1,11 +1,12 @@
 // process.argument-error (R2, R13): given a flag it does not know, a shim stops before calling the provider, in one
-// of two forms. The flat form: a `system` error, then an error result, and exit code 2. Claude Code's form:
-// nothing on stdout, a message on stderr, a non-zero exit; the stream rules that ask for output
+// of two forms. The flat form: a `system` error, then an error result, and exit code 2. Claude Code's form (only
+// when the run asks for Claude envelopes): nothing on stdout, a message on stderr, a non-zero exit; the stream rules that ask for output
 // (`framing.not-empty`, `turn.init-first`, `turn.result-last`), `process.no-output` and the golden (recorded in
 // the flat form) do not apply to it.
 import type { CanonicalEvent } from '../protocol/canonical.js';
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
+import type { Dialect } from './capabilities.js';
 import type { ExecutedProcess } from './execute-run.js';
 
 /** Rules an argument error in Claude Code's form is exempt from: they ask for output it does not print. */
@@ -21,6 +22,7 @@ export function argumentErrorCheck(
   process: ExecutedProcess,
   events: readonly CanonicalEvent[],
   badArgument: string,
+  dialect: Dialect | undefined,
 ): ArgumentErrorVerdict {
   const { exit } = process;
   const code = exit.signal ?? `code ${exit.exitCode}`;
@@ -30,7 +32,14 @@ export function argumentErrorCheck(
       findings: [],
       applies: (finding) => !SILENT_FORM_EXEMPT.has(finding.rule) && !finding.rule.startsWith('golden.'),
     };
-    if (exit.exitCode === 0 && !exit.signal)
+    if (dialect !== 'claude')
+      silent.findings.push(
+        runFinding(
+          'process.argument-error',
+          `given ${badArgument}, the shim printed nothing on stdout (exit ${code}); that form is Claude Code's and conforms only in Claude envelopes: a flat shim prints a \`system\` error, an error result, and exits 2`,
+        ),
+      );
+    else if (exit.exitCode === 0 && !exit.signal)
       silent.findings.push(
         runFinding('process.argument-error', `given ${badArgument}, the shim printed nothing and exited with code 0`),
       );

@@ -44,6 +44,7 @@ import {
 import { isAssistantText, isStreamEventText } from './live-stdout.js';
 import { outsideCwdChecks } from './outside-cwd-check.js';
 import { argumentErrorCheck } from './argument-error-check.js';
+import type { Dialect } from './capabilities.js';
 import {
   compareKilledWithGolden,
   killedSessionFindings,
@@ -59,6 +60,8 @@ export interface CheckInput {
   scenario: LoadedScenario;
   provider: ProviderEntry;
   profile: Profile;
+  /** The dialect the run asks of the shim (Claude Code's silent argument error conforms only in `claude`). */
+  dialect?: Dialect;
   persistent: boolean;
   processes: ExecutedProcess[];
   workspace: string;
@@ -857,7 +860,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
   const badArgument = input.scenario.badArgument;
   const first = input.processes[0];
   if (badArgument && first) {
-    const verdict = argumentErrorCheck(first, eventsOf(first), badArgument);
+    const verdict = argumentErrorCheck(first, eventsOf(first), badArgument, input.dialect);
     out.findings = [...findings.filter(verdict.applies), ...verdict.findings];
   }
   return out;

@@ -398,6 +398,7 @@ async function runPrepared(
       scenario: spec.scenario,
       provider: entry,
       profile: spec.profile,
+      dialect: spec.dialect,
       persistent: check.persistent,
       processes: execution.processes,
       workspace: dirs.workspace,

@@ -49,7 +49,10 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   fixture('process.argument-error', 'refuses-flag-silently.mjs', 'bad-argument', {
     shim: 'refuses-flag-on-stderr.mjs',
     scenario: 'bad-argument',
+    options: { dialect: 'claude' },
   }),
+  // Claude Code's form asked of a flat shim: the flat form is still owed
+  fixture('process.argument-error', 'refuses-flag-on-stderr.mjs', 'bad-argument', mini('bad-argument')),
   // a directory where the shim should be: it cannot be started
   fixture('process.started', 'lib', 'plain-text', mini('plain-text')),
   // the reference shim with one behaviour changed by a proxy
