@@ -1,6 +1,6 @@
 // Paths to the pinned real CLIs for tests, for root and for the unprivileged user. The install cache lives
 // under root's HOME, which that user cannot enter, so its folders are mirrored with hard links (instant,
-// no copy) into a folder under the system temp directory that everybody can read.
+// no copy; a copy across file systems) into a folder under the system temp directory that everybody can read.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -26,7 +26,13 @@ export function realCliPathForAnyone(cli: FakeCliName): string {
   if (!existsSync(target)) {
     mkdirSync(shared, { recursive: true, mode: 0o755 });
     const partial = `${target}.partial-${process.pid}`;
-    execFileSync('cp', ['-al', path.join(cache, install), partial]);
+    try {
+      execFileSync('cp', ['-al', path.join(cache, install), partial], { stdio: 'ignore' });
+    } catch {
+      // Another file system: hard links cannot cross it, so copy.
+      execFileSync('rm', ['-rf', partial]);
+      execFileSync('cp', ['-a', path.join(cache, install), partial]);
+    }
     execFileSync('mv', [partial, target]);
   }
   return path.join(shared, relative);
