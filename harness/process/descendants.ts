@@ -60,6 +60,11 @@ export class DescendantTracker {
     return this.polling;
   }
 
+  /** The root's start time, once a sample saw it (the table's units). */
+  rootStartTime(): string | undefined {
+    return this.rootStart;
+  }
+
   /** Every descendant seen so far (not the root itself). */
   seen(): ProcessInfo[] {
     return [...this.known.values()];

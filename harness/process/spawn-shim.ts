@@ -11,6 +11,7 @@ import { pollIntervalFor, processTableFor, type ProcessInfo, type ProcessTable }
 import { shimSpawnCommand, type SpawnCommand } from './shim-command.js';
 import { withTimeout } from './timer-scope.js';
 import { trackShim } from './active-shims.js';
+import type { RunCgroup } from './cgroup.js';
 import { signalProcessGroup } from './kill-tree.js';
 
 export const DEFAULT_MAX_STDOUT_BYTES = 64 * 1024 * 1024;
@@ -39,6 +40,8 @@ export interface SpawnShimOptions {
   platform?: PlatformName;
   execPath?: string;
   processTable?: ProcessTable;
+  /** The run's cgroup v2 leaf (Linux): the shim starts inside it, and whatever is left in it is ended. */
+  cgroup?: RunCgroup;
   /** Called for every stdout chunk as it arrives (ms since spawn). */
   onStdout?: (chunk: Buffer, atMs: number) => void;
 }
@@ -81,6 +84,12 @@ export interface ShimExit {
   descendantsKilled: ProcessInfo[];
   /** The harness had to kill processes (timeout, flood, held stdout or leftovers). */
   killedByHarness: boolean;
+  /**
+   * Without a cgroup (Linux): processes orphaned to init that started during the run and carry nothing that
+   * ties them to it (no group, parent chain or run marker). They may be escapes or any other program's:
+   * reported as not verified, never killed by guess.
+   */
+  untied?: ProcessInfo[];
 }
 
 export interface ShimProcess {
@@ -139,7 +148,8 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
 
   // Every process of this run inherits the marker; the tracker uses it to find escaped descendants.
   const environmentMarker = `${RUN_MARKER_VARIABLE}=${randomUUID()}`;
-  const subprocess: ResultPromise = execa(command.file, command.args, {
+  const launched = options.cgroup ? options.cgroup.wrap(command) : command;
+  const subprocess: ResultPromise = execa(launched.file, launched.args, {
     cwd: options.cwd,
     env: { ...options.env, [RUN_MARKER_VARIABLE]: environmentMarker.slice(RUN_MARKER_VARIABLE.length + 1) },
     extendEnv: false,
@@ -228,11 +238,29 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     killNow();
   }, options.timeoutMs);
 
-  const aliveDescendants = async () => (tracker ? tracker.alive() : []);
+  // With a cgroup, its members are the run's processes whatever they did to leave the group or the tree.
+  const cgroupMembers = (known: ProcessInfo[]): ProcessInfo[] => {
+    if (!options.cgroup) return [];
+    const seen = new Set(known.map((info) => info.pid));
+    return options.cgroup
+      .members()
+      .filter((member) => member !== pid && !seen.has(member))
+      .flatMap((member) => {
+        const info = table.info?.(member);
+        return info && info.state !== 'Z' ? [info] : [];
+      });
+  };
+  const aliveDescendants = async () => {
+    const tracked = tracker ? await tracker.alive() : [];
+    return [...tracked, ...cgroupMembers(tracked)];
+  };
   const descendantsKilled = new Map<number, ProcessInfo>();
   const killEverything = async () => {
     killedByHarness = true;
+    const before = await aliveDescendants();
+    options.cgroup?.kill();
     const killed = await killTree({ platform, rootPid: pid, processGroup, alive: aliveDescendants });
+    for (const info of before) descendantsKilled.set(info.pid, info);
     for (const info of killed) descendantsKilled.set(info.pid, info);
   };
 
@@ -283,6 +311,9 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       }
     }
     untrack();
+    await options.cgroup?.remove();
+    const untied =
+      !options.cgroup && platform === 'linux' && pid !== undefined ? await untiedOrphans(table, pid, tracker) : [];
     return {
       command,
       pid,
@@ -293,7 +324,12 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       stderrBytes,
       exitCode: exit.code,
       signal: exit.signal,
-      spawnError: 'error' in exit && exit.error ? describeSpawnError(exit.error, options.shim) : undefined,
+      spawnError:
+        'error' in exit && exit.error
+          ? describeSpawnError(exit.error, options.shim)
+          : options.cgroup
+            ? wrapperStartFailure(exit.code, stdoutBytes, Buffer.concat(stderrParts), options.shim)
+            : undefined,
       timedOut,
       flooded,
       stdioHeldOpen,
@@ -303,6 +339,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       descendantsLeft: left,
       descendantsKilled: [...descendantsKilled.values()],
       killedByHarness,
+      ...(untied.length > 0 ? { untied } : {}),
     };
   })();
 
@@ -329,6 +366,32 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
   };
 }
 
+/**
+ * Processes with a pid above the shim's, a start time not before its start, reparented to init (a daemonised
+ * double fork ends there) and not known as the run's: only their start time links them to the run.
+ */
+async function untiedOrphans(
+  table: ProcessTable,
+  rootPid: number,
+  tracker: DescendantTracker | undefined,
+): Promise<ProcessInfo[]> {
+  const rootStart = tracker?.rootStartTime();
+  if (rootStart === undefined || !/^\d+$/.test(rootStart)) return [];
+  const known = new Set((tracker?.seen() ?? []).map((info) => info.pid));
+  try {
+    return (await table.snapshot(rootPid)).filter(
+      (info) =>
+        info.ppid === 1 &&
+        info.state !== 'Z' &&
+        !known.has(info.pid) &&
+        /^\d+$/.test(info.start) &&
+        BigInt(info.start) >= BigInt(rootStart),
+    );
+  } catch {
+    return [];
+  }
+}
+
 function emptyExit(command: SpawnCommand, spawnError: string): ShimExit {
   return {
     command,
@@ -351,6 +414,23 @@ function emptyExit(command: SpawnCommand, spawnError: string): ShimExit {
     descendantsKilled: [],
     killedByHarness: false,
   };
+}
+
+/**
+ * Started through the cgroup wrapper, a shim that cannot be executed makes /bin/sh's exec fail (126, 127)
+ * instead of raising a spawn error: the same sentence as describeSpawnError gives.
+ */
+function wrapperStartFailure(
+  code: number | null,
+  stdoutBytes: number,
+  stderr: Buffer,
+  shim: string,
+): string | undefined {
+  if ((code !== 126 && code !== 127) || stdoutBytes > 0) return undefined;
+  const said = stderr.toString('utf8');
+  if (!/^\/bin\/sh: /m.test(said)) return undefined;
+  if (code === 127) return `${shim}: no such file or command (check the path, or that it is on PATH)`;
+  return `${shim}: permission denied (make it executable: chmod +x, or give a .js file)`;
 }
 
 /** A spawn error as a sentence a shim author can act on. */

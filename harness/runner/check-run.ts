@@ -714,6 +714,13 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
   const context: NormaliseContext = { workspace: input.workspace, home: input.home };
   const findings = out.findings;
   const started = input.processes.filter((process) => !process.exit.spawnError);
+  for (const process of started) {
+    const untied = process.exit.untied ?? [];
+    if (untied.length === 0) continue;
+    out.notVerified.push(
+      `${about(process.label, `process isolation: ${untied.length} process(es) orphaned to init started during the run with nothing tying them to it (${untied.map((info) => `${info.name} pid ${info.pid}`).join(', ')}); without a cgroup the harness cannot tell whether the shim started them, so they were not killed`)}`,
+    );
+  }
   const usedCliEarly = input.cli?.log.some((entry) => entry.event === 'start' && entry.cli === input.cli!.name);
   const cliUsed = usedCliEarly ? input.cli!.name : undefined;
   // A real codex offers apply_patch for some models only; without it the mock had the edits made through the shell.

@@ -4,6 +4,7 @@
 // tool approvals. It observes; the checks in check-run.ts judge.
 import type { MockServer } from '../mock/mock-server.js';
 import type { Turn } from '../mock/scenario-types.js';
+import type { RunCgroup } from '../process/cgroup.js';
 import { spawnShim, type ShimExit, type ShimProcess } from '../process/spawn-shim.js';
 import { buildInvocation, type BuiltInvocation, type Invocation, type InvocationValues } from './invocation.js';
 import {
@@ -97,8 +98,13 @@ function startProcess(
     platform: settings.platform,
     ...(settings.execPath ? { execPath: settings.execPath } : {}),
     ...(settings.maxStdoutBytes ? { maxStdoutBytes: settings.maxStdoutBytes } : {}),
+    ...withCgroup(settings.suiteCgroup?.leaf()),
     onStdout: (chunk, atMs) => live.push(chunk, atMs),
   });
+}
+
+function withCgroup(cgroup: RunCgroup | undefined): { cgroup?: RunCgroup } {
+  return cgroup ? { cgroup } : {};
 }
 
 /**

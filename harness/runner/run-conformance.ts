@@ -32,6 +32,7 @@ import { PROVIDER_IDS, type ProviderId } from './providers.js';
 import { WorkspaceTemplates } from './git-workspace.js';
 import { notVerifiedResult, runScenario } from './run-scenario.js';
 import { type SignalSource, SuiteStop } from './stop-signals.js';
+import { SuiteCgroup } from '../process/cgroup.js';
 import type { RunResult, RunSpec } from './run-types.js';
 import { defaultJobs, runWeight, startOrder, weightedPool } from './schedule.js';
 import { writeArtifacts } from '../report/artifacts.js';
@@ -343,9 +344,12 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
   // One XDG_CACHE_HOME for every run of this invocation: caches (the reference shim's compile cache) stay warm
   // from run to run while HOME and TMPDIR are each run's own. Removed with the suite.
   const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'yume-conformance-cache-'));
+  const isolation = SuiteCgroup.create(platform);
+  const suiteCgroup = 'cgroup' in isolation ? isolation.cgroup : undefined;
   const settings = {
     workspaces,
     cacheDir,
+    ...(suiteCgroup ? { suiteCgroup } : {}),
     shim: suite.shim,
     shimArgs: options.shimArgs ?? [],
     userEnv: options.env ?? {},
@@ -381,6 +385,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     },
   ).finally(async () => {
     stop.close();
+    suiteCgroup?.close();
     workspaces.close();
     if (!options.keepDirectories) await rm(cacheDir, { recursive: true, force: true, maxRetries: 3 });
   });
@@ -395,6 +400,12 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     exitCode: stop.stopped ? (Math.max(exit.code, 1) as 1 | 2) : exit.code,
     ...(exit.reason ? { error: exit.reason } : stop.stopped ? { error: `stopped by ${stop.signal}` } : {}),
     ...(stop.stopped ? { interrupted: true, verdict: 'failed' as const } : {}),
+    isolation: {
+      mechanism: isolation.mechanism,
+      ...('detail' in isolation
+        ? { detail: isolation.detail }
+        : { detail: `one cgroup v2 leaf per run under ${suiteCgroup!.directory}` }),
+    },
     shim: suite.shim,
     capabilities: suite.capabilities.source,
     seed: suite.seed,

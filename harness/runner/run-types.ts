@@ -1,3 +1,4 @@
+import type { SuiteCgroup } from '../process/cgroup.js';
 // Types shared by the runner's steps: what one run is (a point of the matrix), the settings of the whole
 // suite, and what a run produced (findings for the reports, transcripts and requests for the HTML page).
 import type { LoadedScenario } from '../mock/scenario-types.js';
@@ -39,6 +40,8 @@ export interface SuiteSettings {
   execPath?: string;
   /** Stdout capture limit per process (default 64 MB); beyond it the run is a flood and the tree is killed. */
   maxStdoutBytes?: number;
+  /** The suite's cgroup v2 (Linux, where one can be made): each process of a run starts in a leaf of it. */
+  suiteCgroup?: SuiteCgroup;
   /** XDG_CACHE_HOME shared by every run of one suite invocation (default: a folder in each run's HOME). */
   cacheDir?: string;
   /** Request body limit of the run's mock (default 64 MB); a larger body is answered 413 with a finding. */

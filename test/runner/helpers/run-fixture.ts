@@ -8,6 +8,7 @@ import { capabilitiesFrom, type CapabilitiesFile, type Dialect } from '../../../
 import type { Invocation } from '../../../harness/runner/invocation.js';
 import { WorkspaceTemplates } from '../../../harness/runner/git-workspace.js';
 import type { ProviderId } from '../../../harness/runner/providers.js';
+import { SuiteCgroup } from '../../../harness/process/cgroup.js';
 import { runScenario } from '../../../harness/runner/run-scenario.js';
 import type { RunResult } from '../../../harness/runner/run-types.js';
 import type { Profile } from '../../../harness/rules/types.js';
@@ -32,6 +33,24 @@ export interface FixtureRun {
   git?: string;
   maxRequestBodyBytes?: number;
   keepDirectories?: boolean;
+  /** Start the shim in a cgroup v2 leaf of this suite cgroup (default: the tests' own, where one can be made). */
+  suiteCgroup?: SuiteCgroup;
+  /** 'process-group' forces the fallback (no cgroup). */
+  isolation?: 'process-group';
+}
+
+/** One cgroup for the runs of this test process, as `yume-conformance run` makes one per invocation. */
+let testCgroup: SuiteCgroup | undefined | null = null;
+function defaultCgroup(): SuiteCgroup | undefined {
+  if (testCgroup === null) {
+    const created = SuiteCgroup.create(process.platform);
+    testCgroup = 'cgroup' in created ? created.cgroup : undefined;
+    if (testCgroup) {
+      const made = testCgroup;
+      process.once('exit', () => made.close());
+    }
+  }
+  return testCgroup;
 }
 
 /** Runs one scenario; `tag` is put in the shim's environment so leftovers can be found by it. */
@@ -71,6 +90,7 @@ export async function runFixture(
       ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
       ...(options.maxRequestBodyBytes ? { maxRequestBodyBytes: options.maxRequestBodyBytes } : {}),
       ...(options.keepDirectories ? { keepDirectories: true } : {}),
+      ...(options.isolation === 'process-group' ? {} : withSuiteCgroup(options.suiteCgroup ?? defaultCgroup())),
       workspaces,
     },
   ).finally(() => workspaces.close());
@@ -103,4 +123,25 @@ export function processesTagged(tag: string): number[] {
     }
   }
   return found;
+}
+
+/** Live processes whose command line contains `text` (Linux; elsewhere []). */
+export function processesWithArgument(text: string): number[] {
+  if (process.platform !== 'linux') return [];
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(text)) found.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+function withSuiteCgroup(suiteCgroup: SuiteCgroup | undefined): { suiteCgroup?: SuiteCgroup } {
+  return suiteCgroup ? { suiteCgroup } : {};
 }

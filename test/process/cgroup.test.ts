@@ -1,0 +1,66 @@
+// Nothing a run started outlives it: on Linux with a writable cgroup v2 hierarchy each shim starts in a leaf
+// of its own, which catches a fast double fork into a new session with an empty environment; the forced
+// fallback (process group, parent chain, run marker) reports such an escape as not verified and leaves it.
+import { describe, expect, it } from 'vitest';
+import { ISOLATION_VARIABLE, SuiteCgroup } from '../../harness/process/cgroup.js';
+import {
+  describeFindings,
+  fixtureShim,
+  processesTagged,
+  processesWithArgument,
+  rules,
+  runFixture,
+} from '../runner/helpers/run-fixture.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const linuxRoot = process.platform === 'linux' && process.getuid?.() === 0;
+
+describe('isolation mechanism', () => {
+  it('a switch forces the fallback; Windows uses the process tree', () => {
+    expect(SuiteCgroup.create('linux', { [ISOLATION_VARIABLE]: 'process-group' })).toEqual({
+      mechanism: 'process-group',
+      detail: `${ISOLATION_VARIABLE}=process-group`,
+    });
+    expect(SuiteCgroup.create('win32').mechanism).toBe('process-tree');
+    expect(SuiteCgroup.create('darwin').mechanism).toBe('process-group');
+  });
+});
+
+describe.runIf(linuxRoot)('double fork into a new session with an empty environment', () => {
+  it('cgroup v2 (this machine can make one, so the test must run): found, reported and ended', async () => {
+    const created = SuiteCgroup.create('linux', {});
+    expect(created.mechanism, 'detail' in created ? created.detail : '').toBe('cgroup-v2');
+    const suiteCgroup = (created as { cgroup: SuiteCgroup }).cgroup;
+    try {
+      const result = await runFixture(fixtureShim('double-forks-into-new-session.mjs'), 'plain-text', {
+        suiteCgroup,
+      });
+      const finding = result.findings.find((candidate) => candidate.rule === 'process.descendants-gone');
+      expect(finding?.message, describeFindings(result)).toMatch(/node \(pid \d+\).*the harness killed them/);
+      expect(result.status).toBe('failed');
+      expect(processesWithArgument(`escape-${result.tag}`)).toEqual([]);
+      expect(processesTagged(result.tag)).toEqual([]);
+    } finally {
+      suiteCgroup.close();
+    }
+  });
+
+  it('forced fallback: the escape is reported not verified and not killed by guess', async () => {
+    const result = await runFixture(fixtureShim('double-forks-into-new-session.mjs'), 'plain-text', {
+      isolation: 'process-group',
+    });
+    const escaped = processesWithArgument(`escape-${result.tag}`);
+    try {
+      expect(escaped.length).toBe(1);
+      expect(result.notVerified, describeFindings(result)).toMatch(
+        new RegExp(`process isolation: 1 process\\(es\\) orphaned to init .*pid ${escaped[0]}.*not killed`),
+      );
+      // plain-text is required, so a run not fully verified fails through scenario.required-verified only.
+      expect(rules(result), describeFindings(result)).toEqual(['scenario.required-verified']);
+    } finally {
+      for (const pid of escaped) process.kill(pid, 'SIGKILL');
+      await sleep(100);
+    }
+    expect(processesWithArgument(`escape-${result.tag}`)).toEqual([]);
+  });
+});
