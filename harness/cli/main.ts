@@ -21,7 +21,17 @@ export function commandsToLoad(argv: readonly string[]): string[] {
   return Object.keys(COMMANDS);
 }
 
+/** A reader that goes away (`yume-conformance validate big.jsonl | head`) ends the command quietly. */
+function endQuietlyOnClosedStdout(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    process.stderr.write(`yume-conformance: cannot write to stdout (${error.code ?? error.message})\n`);
+    process.exit(EXIT_USAGE);
+  });
+}
+
 async function main(): Promise<void> {
+  endQuietlyOnClosedStdout();
   const program = new Command('yume-conformance')
     .description('Conformance suite for Yume stream-json shims')
     .showHelpAfterError('(run with --help for usage)')

@@ -4,7 +4,7 @@
 // 1: some failed, a required scenario is not verified, or an expected failure is stale; 2: usage error or the
 // shim could not be started.
 import { type Command, Option } from 'commander';
-import { emitReports, parseReporterSpec } from '../report/reporters.js';
+import { emitReports, parseReporterSpec, prepareReportFiles } from '../report/reporters.js';
 import { parseEnvAssignments } from '../runner/environment.js';
 import { invocationName } from '../runner/invocation.js';
 import { preflight } from '../runner/run-scenario.js';
@@ -191,6 +191,7 @@ async function runSuite(shim: string | undefined, flags: RunFlags): Promise<numb
   const reporters = (flags.reporter && flags.reporter.length > 0 ? flags.reporter : ['human']).map(parseReporterSpec);
   if (flags.out) reporters.push({ name: 'json', file: flags.out });
   const options = toOptions(shim, flags);
+  if (!flags.list) prepareReportFiles(reporters);
   if (flags.list) {
     process.stdout.write(listRuns(options));
     return EXIT_OK;

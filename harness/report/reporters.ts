@@ -1,6 +1,6 @@
 // Reporter registry and `--reporter NAME[:FILE]` handling shared by `validate`, `run` and `merge-reports`.
 // A program embedding the harness may add a reporter with registerReporter().
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../runner/run-types.js';
 import { renderHtml } from './html.js';
@@ -64,6 +64,47 @@ export class ReportWriteError extends YumeError {
 }
 
 /**
+ * Creates the missing folders above `file` one level at a time. (A recursive mkdir under /proc or /sys can
+ * loop forever on some Node versions; one level at a time fails at once with the first folder it cannot make.)
+ */
+export function makeParentFolders(file: string): void {
+  const missing: string[] = [];
+  let folder = path.dirname(path.resolve(file));
+  while (!existsSync(folder)) {
+    missing.push(folder);
+    const parent = path.dirname(folder);
+    if (parent === folder) break;
+    folder = parent;
+  }
+  for (const dir of missing.reverse()) mkdirSync(dir);
+}
+
+/**
+ * Checks, before a suite runs, that every report file can be written: its folders are made and the folder is
+ * writable. Throws ReportWriteError naming the reporter, the file and the reason.
+ */
+export function prepareReportFiles(specs: readonly ReporterSpec[]): void {
+  for (const spec of specs) {
+    if (spec.file === undefined) continue;
+    try {
+      makeParentFolders(spec.file);
+      const folder = path.dirname(path.resolve(spec.file));
+      if (!statSync(folder).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+      accessSync(folder, constants.W_OK);
+      if (existsSync(spec.file) && statSync(spec.file).isDirectory())
+        throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    } catch (error) {
+      const reason =
+        error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : String(error);
+      throw new ReportWriteError(
+        `cannot write ${spec.name} report to ${spec.file} (${reason}): choose a file in a folder you can write`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+/**
  * Writes the report with every reporter: to its file, or to `stdout`. Throws ReportWriteError, with a readable
  * message, when a file cannot be written.
  */
@@ -82,7 +123,7 @@ export function emitReports(
     }
     const text = render(report, { color: false, ...(results ? { results } : {}) });
     try {
-      mkdirSync(path.dirname(path.resolve(spec.file)), { recursive: true });
+      makeParentFolders(spec.file);
       writeFileSync(spec.file, text);
     } catch (error) {
       const reason =

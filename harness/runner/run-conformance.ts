@@ -31,6 +31,7 @@ import { loadPreset, type Preset, PresetError, presetCapabilities, presetInvocat
 import { PROVIDER_IDS, type ProviderId } from './providers.js';
 import { WorkspaceTemplates } from './git-workspace.js';
 import { notVerifiedResult, runScenario } from './run-scenario.js';
+import { shimStartProblem } from './shim-check.js';
 import { type SignalSource, SuiteStop } from './stop-signals.js';
 import { SuiteCgroup } from '../process/cgroup.js';
 import type { RunResult, RunSpec } from './run-types.js';
@@ -196,8 +197,10 @@ export function resolveSuite(options: RunOptions): ResolvedSuite {
   if (usingReference && !existsSync(shim))
     throw new UsageError(`the bundled reference shim ${shim} is missing: run \`npm run build\``);
   // A shim given as a bare command name (on PATH) is left to the spawner; a path must exist.
-  if (!usingReference && /[\\/]/.test(options.shim!) && !existsSync(shim))
-    throw new UsageError(`shim ${options.shim} does not exist`);
+  if (!usingReference && /[\\/]/.test(options.shim!)) {
+    const problem = shimStartProblem(shim, options.shim!, options.platform ?? process.platform);
+    if (problem) throw new UsageError(problem);
+  }
   const capabilities = resolveCapabilities(options, usingReference);
   const invocation = options.invocation === undefined ? undefined : resolveInvocation(options.invocation);
   const scenarios = resolveScenarios(

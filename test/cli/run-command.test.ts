@@ -125,7 +125,8 @@ describe.concurrent('yume-conformance run', () => {
     chmodSync(notExecutable, 0o644);
     const result = await yumeConformance(['run', notExecutable, '--scenario', 'plain-text']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/the shim could not be started: .*my-shim: permission denied \(make it executable/);
+    // Checked before any run starts: one line naming the file and the fix.
+    expect(result.stderr).toMatch(/shim .*my-shim is not executable: chmod \+x .*my-shim, or give a \.js file/);
   });
 
   it.each([
