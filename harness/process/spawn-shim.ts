@@ -328,7 +328,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
         'error' in exit && exit.error
           ? describeSpawnError(exit.error, options.shim)
           : options.cgroup
-            ? wrapperStartFailure(exit.code, stdoutBytes, Buffer.concat(stderrParts), options.shim)
+            ? wrapperStartFailure(exit.code, stdoutBytes, Buffer.concat(stderrParts), options.shim, options.cgroup.path)
             : undefined,
       timedOut,
       flooded,
@@ -425,10 +425,12 @@ function wrapperStartFailure(
   stdoutBytes: number,
   stderr: Buffer,
   shim: string,
+  leaf: string,
 ): string | undefined {
   if ((code !== 126 && code !== 127) || stdoutBytes > 0) return undefined;
-  const said = stderr.toString('utf8');
-  if (!/^\/bin\/sh: /m.test(said)) return undefined;
+  // The join script's complaints start with its name: /bin/sh, or (dash) its $0, which is the cgroup leaf.
+  const said = stderr.toString('utf8').split('\n');
+  if (!said.some((line) => line.startsWith('/bin/sh: ') || line.startsWith(`${leaf}: `))) return undefined;
   if (code === 127) return `${shim}: no such file or command (check the path, or that it is on PATH)`;
   return `${shim}: permission denied (make it executable: chmod +x, or give a .js file)`;
 }
