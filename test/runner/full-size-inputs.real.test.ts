@@ -20,6 +20,20 @@ describe('full-size inputs', () => {
   });
 });
 
+describe('1 GB flood of short valid lines', () => {
+  it('is cut at the 64 MB stdout cap with process.output-flood; judging ~2 million lines does not abort', async () => {
+    const started = performance.now();
+    const result = await runFixture(fixtureShim('floods-1gb-of-lines.mjs'), 'plain-text');
+    expect(
+      result.findings.map((finding) => finding.rule),
+      describeFindings(result),
+    ).toContain('process.output-flood');
+    expect(result.status).toBe('failed');
+    expect(processesTagged(result.tag)).toEqual([]);
+    console.log(`1 GB flood: judged in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  });
+});
+
 describe('60 MB of 2-byte junk lines (under the 64 MB stdout cap)', () => {
   it('run: a framing finding in under 10 s, not a timeout blamed on the shim', async () => {
     const started = performance.now();
