@@ -54,7 +54,7 @@ function locateOwnCgroup(): { directory: string } | { problem: string } {
 function removeStaleSuites(parent: string): void {
   try {
     for (const name of readdirSync(parent)) {
-      const owner = /^yume-conformance-(\d+)$/.exec(name)?.[1];
+      const owner = /^yume-conformance-(\d+)-\d+$/.exec(name)?.[1];
       if (!owner || processRuns(Number(owner))) continue;
       const suite = path.join(parent, name);
       for (const leaf of readdirSync(suite, { withFileTypes: true })) {
@@ -84,6 +84,8 @@ function rmdirQuietly(directory: string): void {
   }
 }
 
+let suites = 0;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One suite invocation's cgroup, holding a leaf per run. */
@@ -109,7 +111,9 @@ export class SuiteCgroup {
     const own = locateOwnCgroup();
     if ('problem' in own) return fallback(own.problem);
     removeStaleSuites(own.directory);
-    const directory = path.join(own.directory, `yume-conformance-${process.pid}`);
+    suites += 1;
+    // One per suite invocation, several may run in one process (the programmatic API): pid and a counter.
+    const directory = path.join(own.directory, `yume-conformance-${process.pid}-${suites}`);
     try {
       mkdirSync(directory);
       if (!existsSync(path.join(directory, 'cgroup.kill'))) {

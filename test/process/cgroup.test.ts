@@ -27,6 +27,15 @@ describe('isolation mechanism', () => {
 });
 
 describe.runIf(linuxRoot)('double fork into a new session with an empty environment', () => {
+  it('several suites in one process (the programmatic API) each get a cgroup of their own', () => {
+    const first = SuiteCgroup.create('linux', {});
+    const second = SuiteCgroup.create('linux', {});
+    expect([first.mechanism, second.mechanism]).toEqual(['cgroup-v2', 'cgroup-v2']);
+    const made = [first, second].flatMap((created) => ('cgroup' in created ? [created.cgroup] : []));
+    expect(new Set(made.map((cgroup) => cgroup.directory)).size).toBe(2);
+    for (const cgroup of made) cgroup.close();
+  });
+
   it('cgroup v2 (this machine can make one, so the test must run): found, reported and ended', async () => {
     const created = SuiteCgroup.create('linux', {});
     expect(created.mechanism, 'detail' in created ? created.detail : '').toBe('cgroup-v2');
