@@ -54,7 +54,7 @@ function locateOwnCgroup(): { directory: string } | { problem: string } {
 function removeStaleSuites(parent: string): void {
   try {
     for (const name of readdirSync(parent)) {
-      const owner = /^yume-conformance-(\d+)-\d+$/.exec(name)?.[1];
+      const owner = /^yume-conformance-(\d+)(?:-\d+)?$/.exec(name)?.[1];
       if (!owner || processRuns(Number(owner))) continue;
       const suite = path.join(parent, name);
       for (const leaf of readdirSync(suite, { withFileTypes: true })) {
