@@ -37,6 +37,32 @@ function newSessionId(cli: FakeCliName): string {
   return newClaudeSessionId();
 }
 
+/** The log entry of one start: what the harness reads to see how a shim called the CLI. */
+function startEntry(
+  cli: FakeCliName,
+  args: string[],
+  outcome: ParseOutcome,
+  state: FakeCliState,
+  pid: number,
+  sessionId: string,
+): StartEntry {
+  const invocation = outcome.kind === 'run' ? outcome.invocation : undefined;
+  return {
+    event: 'start',
+    cli,
+    pid,
+    turnIndex: state.turnIndex,
+    time: new Date().toISOString(),
+    argv: args,
+    cwd: process.cwd(),
+    prompt: invocation?.prompt,
+    argError: outcome.kind === 'error' ? outcome.message.trim() : undefined,
+    model: invocation?.model,
+    resume: invocation?.resume,
+    sessionId,
+  };
+}
+
 /** The CLI session a `--resume` names, among the sessions earlier starts of this CLI created. */
 function findSession(cli: FakeCliName, requested: string, logFile: string | undefined): string | undefined {
   if (!logFile) return undefined;
@@ -106,23 +132,8 @@ function logRealStart(cli: FakeCliName, launcherArgs: string[]): void {
   if (!stateFile || !logFile) fatal('the real-CLI wrapper passes the state and log files');
   const state = readState(stateFile);
   const outcome = parse(cli, args);
-  const invocation = outcome.kind === 'run' ? outcome.invocation : undefined;
-  appendLog(logFile, {
-    event: 'start',
-    cli,
-    // The wrapper execs the real CLI in its own process: the CLI will have the wrapper's pid.
-    pid: process.ppid,
-    turnIndex: state.turnIndex,
-    time: new Date().toISOString(),
-    argv: args,
-    cwd: process.cwd(),
-    prompt: invocation?.prompt,
-    argError: outcome.kind === 'error' ? outcome.message.trim() : undefined,
-    model: invocation?.model,
-    resume: invocation?.resume,
-    sessionId: '',
-    observedBy: 'wrapper',
-  });
+  // The wrapper execs the real CLI in its own process: the CLI will have the wrapper's pid.
+  appendLog(logFile, { ...startEntry(cli, args, outcome, state, process.ppid, ''), observedBy: 'wrapper' });
 }
 
 async function main(): Promise<void> {
@@ -164,20 +175,7 @@ async function main(): Promise<void> {
   let resumed: string | undefined;
   if (invocation?.resume) resumed = findSession(cli, invocation.resume, logFile);
   if (!isWorker) {
-    appendLog(logFile, {
-      event: 'start',
-      cli,
-      pid: process.pid,
-      turnIndex: state.turnIndex,
-      time: new Date().toISOString(),
-      argv: args,
-      cwd: process.cwd(),
-      prompt: invocation?.prompt,
-      argError: outcome.kind === 'error' ? outcome.message.trim() : undefined,
-      model: invocation?.model,
-      resume: invocation?.resume,
-      sessionId: resumed ?? sessionId,
-    });
+    appendLog(logFile, startEntry(cli, args, outcome, state, process.pid, resumed ?? sessionId));
   }
   if (outcome.kind === 'info') {
     process.stdout.write(outcome.text);
