@@ -167,6 +167,17 @@ function toolRunning(
   return moments;
 }
 
+/** The triggers every scripted moment races against: a fallback timer, and the process ending first. */
+function fallbackRace(timers: TimerScope, fallbackMs: number, finished: Promise<unknown>): Promise<Triggered>[] {
+  return [
+    timers.delay(fallbackMs).then(() => ({
+      trigger: 'fallback' as const,
+      cause: `the scripted moment did not come within ${seconds(fallbackMs)} (fallback timer)`,
+    })),
+    finished.then(() => ({ trigger: 'fallback' as const, cause: 'the process ended before the scripted moment' })),
+  ];
+}
+
 /** Waits for the scripted interrupt moment of `turn` and delivers the interrupt. */
 export async function interruptWhenDue(
   context: InterruptContext,
@@ -183,13 +194,7 @@ export async function interruptWhenDue(
   const { mock, timers } = context;
   // If the scripted moment never comes (a shim that prints nothing while it waits), interrupt anyway.
   const fallbackMs = Math.min(context.fallbackMs ?? 8000, context.timeoutMs / 2);
-  const race: Promise<Triggered>[] = [
-    timers.delay(fallbackMs).then(() => ({
-      trigger: 'fallback' as const,
-      cause: `the scripted moment did not come within ${seconds(fallbackMs)} (fallback timer)`,
-    })),
-    finished.then(() => ({ trigger: 'fallback' as const, cause: 'the process ended before the scripted moment' })),
-  ];
+  const race = fallbackRace(timers, fallbackMs, finished);
   if (turn.interrupt === 'after-first-text') {
     race.push(
       live.waitFor(isAssistantText, fromIndex).then((found) =>
@@ -297,13 +302,7 @@ export async function killWhenDue(
 ): Promise<KillRecord | undefined> {
   const { mock, timers } = context;
   const fallbackMs = Math.min(8000, context.timeoutMs / 2);
-  const race: Promise<Triggered>[] = [
-    timers.delay(fallbackMs).then(() => ({
-      trigger: 'fallback' as const,
-      cause: `the scripted moment did not come within ${seconds(fallbackMs)} (fallback timer)`,
-    })),
-    finished.then(() => ({ trigger: 'fallback' as const, cause: 'the process ended before the scripted moment' })),
-  ];
+  const race = fallbackRace(timers, fallbackMs, finished);
   if (turn.kill === 'after-first-text') {
     const firstChunk = new Promise<string>((resolve) => {
       const onFirstText = (sent: { turn: number }) => {
