@@ -10,17 +10,9 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { RULES_NEEDING_THE_FAKE } from '../../harness/official-cli/checks.js';
 import { realCliPath } from './shared-programs.js';
+import { REAL_CLI_SCENARIOS as SCENARIOS } from '../../harness/official-cli/real-cli-scenarios.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const SCENARIOS = [
-  'plain-text',
-  'single-tool',
-  'multi-tool',
-  'tool-error',
-  'interrupt',
-  'fault-401',
-  'fault-500-exhausted',
-];
 
 interface ReportRun {
   scenario: string;

@@ -21,6 +21,7 @@ import { recordPinnedCli } from '../real/record-pinned.js';
 import { FAKE_CLI_NAMES, type FakeCliName } from '../script-types.js';
 import { comparePinned } from './compare-pinned.js';
 import { type CandidateSource, installCandidate } from './install-candidate.js';
+import { REAL_CLI_SCENARIOS as SCENARIOS } from '../real-cli-scenarios.js';
 
 /** The package root: dist/cli-drift.js and harness/official-cli/drift/main.ts both find it from here. */
 function packageRoot(): string {
@@ -36,16 +37,6 @@ function packageRoot(): string {
   }
   throw new Error('cannot find the yume-conformance package root');
 }
-
-const SCENARIOS = [
-  'plain-text',
-  'single-tool',
-  'multi-tool',
-  'tool-error',
-  'interrupt',
-  'fault-401',
-  'fault-500-exhausted',
-];
 
 interface DriftFlags {
   version?: string[];
