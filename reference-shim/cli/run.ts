@@ -1,7 +1,7 @@
 // Wires a process together: arguments → session → provider → init line → one turn (spawn-per-turn) or a
 // frame loop (persistent mode), with signal handling (R6) and exit codes (R5: 0 after success).
 import { realpathSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import { startPersistent } from '../agent/persistent.js';
 import { PermissionGate } from '../agent/permissions.js';
 import { systemPrompt } from '../agent/system-prompt.js';
@@ -53,7 +53,7 @@ async function argumentError(writer: LineWriter, message: string): Promise<never
 }
 
 function workingDirectory(options: ShimOptions): { cwd: string; realCwd: string } {
-  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const cwd = resolvePath(options.cwd ?? process.cwd());
   let isDirectory = false;
   try {
     isDirectory = statSync(cwd).isDirectory();

@@ -14,9 +14,9 @@
 // plain JavaScript and the run is otherwise identical.
 import { lstatSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
-import vm from 'node:vm';
+import { tmpdir, userInfo } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
+import { Script } from 'node:vm';
 
 /** How much of the shim a run exercises: a full run's cache covers a lite run, not the other way round. */
 export type RunKind = 'full' | 'lite';
@@ -65,14 +65,14 @@ export function runKind(argv: readonly string[]): RunKind {
  */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdgCache = env.XDG_CACHE_HOME;
-  if (xdgCache && path.isAbsolute(xdgCache)) return path.join(xdgCache, 'yume-shim');
-  return path.join(os.tmpdir(), `yume-shim-cache-${currentUser()}`);
+  if (xdgCache && isAbsolute(xdgCache)) return join(xdgCache, 'yume-shim');
+  return join(tmpdir(), `yume-shim-cache-${currentUser()}`);
 }
 
 function currentUser(): string {
   if (typeof process.getuid === 'function') return String(process.getuid());
   try {
-    return os.userInfo().username.replace(/[^A-Za-z0-9_.-]/g, '_') || 'user';
+    return userInfo().username.replace(/[^A-Za-z0-9_.-]/g, '_') || 'user';
   } catch {
     return 'user'; // no user name to be had (some service accounts); the directory check still applies
   }
@@ -140,13 +140,13 @@ export function runBundleWithCompileCache(options: CompileCacheOptions): Compile
   let liteFile: string | undefined;
   if (!problem) {
     const key = cacheKey(options.bundle, source, options.bundleId);
-    fullFile = path.join(directory, `${key}.full.bin`);
-    liteFile = path.join(directory, `${key}.lite.bin`);
+    fullFile = join(directory, `${key}.full.bin`);
+    liteFile = join(directory, `${key}.lite.bin`);
     // A full run's cache covers a lite run; a lite run's cache is too thin for a full one.
     cachedData = readIfPresent(fullFile) ?? (kind === 'lite' ? readIfPresent(liteFile) : undefined);
   }
 
-  const script = new vm.Script(wrap(source), { filename: options.bundle, cachedData });
+  const script = new Script(wrap(source), { filename: options.bundle, cachedData });
   const rejected = cachedData !== undefined && script.cachedDataRejected === true;
   const outcome: CacheOutcome = problem ? 'disabled' : !cachedData ? 'miss' : rejected ? 'rejected' : 'hit';
   const target = kind === 'full' ? fullFile : liteFile;
@@ -186,7 +186,7 @@ export function runBundleWithCompileCache(options: CompileCacheOptions): Compile
     createRequire(options.bundle),
     module,
     options.bundle,
-    path.dirname(options.bundle),
+    dirname(options.bundle),
   );
   return { outcome, reason: problem, file: target, save };
 }

@@ -3,14 +3,14 @@
 // V8's code cache by hand (compile-cache.ts). Built as CommonJS because Node's ES module
 // loader alone costs a cold start several milliseconds.
 import { writeSync } from 'node:fs';
-import path from 'node:path';
+import { join } from 'node:path';
 import { runBundle } from './node-compile-cache.js';
 
 /** Replaced by scripts/build.mjs with the hash of the bundle it built alongside. */
 declare const YUME_SHIM_BUNDLE_ID: string | undefined;
 
 // esbuild emits this entry as CommonJS, where __dirname is the real directory of the bin (symlinks resolved).
-const bundle = path.join(__dirname, 'yume-shim-bundle.cjs');
+const bundle = join(__dirname, 'yume-shim-bundle.cjs');
 const argv = process.argv.slice(2);
 const bundleId = typeof YUME_SHIM_BUNDLE_ID === 'string' ? YUME_SHIM_BUNDLE_ID : undefined;
 const run = runBundle({ bundle, argv, env: process.env, bundleId });

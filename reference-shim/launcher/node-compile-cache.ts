@@ -4,8 +4,8 @@
 // version, stores and checks it, and loads the bundle through its ordinary CommonJS loader. Node 20 has no
 // such API, so there the launcher keeps its own cache. YUME_SHIM_COMPILE_CACHE=v8 forces the launcher's own
 // cache on any Node (its tests use it); YUME_SHIM_NO_COMPILE_CACHE turns either off.
-import { createRequire } from 'node:module';
-import nodeModule from 'node:module';
+// Named imports only: a default import of a Node module makes the bundle copy every export (esbuild's __toESM).
+import { createRequire, Module as nodeModule } from 'node:module';
 import {
   type CompileCacheOptions,
   type CompileCacheRun,

@@ -1,8 +1,8 @@
 // Session files (R8): ~/.yume/sessions/<provider flag as given>/<id>.json, written atomically, in the shape
 // the app's loader reads: id, provider, model, cwd, title, history[], usage with camelCase token counts.
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../tools/atomic-write.js';
 import type { HistoryEntry, TokenUsage } from './history.js';
 import { isValidSessionId } from './ids.js';
@@ -40,14 +40,14 @@ export class SessionFileError extends YumeError {
 
 /** os.homedir() reads HOME on POSIX and USERPROFILE on Windows, so both are honoured. */
 export function sessionsRoot(): string {
-  return path.join(os.homedir(), '.yume', 'sessions');
+  return join(homedir(), '.yume', 'sessions');
 }
 
 export function sessionPath(providerFlag: string, id: string, root = sessionsRoot()): string {
   if (!isValidSessionId(id)) throw new SessionFileError(`invalid session id ${JSON.stringify(id)}`);
   // The provider flag becomes a directory name: keep it to one plain path segment.
   const directory = providerFlag.replace(/[^A-Za-z0-9_.-]/g, '_') || 'default';
-  return path.join(root, directory, `${id}.json`);
+  return join(root, directory, `${id}.json`);
 }
 
 export function titleFrom(prompt: string): string {
@@ -87,7 +87,7 @@ export async function loadSession(file: string): Promise<SessionFile | undefined
   }
   const usage = (parsed.usage ?? {}) as Partial<SessionUsage>;
   return {
-    id: String(parsed.id ?? path.basename(file, '.json')),
+    id: String(parsed.id ?? basename(file, '.json')),
     provider: String(parsed.provider ?? ''),
     model: String(parsed.model ?? ''),
     cwd: String(parsed.cwd ?? ''),

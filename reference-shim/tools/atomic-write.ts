@@ -3,11 +3,11 @@
 // The calls are synchronous: one file at a time (a tool's or the session's), where each asynchronous call
 // would cost a thread-pool round trip (see regular-file.ts). The function stays async for its callers.
 import { mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { randomHex } from '../output/ids.js';
 
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
-  const directory = path.dirname(target);
+  const directory = dirname(target);
   mkdirSync(directory, { recursive: true });
   let mode: number | undefined;
   try {
@@ -15,7 +15,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
   } catch {
     mode = undefined;
   }
-  const temporary = path.join(directory, `.${path.basename(target)}.${process.pid}.${randomHex(8)}.tmp`);
+  const temporary = join(directory, `.${basename(target)}.${process.pid}.${randomHex(8)}.tmp`);
   try {
     writeFileSync(temporary, data, mode === undefined ? {} : { mode });
     renameSync(temporary, target);

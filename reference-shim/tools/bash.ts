@@ -3,7 +3,7 @@
 // when the command returns (so background children never outlive the call, R6).
 import { randomHex } from '../output/ids.js';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { delimiter, join } from 'node:path';
 import { CappedOutput } from './output-cap.js';
 import { RUN_MARKER_VARIABLE, killTree } from './process-tree.js';
 import { optionalInteger, requireString, type Tool, type ToolOutcome } from './types.js';
@@ -17,10 +17,10 @@ const PIPE_GRACE_MS = 100;
 export function findBash(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const names = process.platform === 'win32' ? ['bash.exe'] : ['bash'];
   const pathVariable = env.PATH ?? env.Path ?? '';
-  for (const directory of pathVariable.split(path.delimiter)) {
+  for (const directory of pathVariable.split(delimiter)) {
     if (!directory) continue;
     for (const name of names) {
-      const candidate = path.join(directory, name);
+      const candidate = join(directory, name);
       if (existsSync(candidate)) return candidate;
     }
   }

@@ -1,5 +1,5 @@
 // Glob {pattern, path?}: matching files, relative to --cwd, sorted by path so runs are reproducible.
-import path from 'node:path';
+import { isAbsolute, normalize, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
 // fs.promises is loaded on first use (Node loads it lazily), not at start-up.
 import { promises as fsp } from 'node:fs';
 import { capText } from './output-cap.js';
@@ -17,11 +17,11 @@ export function loadGlobber(): Promise<typeof import('tinyglobby')> {
 /** A pattern that climbs out (`../x`) or starts at an absolute root is refused before globbing (R11). */
 export function checkPattern(context: ToolContext, pattern: string, base: string): string {
   let relative = pattern;
-  if (path.isAbsolute(pattern) || /^[A-Za-z]:[\\/]/.test(pattern)) {
-    const absolute = path.resolve(pattern);
+  if (isAbsolute(pattern) || /^[A-Za-z]:[\\/]/.test(pattern)) {
+    const absolute = resolvePath(pattern);
     if (!isInside(base, absolute))
       throw new ToolInputError(`Refused: pattern ${pattern} is outside the working directory ${context.cwd}.`);
-    relative = path.relative(base, absolute).split(path.sep).join('/') || '.';
+    relative = relativePath(base, absolute).split(sep).join('/') || '.';
   }
   if (relative.split(/[\\/]/).includes('..'))
     throw new ToolInputError(`Refused: pattern ${pattern} climbs out of the search directory with "..".`);
@@ -64,7 +64,7 @@ export const globTool: Tool = {
       ignore: ALWAYS_IGNORED,
       expandDirectories: false,
     });
-    const inside = found.map((file) => path.normalize(file)).filter((file) => isInside(context.cwd, file));
+    const inside = found.map((file) => normalize(file)).filter((file) => isInside(context.cwd, file));
     if (inside.length === 0) return ok(`No files found for ${pattern}`);
     const shown = inside.map((file) => displayPath(context, file)).sort();
     const listed = shown.slice(0, MAX_RESULTS).join('\n');

@@ -1,12 +1,12 @@
 // Confines tool paths to --cwd (R11): relative paths resolve against it, absolute paths inside it are fine,
 // and anything that ends up outside — through `..`, an absolute path or a symlink — is refused.
 import { lstatSync, realpathSync } from 'node:fs';
-import path from 'node:path';
+import { basename, dirname, isAbsolute, join, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
 import { ToolInputError, type ToolContext } from './types.js';
 
 export function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+  const relative = relativePath(root, candidate);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${sep}`) && !isAbsolute(relative));
 }
 
 /** The real path of `target`: the deepest existing ancestor resolved through symlinks, plus the rest. */
@@ -18,14 +18,14 @@ function realPathOf(target: string): string {
       lstatSync(existing);
       break;
     } catch {
-      const parent = path.dirname(existing);
+      const parent = dirname(existing);
       if (parent === existing) return target;
-      rest.unshift(path.basename(existing));
+      rest.unshift(basename(existing));
       existing = parent;
     }
   }
   try {
-    return path.join(realpathSync.native(existing), ...rest);
+    return join(realpathSync.native(existing), ...rest);
   } catch {
     // A symlink whose target does not exist: we cannot tell where a write would land.
     throw new ToolInputError(`Refused: ${target} is a broken symlink.`);
@@ -38,7 +38,7 @@ function realPathOf(target: string): string {
  */
 export function resolveInside(context: ToolContext, requested: string): string {
   // Models trained on POSIX paths send forward slashes on Windows too; path.resolve accepts both there.
-  const absolute = path.resolve(context.cwd, requested);
+  const absolute = resolvePath(context.cwd, requested);
   const refusal = `Refused: ${requested} is outside the working directory ${context.cwd}; tools may only touch files inside it.`;
   if (!isInside(context.cwd, absolute) && !isInside(context.realCwd, absolute)) throw new ToolInputError(refusal);
   const real = realPathOf(absolute);
@@ -52,6 +52,6 @@ export function resolveInside(context: ToolContext, requested: string): string {
 
 /** How a path is shown to the model: relative to --cwd with forward slashes, "." for the directory itself. */
 export function displayPath(context: ToolContext, absolute: string): string {
-  const relative = path.relative(context.cwd, absolute);
-  return relative === '' ? '.' : relative.split(path.sep).join('/');
+  const relative = relativePath(context.cwd, absolute);
+  return relative === '' ? '.' : relative.split(sep).join('/');
 }

@@ -2,7 +2,7 @@
 // error (R5: system error, then an error result) before anything is spawned, and so Windows `.cmd`
 // launchers (how npm installs gemini, codex and claude there) are recognised and started through cmd.exe.
 import { accessSync, constants, statSync } from 'node:fs';
-import path from 'node:path';
+import { posix, win32 } from 'node:path';
 
 export interface LocatedBinary {
   file: string;
@@ -27,7 +27,7 @@ export function locateBinary(
   platform: NodeJS.Platform = process.platform,
 ): LocatedBinary | undefined {
   const pathValue = env.PATH ?? env.Path ?? '';
-  const pathApi = platform === 'win32' ? path.win32 : path.posix;
+  const pathApi = platform === 'win32' ? win32 : posix;
   const extensions =
     platform === 'win32'
       ? (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD')

@@ -3,7 +3,7 @@
 // command unwrapped from `/bin/bash -lc '...'`; a `file_change` (apply_patch) reports only paths, shown
 // as a Write of the content the file now has. Agent messages arrive whole (codex prints no deltas).
 import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import type { TurnSink } from '../provider.js';
 import type { ArgsInput, CliDefinition, CliTranslator } from './cli-provider.js';
 import { allowsChanges, asNumber, asString, errorFromStatus, isObject, statusInMessage } from './errors.js';
@@ -187,7 +187,7 @@ class CodexTranslator implements CliTranslator {
     const failed = item.status === 'failed';
     changes.forEach((change, index) => {
       const file = asString(change.path) ?? '';
-      const absolute = path.resolve(this.cwd, file);
+      const absolute = resolvePath(this.cwd, file);
       const kind = asString(change.kind) ?? 'update';
       const cliId = changes.length > 1 ? `${id}_${index}` : id;
       if (kind === 'delete') {
