@@ -1,12 +1,11 @@
 // The command line of the spec and of the app (R7): `yume-shim start ...` or
 // the bare form. Anything unknown or malformed is an ArgumentError, which main.ts turns into R2's
 // argument-error path (system subtype:error, an error result, exit 2).
-import { parseArgs } from 'node:util';
 import { PERMISSION_MODES } from '../agent/permissions.js';
 import { isValidSessionId } from '../session/ids.js';
 import { DEFAULT_MODELS, KNOWN_PROVIDERS } from '../providers/registry.js';
 import type { Dialect } from '../output/emitter.js';
-import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 export class ArgumentError extends YumeError {
   override name = 'ArgumentError';
@@ -53,9 +52,17 @@ const STRING_OPTIONS = [
 const STRING_OPTION_SET: ReadonlySet<string> = new Set(STRING_OPTIONS);
 export const DEFAULT_MAX_TURNS = 50;
 
+const BOOLEAN_OPTIONS: ReadonlySet<string> = new Set(['verbose', 'help', 'version']);
+const SHORT_OPTIONS: Readonly<Record<string, string>> = { h: 'help' };
+
+interface ParsedTokens {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
 /**
- * `--prompt -x` would make parseArgs complain that the value looks like an option; a prompt may well start
- * with "-", so a known string flag always takes the next argument as its value.
+ * A known string flag always takes the next argument as its value: a prompt may well start with "-", which a
+ * strict option parser (node:util's parseArgs) would take for an option.
  */
 function joinValues(argv: readonly string[]): string[] {
   const out: string[] = [];
@@ -72,6 +79,51 @@ function joinValues(argv: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * The flags (after joinValues), read the way node:util's strict parseArgs reads them, with the same errors in
+ * the same words, by hand: parseArgs costs a one-turn process about a millisecond to load.
+ */
+function tokenize(argv: readonly string[]): ParsedTokens {
+  const values: Record<string, string | boolean | undefined> = {};
+  const positionals: string[] = [];
+  const unknown = (option: string): ArgumentError =>
+    new ArgumentError(`Unknown option '${option}'. Run yume-shim --help for the flags.`);
+  for (let index = 0; index < argv.length; index += 1) {
+    const token = argv[index]!;
+    if (token === '--') {
+      positionals.push(...argv.slice(index + 1));
+      break;
+    }
+    if (token.startsWith('--')) {
+      // As in parseArgs, `=` only separates a value after a name of at least one character.
+      const equals = token.indexOf('=', 3);
+      const name = equals === -1 ? token.slice(2) : token.slice(2, equals);
+      if (STRING_OPTION_SET.has(name)) {
+        if (equals === -1) throw new ArgumentError(`${token} needs a value.`); // joinValues gave it one
+        values[name] = token.slice(equals + 1);
+      } else if (BOOLEAN_OPTIONS.has(name)) {
+        if (equals !== -1) {
+          const shown = name === 'help' ? '-h, --help' : `--${name}`;
+          throw new ArgumentError(`Option '${shown}' does not take an argument Run yume-shim --help for the flags.`);
+        }
+        values[name] = true;
+      } else {
+        throw unknown(equals === -1 ? token : token.slice(0, equals));
+      }
+    } else if (token.startsWith('-') && token.length > 1) {
+      // A group of short flags (`-h`); only boolean ones exist.
+      for (const letter of token.slice(1)) {
+        const name = SHORT_OPTIONS[letter];
+        if (!name) throw unknown(`-${letter}`);
+        values[name] = true;
+      }
+    } else {
+      positionals.push(token);
+    }
+  }
+  return { values, positionals };
+}
+
 function oneOf(flag: string, value: string | undefined, allowed: readonly string[], fallback: string): string {
   if (value === undefined) return fallback;
   if (!allowed.includes(value))
@@ -80,27 +132,8 @@ function oneOf(flag: string, value: string | undefined, allowed: readonly string
 }
 
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ParsedCommand {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: joinValues(argv),
-      strict: true,
-      allowPositionals: true,
-      options: {
-        ...Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: 'string' as const }])),
-        verbose: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    if (error instanceof ArgumentError) throw error;
-    throw new ArgumentError(
-      `${messageOf(error).replace(/\. To specify a positional argument.*$/s, '.')} Run yume-shim --help for the flags.`,
-      { cause: error },
-    );
-  }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const parsed = tokenize(joinValues(argv));
+  const values = parsed.values;
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const positionals = [...parsed.positionals];

@@ -81,8 +81,12 @@ function currentUser(): string {
 /** Creates the directory if needed and says why it cannot be trusted, if it cannot. */
 export function privateDirectoryProblem(directory: string): string | undefined {
   try {
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    const stats = lstatSync(directory);
+    // Looked at first: it exists on every run but the first, and mkdir -p of an existing directory costs more.
+    let stats = lstatSync(directory, { throwIfNoEntry: false });
+    if (!stats) {
+      mkdirSync(directory, { recursive: true, mode: 0o700 });
+      stats = lstatSync(directory);
+    }
     if (stats.isSymbolicLink() || !stats.isDirectory()) return `${directory} is not a plain directory`;
     if (process.platform !== 'win32') {
       if (typeof process.getuid === 'function' && stats.uid !== process.getuid())

@@ -11,7 +11,9 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
   mkdirSync(directory, { recursive: true });
   let mode: number | undefined;
   try {
-    mode = statSync(target).mode & 0o7777;
+    // No exception (and its stack trace) for the usual case of a new file.
+    const existing = statSync(target, { throwIfNoEntry: false });
+    mode = existing ? existing.mode & 0o7777 : undefined;
   } catch {
     mode = undefined;
   }

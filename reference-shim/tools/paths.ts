@@ -15,14 +15,14 @@ function realPathOf(target: string): string {
   const rest: string[] = [];
   for (;;) {
     try {
-      lstatSync(existing);
-      break;
+      if (lstatSync(existing, { throwIfNoEntry: false })) break;
     } catch {
-      const parent = dirname(existing);
-      if (parent === existing) return target;
-      rest.unshift(basename(existing));
-      existing = parent;
+      // unreadable: treated as missing, like a path that is not there
     }
+    const parent = dirname(existing);
+    if (parent === existing) return target;
+    rest.unshift(basename(existing));
+    existing = parent;
   }
   try {
     return join(realpathSync.native(existing), ...rest);

@@ -10,7 +10,7 @@ export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 /** The file's stats, or undefined when nothing is there. */
 export function statIfExists(file: string): Stats | undefined {
   try {
-    return statSync(file);
+    return statSync(file, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 // The command line (R7) and R2's argument-error path.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ArgumentError, parseCommandLine } from '../../reference-shim/cli/args.js';
 import { SHIM_VERSION } from '../../reference-shim/version.js';
@@ -118,6 +119,79 @@ describe('parseCommandLine', () => {
   ])('rejects %j', (argv, message) => {
     expect(() => parseCommandLine(argv as string[], {})).toThrow(ArgumentError);
     expect(() => parseCommandLine(argv as string[], {})).toThrow(message as RegExp);
+  });
+
+  // The flags are read by hand (start-up time), the way node:util's strict parseArgs reads them: each case
+  // gives the same result, or the same error in the same words, as parseArgs does.
+  const STRING_FLAGS = ['provider', 'model', 'cwd', 'session-id', 'prompt', 'resume', 'history-file'];
+  const viaParseArgs = (argv: string[]): string => {
+    try {
+      const parsed = parseArgs({
+        args: argv,
+        strict: true,
+        allowPositionals: true,
+        options: {
+          ...Object.fromEntries(STRING_FLAGS.map((name) => [name, { type: 'string' as const }])),
+          verbose: { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+          version: { type: 'boolean' },
+        },
+      });
+      return JSON.stringify({ values: { ...parsed.values }, positionals: parsed.positionals });
+    } catch (error) {
+      return `${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '.')} Run yume-shim --help for the flags.`;
+    }
+  };
+  const viaShim = (argv: string[]): string => {
+    try {
+      const parsed = parseCommandLine(['--provider', 'openai', ...argv], {});
+      if (parsed.kind !== 'run') return JSON.stringify({ values: { provider: 'openai', [parsed.kind]: true } });
+      const { options: o } = parsed;
+      return JSON.stringify({ prompt: o.prompt, model: o.model, verbose: o.verbose, cwd: o.cwd });
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  it.each([
+    [['--bogus']],
+    [['--bogus=1']],
+    [['---x']],
+    [['--=x']],
+    [['-x']],
+    [['-hx']],
+    [['-vh']],
+    [['-h=1']],
+    [['--verbose=1']],
+    [['--help=no']],
+    [['--version=2']],
+    [['--Verbose']],
+    [['--verbose', '--bogus', '--help']],
+    [['-5']],
+  ])('rejects %j as parseArgs does', (argv) => {
+    const expected = viaParseArgs(['--provider', 'openai', ...argv]);
+    expect(expected).toMatch(/Run yume-shim --help for the flags\.$/);
+    expect(viaShim(argv)).toBe(expected);
+  });
+  it.each([
+    [['--prompt=', '--verbose'], { prompt: '', verbose: true }],
+    [['--prompt=a', '--prompt=b'], { prompt: 'b' }],
+    [['--prompt=x=y', '--model=m'], { prompt: 'x=y', model: 'm' }],
+    [['-h'], { help: true }],
+    [['--version', '-h'], { help: true }],
+    [['--', '-x'], 'Unexpected argument "-x"; the prompt goes in --prompt.'],
+    [['-'], 'Unexpected argument "-"; the prompt goes in --prompt.'],
+  ] as Array<[string[], Record<string, unknown> | string]>)('reads %j as parseArgs does', (argv, shown) => {
+    const parsed = JSON.parse(viaParseArgs(['--provider', 'openai', ...argv])) as {
+      values: Record<string, unknown>;
+      positionals: string[];
+    };
+    if (typeof shown === 'string') {
+      expect(parsed.positionals).toEqual([argv.at(-1)]);
+      expect(viaShim(argv)).toBe(shown);
+      return;
+    }
+    expect(parsed.values).toMatchObject(shown);
+    expect(JSON.parse(viaShim(argv))).toMatchObject(shown.help ? { values: shown } : shown);
   });
 
   it('keeps the version equal to package.json', () => {
