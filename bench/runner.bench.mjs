@@ -1,7 +1,7 @@
 // The suite against its floor (`npm run bench`). The floor is the shims' own work: the same shim processes
-// started bare against the mocks (same arguments and environment, read to the end, driven the same way:
-// prompt frames, interrupts, approvals; no checks), their summed CPU divided by the cores, plus the longest
-// single bare run (the longest intrinsic wait: a retry-after, an interrupt). Goals, printed as ratios:
+// started bare against the mocks (bare-driver.mjs: set up and driven as the runner does, every scripted
+// step played, no checks), their summed CPU divided by the cores, plus the longest single bare run (the
+// longest intrinsic wait: a retry-after, an interrupt). Goals, printed as ratios:
 //   - default suite wall <= 1.3x its floor;
 //   - harness CPU per run <= 25 % of the shim's CPU per run (harness = the suite's CPU, its own and its
 //     children's, minus the bare shims' CPU);
@@ -20,10 +20,11 @@
 // external and resolve from node_modules); the reference shim is dist/yume-shim.cjs (built first).
 import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os, { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BARE_TIMEOUT_MS, bareRun } from './bare-driver.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const argValues = (name) =>
@@ -33,8 +34,6 @@ const scenarioFilter = argValues('scenario');
 const providerFilter = argValues('provider');
 const withFull = !process.argv.includes('--no-full');
 const shardCount = Number(argValues('shards')[0] ?? 4);
-const BARE_TIMEOUT_MS = 30_000;
-const bareTimeouts = { count: 0 };
 
 async function loadHarness() {
   const dir = path.join(root, '.tmp', 'bench-runner');
@@ -53,7 +52,11 @@ async function loadHarness() {
         export { providerEntry, providerFlags, cliFor } from './harness/runner/providers.ts';
         export { startMockServer } from './harness/mock/mock-server.ts';
         export { writeAuthHelpers } from './harness/mock/auth-helpers.ts';
-        export { installFakeClis, setFakeCliTurn } from './harness/official-cli/install.ts';
+        export { installOfficialCli } from './harness/official-cli/backend.ts';
+        export { runCredentials, defaultAcceptedCredentials } from './harness/mock/credentials.ts';
+        export { hideProgramsFromPath, keepNodeReachable } from './harness/runner/missing-cli.ts';
+        export { DIALECT_VARIABLE } from './harness/runner/capabilities.ts';
+        export { WorkspaceTemplates } from './harness/runner/git-workspace.ts';
       `,
       resolveDir: root,
       loader: 'ts',
@@ -67,182 +70,6 @@ async function loadHarness() {
     logLevel: 'warning',
   });
   return import(pathToFileURL(outfile).href);
-}
-
-/** Spawns the shim and reads stdout to the end; `drive` reacts to each complete line. Returns elapsed ms. */
-function bareProcess(shim, args, { cwd, env, stdin, drive, onStart }) {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [shim, ...args], {
-      cwd,
-      env,
-      stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    onStart?.(child);
-    let pending = '';
-    child.stdout.on('data', (chunk) => {
-      pending += chunk.toString('utf8');
-      for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n')) {
-        const line = pending.slice(0, newline);
-        pending = pending.slice(newline + 1);
-        drive?.(line, child);
-      }
-    });
-    child.stderr.resume();
-    // A scenario this driver cannot play (it knows prompts, interrupts and approvals) must not hang the bench:
-    // ended at the suite's own per-process timeout and counted as a driver gap, not as an intrinsic wait.
-    const deadline = setTimeout(() => {
-      bareTimeouts.count += 1;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }, BARE_TIMEOUT_MS);
-    child.on('close', () => {
-      clearTimeout(deadline);
-      const elapsed = performance.now() - started;
-      try {
-        process.kill(-child.pid, 'SIGKILL'); // anything the shim left: not part of the bare timing
-      } catch {
-        // gone
-      }
-      resolve(elapsed);
-    });
-  });
-}
-
-/** Interrupt when the scripted moment comes, as the runner does (first text, a running tool, or 3 s). */
-function interrupter(turn, send) {
-  let sent = false;
-  const fire = () => {
-    if (!sent) {
-      sent = true;
-      send();
-    }
-  };
-  const fallback = setTimeout(fire, 3000);
-  return {
-    onLine(line) {
-      if (turn.interrupt === 'after-first-text' && /"type":"(text|assistant)"/.test(line)) fire();
-      if (turn.interrupt === 'during-tool' && /"tool_use"/.test(line)) setTimeout(fire, 500);
-    },
-    stop: () => clearTimeout(fallback),
-  };
-}
-
-async function bareRun(harness, spec, shim) {
-  const entry = harness.providerEntry(spec.provider);
-  const dirs = await harness.createRunDirectories(`bench-${spec.scenario.id}`, spec.scenario.workspaceDir);
-  const mock = await harness.startMockServer({
-    scenario: spec.scenario,
-    provider: entry.mock,
-    ...(spec.seed === undefined ? {} : { seed: spec.seed }),
-  });
-  let elapsed = 0;
-  try {
-    await harness.writeAuthHelpers(dirs.bin);
-    const cli = harness.cliFor(entry, spec.invocation.kind);
-    const stateFile = path.join(dirs.state, 'state.json');
-    let extra = {};
-    if (cli)
-      extra = (
-        await harness.installFakeClis(dirs.bin, {
-          scenario: spec.scenario,
-          turnIndex: 0,
-          stateFile,
-          logFile: path.join(dirs.state, 'log.jsonl'),
-          clis: [cli],
-        })
-      ).env;
-    if (spec.dialect === 'claude') extra.YUME_SHIM_DIALECT = 'claude';
-    const env = harness.buildEnvironment({
-      platform: process.platform,
-      parent: process.env,
-      home: dirs.home,
-      baseUrls: mock.baseUrls,
-      pathFirst: [dirs.bin],
-      scenario: spec.scenario.env,
-      harness: extra,
-    });
-    const values = {
-      providerId: spec.provider,
-      cwd: dirs.workspace,
-      sessionId: `bench-${spec.scenario.id}`,
-      apiBase: mock.baseUrls[entry.baseUrl],
-      ...(spec.scenario.permissionMode ? { permissionMode: spec.scenario.permissionMode } : {}),
-      protocolVersion: harness.PROTOCOL_VERSION,
-    };
-    if (spec.scenario.mode === 'persistent') {
-      const built = harness.buildInvocation(spec.invocation, { ...values, persistent: true });
-      let turnIndex = -1;
-      let results = 0;
-      let interrupt;
-      let approvals = [];
-      const next = (child) => {
-        turnIndex += 1;
-        const turn = spec.scenario.turns[turnIndex];
-        if (!turn) return child.stdin.end();
-        mock.setTurn(turnIndex);
-        if (cli) harness.setFakeCliTurn(stateFile, turnIndex);
-        approvals = [...(turn.approvals ?? [])];
-        interrupt = turn.interrupt ? interrupter(turn, () => child.stdin.write('{"type":"interrupt"}\n')) : undefined;
-        for (const raw of turn.stdin ?? []) child.stdin.write(raw.endsWith('\n') ? raw : `${raw}\n`);
-        child.stdin.write(`${JSON.stringify({ type: 'user', content: turn.prompt })}\n`);
-      };
-      elapsed += await bareProcess(shim, built.args, {
-        cwd: dirs.workspace,
-        env,
-        stdin: true,
-        onStart: (child) => next(child),
-        drive: (line, child) => {
-          interrupt?.onLine(line);
-          const toolUse = /"type":"tool_use","id":"([^"]+)"/.exec(line);
-          if (toolUse && approvals.length > 0)
-            child.stdin.write(
-              `${JSON.stringify({ type: 'tool_approval', id: toolUse[1], approved: approvals.shift() })}\n`,
-            );
-          if (/"type":"result"/.test(line)) {
-            results += 1;
-            interrupt?.stop();
-            if (results === turnIndex + 1) next(child);
-          }
-        },
-      });
-    } else {
-      let resumeId;
-      for (const [index, turn] of spec.scenario.turns.entries()) {
-        mock.setTurn(index);
-        if (cli) harness.setFakeCliTurn(stateFile, index);
-        const built = harness.buildInvocation(spec.invocation, {
-          ...values,
-          prompt: turn.prompt,
-          resumeId: turn.resume ? (resumeId ?? values.sessionId) : undefined,
-          persistent: false,
-        });
-        let interrupt;
-        elapsed += await bareProcess(shim, built.args, {
-          cwd: dirs.workspace,
-          env,
-          stdin: false,
-          onStart: (child) => {
-            if (turn.interrupt) interrupt = interrupter(turn, () => process.kill(-child.pid, 'SIGINT'));
-          },
-          drive: (line) => {
-            interrupt?.onLine(line);
-            const init = /"subtype":"init","session_id":"([^"]+)"/.exec(line);
-            if (init) resumeId ??= init[1];
-          },
-        });
-        interrupt?.stop();
-      }
-    }
-  } finally {
-    await mock.close();
-    await harness.removeRunDirectories(dirs);
-  }
-  return elapsed;
 }
 
 /** CPU ms of this process and of the children it has waited for (Linux; undefined elsewhere). */
@@ -309,24 +136,41 @@ async function measure(harness, label, options, ticks, cores) {
     `${label}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${seconds(wall)} with --jobs ${jobs}; CPU ${seconds(suiteCpu)}\n`,
   );
 
-  const specs = suite.specs.filter((spec) => !harness.preflight(spec, settings).notVerified);
+  const playable = suite.specs
+    .map((spec) => ({ spec, check: harness.preflight(spec, settings) }))
+    .filter(({ check }) => !check.notVerified);
+  const specs = playable.map(({ spec }) => spec);
+  // Set up as the suite sets up: git workspaces made once per scenario (before the CPU window: git is the
+  // harness's work), one cache folder shared by every run.
+  const templates = new harness.WorkspaceTemplates();
+  await Promise.all(specs.map((spec) => templates.prepare(spec.scenario)));
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'yume-bench-cache-'));
+  const context = { harness, shim: suite.shim, shimArgs: [], capabilities: suite.capabilities, templates, cacheDir };
   const bareBefore = cpuNow(ticks);
   const bareStarted = performance.now();
-  bareTimeouts.count = 0;
-  const allWalls = await pool(specs, jobs, (spec) => bareRun(harness, spec, suite.shim));
-  // Runs the bare driver had to end (a scenario step it cannot play) do not set the longest intrinsic wait.
-  const bareWalls = allWalls.filter((wall) => wall < BARE_TIMEOUT_MS);
-  if (bareTimeouts.count > 0)
-    process.stdout.write(
-      `${label}: ${bareTimeouts.count} bare run(s) ended at ${BARE_TIMEOUT_MS / 1000} s (a step the bare driver cannot play); left out of the longest run\n`,
-    );
+  const played = await pool(playable, jobs, ({ spec, check }) => bareRun(spec, check.persistent, context));
   const bareElapsed = performance.now() - bareStarted;
   const bareAfter = cpuNow(ticks);
+  await templates.close();
+  rmSync(cacheDir, { recursive: true, force: true });
+  // A run the bare driver had to end (a step it cannot play) does not set the longest intrinsic wait.
+  const unplayed = played.filter((run) => run.timedOut > 0).length;
+  if (unplayed > 0)
+    process.stdout.write(
+      `${label}: ${unplayed} bare run(s) ended at ${BARE_TIMEOUT_MS / 1000} s (a step the bare driver cannot play); left out of the longest run\n`,
+    );
+  const bareWalls = played.filter((run) => run.timedOut === 0).map((run) => run.elapsed);
+  const longestRuns = played
+    .map((run, index) => ({ ...run, spec: specs[index] }))
+    .filter((run) => run.timedOut === 0)
+    .sort((a, b) => b.elapsed - a.elapsed)
+    .slice(0, 3)
+    .map((run) => `${run.spec.scenario.id} · ${run.spec.provider} ${seconds(run.elapsed)}`);
   const shimCpu = (bareAfter.children ?? 0) - (bareBefore.children ?? 0);
   const longest = Math.max(0, ...bareWalls);
   const floor = shimCpu / cores + longest;
   process.stdout.write(
-    `${label}: bare shim runs: ${specs.length} runs, shim CPU ${seconds(shimCpu)}, longest run ${seconds(longest)}, ${seconds(bareElapsed)} wall ${jobs} at a time\n`,
+    `${label}: bare shim runs: ${specs.length} runs, shim CPU ${seconds(shimCpu)}, ${seconds(bareElapsed)} wall ${jobs} at a time; longest: ${longestRuns.join(', ')}\n`,
   );
   process.stdout.write(
     `${label}: floor ${seconds(floor)} (shim CPU ${seconds(shimCpu)} / ${cores} cores + longest run ${seconds(longest)})\n`,
