@@ -19,7 +19,7 @@
 // The harness modules are bundled from their TypeScript sources with esbuild into .tmp/ (packages stay
 // external and resolve from node_modules); the reference shim is dist/yume-shim.cjs (built first).
 import { build } from 'esbuild';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
