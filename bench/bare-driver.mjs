@@ -136,7 +136,9 @@ export async function bareRun(spec, persistent, context) {
   const entry = harness.providerEntry(spec.provider);
   const prepared = await context.templates.prepare(scenario);
   if ('notVerified' in prepared) return { elapsed: 0, timedOut: 0 };
-  const dirs = await harness.createRunDirectories(`bench-${scenario.id}`, prepared.source);
+  const dirs = await harness.createRunDirectories(`bench-${scenario.id}`, prepared.source, {
+    ...(prepared.gitObjects ? { gitObjects: prepared.gitObjects } : {}),
+  });
   const credentials = harness.runCredentials();
   const cliMissing = scenario.cli === 'missing';
   const cli = cliMissing

@@ -1,10 +1,12 @@
 // Scenario workspaces are git repositories, as the projects Yume opens are (and official CLIs behave
 // differently outside one: codex refuses to start). Each scenario's fixtures are committed once per suite
-// invocation into a template folder, then copied into every run of that scenario. The commit is made with
-// a fixed author, committer and date, and without the user's git configuration, templates, hooks or
-// signing, so the same fixtures give the same commit hash on every machine.
+// invocation into a template folder, then copied into every run of that scenario; a run's repository
+// borrows the template's objects (git's alternates) rather than copying them, so the template outlives the
+// runs (with --keep it stays, as their folders do). The commit is made with a fixed author, committer and
+// date, and without the user's git configuration, templates, hooks or signing, so the same fixtures give
+// the same commit hash on every machine.
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LoadedScenario } from '../mock/scenario-types.js';
@@ -17,8 +19,13 @@ export const FIXTURE_DATE = '2025-01-01T00:00:00+00:00';
 export const FIXTURE_MESSAGE = 'scenario fixtures';
 const GIT_TIMEOUT_MS = 30_000;
 
-/** A scenario's prepared workspace: the folder to copy into a run, or why the run cannot be verified. */
-export type PreparedWorkspace = { source: string | undefined; commit?: string } | { notVerified: string };
+/**
+ * A scenario's prepared workspace: the folder to copy into a run (and, for a repository, its objects folder
+ * for the copy to borrow), or why the run cannot be verified.
+ */
+export type PreparedWorkspace =
+  | { source: string | undefined; commit?: string; gitObjects?: string }
+  | { notVerified: string };
 
 /**
  * The environment of every git command: PATH (and what Windows needs to start a program) from `parent`,
@@ -91,6 +98,8 @@ function git(command: string, args: string[], cwd: string, env: Record<string, s
 /**
  * Makes `dir` (holding the fixtures, or empty) a repository with one commit of everything in it, and returns
  * the commit hash. `--template=` leaves out the default template, so no sample hooks and no info/exclude.
+ * What a fresh clone would not hold either (the reflog, the last commit message) is removed: every run
+ * copies the rest.
  */
 export async function commitFixtures(
   dir: string,
@@ -106,7 +115,13 @@ export async function commitFixtures(
     dir,
     env,
   );
-  return git(command, ['rev-parse', 'HEAD'], dir, env);
+  await Promise.all(
+    ['logs', 'COMMIT_EDITMSG'].map((name) => rm(path.join(dir, '.git', name), { recursive: true, force: true })),
+  );
+  // The branch's ref file names the commit (one process less per scenario); git rev-parse where it is not
+  // a plain file (another ref storage).
+  const ref = await readFile(path.join(dir, '.git', 'refs', 'heads', 'main'), 'utf8').catch(() => '');
+  return /^[0-9a-f]{40,64}\n?$/.test(ref) ? ref.trim() : git(command, ['rev-parse', 'HEAD'], dir, env);
 }
 
 /**
@@ -118,10 +133,13 @@ export class WorkspaceTemplates {
   private root: Promise<string> | undefined;
   private readonly git: string;
   private readonly parent: NodeJS.ProcessEnv;
+  private readonly keep: boolean;
 
-  constructor(options: { git?: string; parent?: NodeJS.ProcessEnv } = {}) {
+  /** `keep`: close() leaves the templates (runs kept with --keep borrow their objects). */
+  constructor(options: { git?: string; parent?: NodeJS.ProcessEnv; keep?: boolean } = {}) {
     this.git = options.git ?? 'git';
     this.parent = options.parent ?? process.env;
+    this.keep = options.keep ?? false;
   }
 
   /** The folder to copy into a run of `scenario` (cached), or why the run cannot be verified. */
@@ -143,7 +161,8 @@ export class WorkspaceTemplates {
     if (scenario.workspaceDir) await cp(scenario.workspaceDir, dir, { recursive: true, verbatimSymlinks: true });
     else await mkdir(dir, { recursive: true });
     try {
-      return { source: dir, commit: await commitFixtures(dir, { git: this.git, parent: this.parent }) };
+      const commit = await commitFixtures(dir, { git: this.git, parent: this.parent });
+      return { source: dir, commit, gitObjects: path.join(dir, '.git', 'objects') };
     } catch (error) {
       if (error instanceof GitMissing) {
         return {
@@ -154,11 +173,11 @@ export class WorkspaceTemplates {
     }
   }
 
-  /** Removes every template (runs have their own copies). */
+  /** Removes every template, once no run needs it (unless kept). */
   async close(): Promise<void> {
     const root = this.root;
     this.root = undefined;
     this.prepared.clear();
-    if (root) await rm(await root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    if (root && !this.keep) await rm(await root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }

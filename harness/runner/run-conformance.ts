@@ -343,7 +343,10 @@ export interface ConformanceRunOutcome {
 export async function runConformanceWithResults(options: RunOptions = {}): Promise<ConformanceRunOutcome> {
   const suite = resolveSuite(options);
   const platform = options.platform ?? process.platform;
-  const workspaces = new WorkspaceTemplates(options.git ? { git: options.git } : {});
+  const workspaces = new WorkspaceTemplates({
+    ...(options.git ? { git: options.git } : {}),
+    keep: options.keepDirectories === true,
+  });
   // One XDG_CACHE_HOME for every run of this invocation: caches (the reference shim's compile cache) stay warm
   // from run to run while HOME and TMPDIR are each run's own. Removed with the suite.
   const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'yume-conformance-cache-'));

@@ -238,12 +238,12 @@ export function harnessErrorResult(spec: RunSpec, error: unknown, durationMs: nu
 async function attemptRun(spec: RunSpec, settings: SuiteSettings): Promise<RunResult> {
   const check = preflight(spec, settings);
   if (check.notVerified) return notVerifiedResult(spec, check);
-  const templates = settings.workspaces ?? new WorkspaceTemplates();
+  const templates = settings.workspaces ?? new WorkspaceTemplates({ keep: settings.keepDirectories === true });
   try {
     const prepared = await templates.prepare(spec.scenario);
     if ('notVerified' in prepared)
       return notVerifiedResult(spec, { persistent: check.persistent, notVerified: prepared.notVerified });
-    return await runPrepared(spec, settings, check, prepared.source);
+    return await runPrepared(spec, settings, check, prepared);
   } finally {
     if (!settings.workspaces) await templates.close();
   }
@@ -253,7 +253,7 @@ async function runPrepared(
   spec: RunSpec,
   settings: SuiteSettings,
   check: Preflight,
-  workspaceSource: string | undefined,
+  workspace: { source: string | undefined; gitObjects?: string },
 ): Promise<RunResult> {
   const entry = providerEntry(spec.provider)!;
   const started = performance.now();
@@ -268,7 +268,11 @@ async function runPrepared(
     phases[name] += now - phaseStart;
     phaseStart = now;
   };
-  const dirs = await createRunDirectories(`${spec.scenario.id}-${spec.provider}`, workspaceSource);
+  const dirs = await createRunDirectories(
+    `${spec.scenario.id}-${spec.provider}`,
+    workspace.source,
+    workspace.gitObjects ? { gitObjects: workspace.gitObjects } : {},
+  );
   phaseEnd('directoriesMs');
   // This run's own dummy keys: its mock accepts only these, so no other run's shim can use it.
   const credentials = runCredentials();

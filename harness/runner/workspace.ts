@@ -3,7 +3,19 @@
 // transcripts/<id>/workspace-after/ (or against the fixtures, when the run must change nothing).
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, symlink } from 'node:fs/promises';
+import {
+  copyFile,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,8 +34,17 @@ export interface RunDirectories {
   temp: string;
 }
 
-/** Creates fresh directories for one run; the workspace holds a copy of `fixtures` (if any). */
-export async function createRunDirectories(label: string, fixtures: string | undefined): Promise<RunDirectories> {
+/**
+ * Creates fresh directories for one run; the workspace holds a copy of `fixtures` (if any). With
+ * `gitObjects` (the fixtures' own `.git/objects`, which outlives the run), the copy's repository borrows
+ * its objects from there (git's alternates) instead of copying every object file: most of a small
+ * repository's files and folders are objects, and a run that commits writes its new objects to its own copy.
+ */
+export async function createRunDirectories(
+  label: string,
+  fixtures: string | undefined,
+  options: { gitObjects?: string } = {},
+): Promise<RunDirectories> {
   // realpath: on macOS the temp dir is a symlink (/var → /private/var); shims may print either spelling.
   const root = await realpath(
     await mkdtemp(path.join(os.tmpdir(), `yume-conformance-${label.replace(/[^a-z0-9-]/gi, '_')}-`)),
@@ -41,7 +62,16 @@ export async function createRunDirectories(label: string, fixtures: string | und
       mkdir(dir, { recursive: true }),
     ),
   );
-  if (fixtures) await copyTree(fixtures, directories.workspace);
+  if (fixtures && options.gitObjects) {
+    const objects = path.join(fixtures, '.git', 'objects');
+    await copyTree(fixtures, directories.workspace, (source) => source === objects);
+    await mkdir(path.join(directories.workspace, '.git', 'objects', 'info'), { recursive: true });
+    // Forward slashes: git reads this file the same way on every platform.
+    await writeFile(
+      path.join(directories.workspace, '.git', 'objects', 'info', 'alternates'),
+      `${options.gitObjects.split(path.sep).join('/')}\n`,
+    );
+  } else if (fixtures) await copyTree(fixtures, directories.workspace);
   else await mkdir(directories.workspace, { recursive: true });
   return directories;
 }
@@ -51,14 +81,15 @@ export async function createRunDirectories(label: string, fixtures: string | und
  * symlinks verbatim. Every run copies its workspace (a git repository), and fs.cp stats each entry on both
  * sides and sets modes one call at a time: this is a third of the system calls.
  */
-export async function copyTree(from: string, to: string): Promise<void> {
+export async function copyTree(from: string, to: string, skip?: (source: string) => boolean): Promise<void> {
   await mkdir(to, { recursive: true });
   const entries = await readdir(from, { withFileTypes: true });
   await Promise.all(
     entries.map(async (entry) => {
       const source = path.join(from, entry.name);
       const target = path.join(to, entry.name);
-      if (entry.isDirectory()) return copyTree(source, target);
+      if (skip?.(source)) return;
+      if (entry.isDirectory()) return copyTree(source, target, skip);
       if (entry.isSymbolicLink()) return symlink(await readlink(source), target);
       return copyFile(source, target, constants.COPYFILE_FICLONE);
     }),

@@ -2,7 +2,7 @@
 // machine whatever the user's git configuration says, copied into each run, left out of the workspace check;
 // without git those runs are not verified, and scenarios marked "git": false run in a plain folder.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -103,10 +103,24 @@ describe('scenario workspaces', () => {
       const second = await other.prepare(scenario);
       await other.close();
       expect(second).toMatchObject({ commit: first.commit });
-      const dirs = await createRunDirectories('git-copy', first.source);
+      const dirs = await createRunDirectories('git-copy', first.source, { gitObjects: first.gitObjects! });
       try {
         expect(git(dirs.workspace, 'rev-parse', 'HEAD')).toBe(first.commit);
         expect(git(dirs.workspace, 'status', '--porcelain')).toBe('');
+        // The copy borrows the template's objects instead of copying them, and reads them all.
+        expect(readdirSync(path.join(dirs.workspace, '.git', 'objects'))).toEqual(['info']);
+        expect(git(dirs.workspace, 'show', 'HEAD:hello.txt')).toBe(
+          readFileSync(path.join(scenario.workspaceDir!, 'hello.txt'), 'utf8').trim(),
+        );
+        expect(() => git(dirs.workspace, 'fsck', '--no-progress')).not.toThrow();
+        // What the run commits goes into its own copy, never into the template.
+        const templateObjects = readdirSync(path.join(first.source!, '.git', 'objects')).sort();
+        writeFileSync(path.join(dirs.workspace, 'added.txt'), 'added\n');
+        git(dirs.workspace, 'add', 'added.txt');
+        git(dirs.workspace, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'run');
+        git(dirs.workspace, 'reset', '-q', '--hard', first.commit!);
+        expect(readdirSync(path.join(first.source!, '.git', 'objects')).sort()).toEqual(templateObjects);
+        expect(readdirSync(path.join(dirs.workspace, '.git', 'objects')).length).toBeGreaterThan(1);
         // .git is not part of the workspace check, even after git rewrote its index.
         expect(await checkWorkspace(scenario.workspaceDir, dirs.workspace, 'the fixtures')).toEqual([]);
         writeFileSync(path.join(dirs.workspace, '.git', 'stray'), 'x');
@@ -124,6 +138,24 @@ describe('scenario workspaces', () => {
     } finally {
       await templates.close();
     }
+  });
+
+  it('hold only what a fresh clone holds, and stay after the suite when kept', async () => {
+    const scenario = loadScenario(path.join(transcripts, 'single-tool'));
+    const templates = new WorkspaceTemplates({ keep: true });
+    const prepared = await templates.prepare(scenario);
+    if ('notVerified' in prepared) throw new Error(prepared.notVerified);
+    expect(readdirSync(path.join(prepared.source!, '.git')).sort()).toEqual([
+      'HEAD',
+      'config',
+      'index',
+      'objects',
+      'refs',
+    ]);
+    expect(git(prepared.source!, 'rev-parse', 'HEAD')).toBe(prepared.commit);
+    await templates.close();
+    expect(existsSync(prepared.gitObjects!)).toBe(true);
+    rmSync(path.dirname(prepared.source!), { recursive: true, force: true });
   });
 
   it('stay plain folders for scenarios marked "git": false', async () => {
