@@ -3,7 +3,8 @@
 // zombie waiting for a reaper, counts as gone.
 //
 // Sampling is cheap where the table allows it (Linux: follow /proc/<pid>/task/*/children from the shim
-// down); a full sweep — every process newer than the shim, its group members, anything carrying the run's
+// down), and cheaper still where the run has a cgroup: its member list is every process of the run, however
+// it detached, in one read; a full sweep — every process newer than the shim, its group members, anything carrying the run's
 // environment marker — happens only when the runner asks which descendants are still alive.
 import type { ProcessInfo, ProcessTable } from './process-table.js';
 
@@ -28,6 +29,8 @@ export interface DescendantTrackerOptions {
   processGroup: boolean;
   /** NAME=value set only in this run's environment: a process carrying it is a descendant (see ProcessTable). */
   environmentMarker?: string;
+  /** The run's own processes where the platform keeps such a list (its cgroup's members), root included. */
+  members?: () => number[];
 }
 
 export class DescendantTracker {
@@ -90,7 +93,9 @@ export class DescendantTracker {
   private async sample(): Promise<void> {
     const { table } = this.options;
     try {
-      if (table.childrenOf && table.info) this.followChildren(table.childrenOf.bind(table), table.info.bind(table));
+      if (this.options.members && table.info) this.addMembers(this.options.members(), table.info.bind(table));
+      else if (table.childrenOf && table.info)
+        this.followChildren(table.childrenOf.bind(table), table.info.bind(table));
       else this.addFrom(await table.snapshot());
     } catch {
       // a failed sample is retried at the next tick
@@ -119,6 +124,24 @@ export class DescendantTracker {
         if (!this.known.has(identity(childInfo))) this.known.set(identity(childInfo), childInfo);
         queue.push(child);
       }
+    }
+  }
+
+  /** Adds the run's members not seen yet (a pid already known is the same process: it is still the run's). */
+  private addMembers(members: number[], info: (pid: number) => ProcessInfo | undefined): void {
+    const { rootPid } = this.options;
+    if (this.rootIdentity === undefined) {
+      const root = info(rootPid);
+      if (root) {
+        this.rootIdentity = identity(root);
+        this.rootStart = root.start;
+      }
+    }
+    const knownPids = new Set([...this.known.values()].map((known) => known.pid));
+    for (const pid of members) {
+      if (pid === rootPid || knownPids.has(pid)) continue;
+      const memberInfo = info(pid);
+      if (memberInfo && !gone(memberInfo)) this.known.set(identity(memberInfo), memberInfo);
     }
   }
 

@@ -190,6 +190,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
           intervalMs: pollIntervalFor(platform),
           processGroup,
           environmentMarker,
+          ...(options.cgroup ? { members: options.cgroup.members } : {}),
         });
   tracker?.start();
 

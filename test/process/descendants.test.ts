@@ -128,4 +128,47 @@ describe('DescendantTracker', () => {
     await tracker.poll();
     expect((await tracker.alive()).map((info) => info.pid)).toEqual([300]);
   });
+
+  it("with the run's member list (a cgroup) samples it alone, and finds a process no children list shows", async () => {
+    const processes = new Map<number, ProcessInfo>([
+      [100, proc(100, 1, 100)],
+      [101, proc(101, 100, 100)],
+      // double-forked into its own session: neither a child of the shim nor in its group
+      [102, proc(102, 1, 102)],
+      [500, proc(500, 1, 500)],
+    ]);
+    let childrenReads = 0;
+    let memberReads = 0;
+    const table: ProcessTable = {
+      snapshot: async (newerThan = 0) => [...processes.values()].filter((info) => info.pid > newerThan),
+      childrenOf: (pid) => {
+        childrenReads += 1;
+        return pid === 100 ? [101] : [];
+      },
+      info: (pid) => processes.get(pid),
+    };
+    const tracker = new DescendantTracker({
+      rootPid: 100,
+      table,
+      intervalMs: 1000,
+      processGroup: true,
+      members: () => {
+        memberReads += 1;
+        return [100, 101, 102];
+      },
+    });
+    await tracker.poll();
+    expect(childrenReads).toBe(0);
+    expect(memberReads).toBe(1);
+    expect(
+      tracker
+        .seen()
+        .map((info) => info.pid)
+        .sort(),
+    ).toEqual([101, 102]);
+    expect(tracker.rootStartTime()).toBe('t100');
+    // A member that ended is gone; 500 was never the run's.
+    processes.set(101, proc(101, 1, 100, 'Z'));
+    expect((await tracker.alive()).map((info) => info.pid)).toEqual([102]);
+  });
 });
