@@ -6,6 +6,7 @@
 import type { ProcessRecord, RequestRecord, RunResult } from '../runner/run-types.js';
 import { escapeHtml, type TranscriptView, transcriptTable, viewFromReport, visible } from './html-transcript.js';
 import type { ConformanceReport, ReportFinding, ReportRequest, ReportRun } from './model.js';
+import { REQUEST_BODY_CHARS } from './run-output.js';
 
 export { escapeHtml };
 
@@ -39,10 +40,17 @@ function requestsTable(requests: readonly (RequestRecord | ReportRequest)[]): st
       (request) =>
         `<tr><td>#${request.index + 1}</td><td>${request.turn + 1}</td><td>${escapeHtml(request.method)} ${escapeHtml(request.path)}</td><td>${request.status}</td>` +
         `<td>${escapeHtml(String(request.outcome ?? ''))}${request.closedByClient ? ' (closed by the shim)' : ''}</td><td>${String(request.elapsedMs ?? '')} ms</td>` +
-        `<td><details><summary>body</summary><pre>${escapeHtml(visible(prettyJson(request.body)))}</pre></details></td></tr>`,
+        `<td><details><summary>body</summary><pre>${escapeHtml(visible(prettyJson(cutBody(request.body))))}</pre></details></td></tr>`,
     )
     .join('');
   return `<table class="r"><thead><tr><th>request</th><th>turn</th><th>endpoint</th><th>status</th><th>outcome</th><th>at</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** A body as the JSON report keeps it: the page links to the artifacts for the rest. */
+function cutBody(body: string): string {
+  return body.length > REQUEST_BODY_CHARS
+    ? `${body.slice(0, REQUEST_BODY_CHARS)}… (${body.length} characters; the whole body is in the --artifacts folder)`
+    : body;
 }
 
 function prettyJson(text: string): string {

@@ -146,10 +146,8 @@ function toRequestRecords(mock: MockServer): RequestRecord[] {
     outcome: request.outcome,
     elapsedMs: request.elapsedMs,
     closedByClient: request.closedByClient,
-    body:
-      request.rawBody.length > 20_000
-        ? `${request.rawBody.slice(0, 20_000)}… (${request.rawBody.length} bytes)`
-        : request.rawBody,
+    // Whole: --artifacts writes it as sent; the JSON report and the HTML page cut it (report/run-output.ts).
+    body: request.rawBody,
   }));
 }
 
