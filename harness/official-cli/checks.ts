@@ -286,35 +286,15 @@ function turnsOf(input: FakeCliRunInput): number[] {
   return [...(input.turns ?? input.scenario.turns.map((_, index) => index))];
 }
 
-/** Every fake-CLI check of one run. */
-/**
- * Rules judged from what happens inside the CLI (its tool runs, the signals and stdin it got, its session
- * ids): only a fake logs that. With a real CLI behind the PATH wrapper they are not verified.
- */
-export const RULES_NEEDING_THE_FAKE: readonly FakeCliRuleId[] = [
-  'cli.no-rerun-after-tool',
-  'cli.stdin-closed',
-  'cli.resume-continues-session',
-  'tool.not-run-twice',
-  'cli.tool-outcome-matches',
-  'cli.interrupt-reaches-cli',
-];
-
-/** Whether the log comes from the real-CLI wrapper (starts only). */
+/** Whether the log comes from the real-CLI wrapper (real/observed-checks.ts judges those runs). */
 export function loggedByWrapper(log: readonly FakeCliLogEntry[]): boolean {
   return log.some((entry) => entry.event === 'start' && entry.observedBy === 'wrapper');
 }
 
+/** Every fake-CLI check of one run. */
 export function checkFakeCliRun(input: FakeCliRunInput): Finding[] {
   if (input.usage === 'if-used' && !input.log.some((entry) => entry.event === 'start' && entry.cli === input.cli))
     return [];
-  // A real CLI: its starts and argv are all there is (a prompt read from stdin is not seen either).
-  if (loggedByWrapper(input.log)) {
-    const withPrompt = input.log.filter(
-      (entry) => entry.event !== 'start' || entry.prompt !== undefined || entry.argError !== undefined,
-    );
-    return [...checkStarts(input), ...checkPrompt({ ...input, log: withPrompt })];
-  }
   return [
     ...checkCliExits({
       cli: input.cli,

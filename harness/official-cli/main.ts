@@ -2,6 +2,7 @@
 // The launchers that installFakeClis() writes call it with the state and log files in the environment
 // (D4). Each start is logged before anything else, so the harness sees every way a shim called it.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseClaudeArgs } from './args/claude-args.js';
@@ -12,7 +13,8 @@ import { newClaudeSessionId, runClaude } from './render/claude.js';
 import { newCodexThreadId, runCodex } from './render/codex.js';
 import { newGeminiSessionId, runGemini } from './render/gemini.js';
 import { LOG_ARGUMENT, LOG_START_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
-import { CliRuntime } from './runtime.js';
+import { CliRuntime, DEFAULT_STDIN_WAIT_MS, promptSource } from './runtime.js';
+import { probeStdin } from './real/stdin-probe.js';
 import { FAKE_CLI_NAMES, type FakeCliName } from './script-types.js';
 import { appendLog, LOG_ENV, readLog, readState, STATE_ENV, type FakeCliState, type StartEntry } from './state.js';
 
@@ -118,7 +120,10 @@ function relaunchGemini(state: FakeCliState, logFile: string | undefined, args: 
 
 /**
  * The real-CLI wrapper's logger: records a start of the real CLI (what its argv means, read with the pinned
- * parser, which the differential test holds to the real one) and exits; the wrapper then runs the CLI.
+ * parser, which the differential test holds to the real one) and exits; the wrapper then runs the CLI. For
+ * codex, which reads stdin to EOF, it reads stdin first (up to the state's wait): EOF → the prompt it makes
+ * is logged and the bytes go to a file whose path it prints, for the wrapper to give the CLI as stdin; still
+ * open → `stdin-open` is logged and the CLI gets the shim's stdin as it is.
  */
 function logRealStart(cli: FakeCliName, launcherArgs: string[]): void {
   let stateFile: string | undefined;
@@ -133,7 +138,32 @@ function logRealStart(cli: FakeCliName, launcherArgs: string[]): void {
   const state = readState(stateFile);
   const outcome = parse(cli, args);
   // The wrapper execs the real CLI in its own process: the CLI will have the wrapper's pid.
-  appendLog(logFile, { ...startEntry(cli, args, outcome, state, process.ppid, ''), observedBy: 'wrapper' });
+  const pid = process.ppid;
+  const start = { ...startEntry(cli, args, outcome, state, pid, ''), observedBy: 'wrapper' as const };
+  appendLog(logFile, start);
+  if (cli !== 'codex' || outcome.kind !== 'run') return;
+  const base = { cli, pid, turnIndex: state.turnIndex };
+  const probe = probeStdin(state.stdinWaitMs ?? DEFAULT_STDIN_WAIT_MS);
+  if (probe.kind === 'open') {
+    appendLog(logFile, { ...base, event: 'stdin-open', waitedMs: probe.waitedMs, time: new Date().toISOString() });
+    return;
+  }
+  const argvPrompt = outcome.invocation.prompt;
+  const stdinText = probe.kind === 'closed' ? probe.data.toString('utf8') : '';
+  const prompt = [argvPrompt ?? '', stdinText.trim()].filter((part) => part !== '').join('\n\n');
+  if (prompt !== '')
+    appendLog(logFile, {
+      ...base,
+      event: 'prompt',
+      prompt,
+      source: promptSource(argvPrompt, stdinText),
+      time: new Date().toISOString(),
+    });
+  if (probe.kind === 'closed') {
+    const file = path.join(path.dirname(stateFile), `stdin-${pid}-${state.turnIndex}.bin`);
+    writeFileSync(file, probe.data);
+    process.stdout.write(file);
+  }
 }
 
 async function main(): Promise<void> {

@@ -4,7 +4,8 @@
 // persistent-mode stdin handling, and real streaming.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { checkFakeCliRun, loggedByWrapper, RULES_NEEDING_THE_FAKE } from '../official-cli/checks.js';
+import { checkFakeCliRun, loggedByWrapper } from '../official-cli/checks.js';
+import { checkObservedCliRun } from '../official-cli/real/observed-checks.js';
 import type { FakeCliLogEntry } from '../official-cli/state.js';
 import type { RecordedRequest } from '../mock/mock-server.js';
 import { checkProviderRequests } from '../mock/request-checks.js';
@@ -842,22 +843,42 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     findings.push(...checkProviderRequests(input.scenario, input.provider.mock, input.requests));
   }
   if (input.cli && (input.cli.required || usedCli)) {
-    findings.push(
-      ...checkFakeCliRun({
+    const eventsByTurn = input.persistent
+      ? input.scenario.turns.map((_, turn) => turnEvents(input.processes[0]!, turn))
+      : input.processes.map((process) => eventsOf(process));
+    if (input.cli.logsInside === false || loggedByWrapper(input.cli.log)) {
+      // A real CLI: judged from its wrapper's log, the mock's requests and the processes left behind.
+      const observed = checkObservedCliRun({
         cli: input.cli.name,
         scenario: input.scenario,
         log: input.cli.log,
-        eventsByTurn: input.persistent
-          ? input.scenario.turns.map((_, turn) => turnEvents(input.processes[0]!, turn))
-          : input.processes.map((process) => eventsOf(process)),
-        workspace: input.workspace,
-        usage: input.cli.required ? 'required' : 'if-used',
-      }),
-    );
-    if (input.cli.logsInside === false || loggedByWrapper(input.cli.log))
-      out.limitations.push(
-        `the real ${input.cli.name} is seen only through its PATH wrapper (starts and argv): ${RULES_NEEDING_THE_FAKE.join(', ')} not verified`,
+        requests: input.requests,
+        provider: input.provider.mock,
+        turns: input.scenario.turns.map((_, turn) => turn),
+        eventsByTurn,
+        interrupted: input.processes.flatMap((process) =>
+          process.interrupts
+            .filter((record) => record.delivered)
+            .map((record) => ({
+              turn: record.turn,
+              endedByHarness: [...process.exit.descendantsKilled, ...process.exit.descendantsLeft],
+            })),
+        ),
+      });
+      findings.push(...observed.findings);
+      out.limitations.push(...observed.notVerified);
+    } else {
+      findings.push(
+        ...checkFakeCliRun({
+          cli: input.cli.name,
+          scenario: input.scenario,
+          log: input.cli.log,
+          eventsByTurn,
+          workspace: input.workspace,
+          usage: input.cli.required ? 'required' : 'if-used',
+        }),
       );
+    }
   }
   if (input.provider.kind === 'cli' && !usedCli && usedMock) {
     findings.push(...checkProviderRequests(input.scenario, input.provider.mock, input.requests));

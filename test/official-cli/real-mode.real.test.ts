@@ -1,14 +1,14 @@
 // `--cli real`: the reference shim's gemini-cli, codex-cli and claude-cli providers against the pinned real
 // CLIs, offline against the mock (each CLI's own HOME and config, the mock answering with the tools the CLI
-// declares), over the five required scenarios and the two faults, under the spec profile. Every check that
-// can be made passes; the rules that need a fake's log are listed as not verified (status partial).
+// declares), over the five required scenarios and the two faults, under the spec profile. Every run passes,
+// the rules a fake judges from its own log included (judged here from the wrapper's log, the mock's requests
+// and the processes left behind): nothing is left not verified.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { RULES_NEEDING_THE_FAKE } from '../../harness/official-cli/checks.js';
 import { realCliPath } from './shared-programs.js';
 import { REAL_CLI_SCENARIOS as SCENARIOS } from '../../harness/official-cli/real-cli-scenarios.js';
 
@@ -23,7 +23,7 @@ interface ReportRun {
 }
 
 describe('real-CLI mode (--cli real) with the pinned official CLIs', () => {
-  it('passes every check it can make for the three CLI providers over the required scenarios and two faults', async () => {
+  it('passes the three CLI providers over the required scenarios and two faults', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'yume-real-mode-'));
     try {
       const report = path.join(out, 'report.json');
@@ -54,19 +54,15 @@ describe('real-CLI mode (--cli real) with the pinned official CLIs', () => {
       const runs = (JSON.parse(readFileSync(report, 'utf8')) as { runs: ReportRun[] }).runs;
       expect(runs).toHaveLength(SCENARIOS.length * 3);
       const failures = runs
-        .filter((run) => run.status !== 'partial')
+        .filter((run) => run.status !== 'passed')
         .map(
           (run) =>
             `${run.scenario} × ${run.provider}: ${run.status} ${run.findings
               .filter((finding) => finding.severity === 'MUST')
               .map((finding) => `${finding.rule}: ${finding.message.split('\n')[0]}`)
-              .join('; ')}`,
+              .join('; ')}${run.limitation ? ` (not verified: ${run.limitation})` : ''}`,
         );
       expect(failures, failures.join('\n')).toEqual([]);
-      for (const run of runs) {
-        // Partial only for what a real CLI cannot show: the rules judged from a fake's log.
-        for (const rule of RULES_NEEDING_THE_FAKE) expect(run.limitation).toContain(rule);
-      }
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

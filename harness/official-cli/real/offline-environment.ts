@@ -76,6 +76,11 @@ function codexFiles(options: OfflineEnvironmentOptions): Record<string, string> 
       'plugins = false',
       '[analytics]',
       'enabled = false',
+      // The workspace-write sandbox makes every writable root's protected folders (.git, .codex, .agents, .aws)
+      // mount points, creating them when missing, and leaves them behind when a command is interrupted: an
+      // empty /tmp/.git would make later programs think /tmp is a repository. The run's own TMPDIR stays.
+      '[sandbox_workspace_write]',
+      'exclude_slash_tmp = true',
       '[model_providers.mock]',
       'name = "Mock"',
       `base_url = ${tomlString(options.endpoints.openai)}`,

@@ -1,7 +1,8 @@
 // The PATH wrapper that stands in front of a real official CLI in the real-CLI mode: it logs the start
 // (argv, cwd, pid and the turn, in the fake CLIs' log format) through the bundled fake CLI's logger, then
 // `exec`s the real CLI with its offline environment, so the CLI keeps the wrapper's pid and gets every
-// signal the shim sends. What happens inside the real CLI (tool runs, signals, stdin) is not logged.
+// signal the shim sends. For codex the logger also reads stdin to EOF first (real/stdin-probe.ts). What
+// happens inside the real CLI is judged from the mock's requests instead (real/observed-checks.ts).
 // POSIX only: a .cmd wrapper could not keep the pid, so the real-CLI mode is not offered on Windows.
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,7 +35,9 @@ export function realCliWrapperContent(cli: FakeCliName, options: RealCliWrapperO
   const assignments = Object.entries(options.env)
     .map(([name, value]) => shQuote(`${name}=${value}`))
     .join(' ');
-  return `#!/bin/sh\n${logger} "$@" </dev/null || exit 70\nexec env ${assignments} ${shQuote(options.executable)} "$@"\n`;
+  const run = `exec env ${assignments} ${shQuote(options.executable)} "$@"`;
+  // The logger prints a file when it read stdin to EOF (codex): the CLI gets those bytes from it.
+  return `#!/bin/sh\nstdin_file=$(${logger} "$@") || exit 70\nif [ -n "$stdin_file" ]; then ${run} <"$stdin_file"; fi\n${run}\n`;
 }
 
 export async function writeRealCliWrapper(

@@ -1,0 +1,305 @@
+// The real-CLI mode's checks (harness/official-cli/real/observed-checks.ts), each shown both ways on the
+// evidence a real CLI leaves: the wrapper's log, the mock's requests (as each CLI sends them) and the
+// processes the harness ended. Real runs of the reference and broken translators are in the .real tests.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../../harness/mock/mock-server.js';
+import { loadScenario } from '../../harness/mock/scenario-loader.js';
+import type { MockProviderId } from '../../harness/mock/scenario-types.js';
+import {
+  checkObservedCliRun,
+  type ObservedCliRunInput,
+  reportedFailure,
+} from '../../harness/official-cli/real/observed-checks.js';
+import type { FakeCliName } from '../../harness/official-cli/script-types.js';
+import type { FakeCliLogEntry, StartEntry } from '../../harness/official-cli/state.js';
+import type { CanonicalEvent } from '../../harness/protocol/canonical.js';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const scenario = (id: string) => loadScenario(path.join(root, 'transcripts', id));
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+
+function start(cli: FakeCliName, turn: number, atMs: number, extra: Partial<StartEntry> = {}): StartEntry {
+  return {
+    event: 'start',
+    cli,
+    pid: 4000 + turn,
+    turnIndex: turn,
+    time: new Date(T0 + atMs).toISOString(),
+    argv: ['-p', 'prompt'],
+    cwd: '/work',
+    prompt: 'prompt',
+    sessionId: '',
+    observedBy: 'wrapper',
+    ...extra,
+  };
+}
+
+function request(
+  provider: MockProviderId,
+  index: number,
+  turn: number,
+  atMs: number,
+  body: unknown,
+  extra: Partial<RecordedRequest> = {},
+): RecordedRequest {
+  return {
+    index,
+    provider,
+    method: 'POST',
+    path: provider === 'gemini' ? '/v1beta/models/gemini-2.5-flash:streamGenerateContent' : '/v1/messages',
+    query: '',
+    headers: {},
+    body,
+    rawBody: JSON.stringify(body),
+    turn,
+    responseIndex: index,
+    attempt: 0,
+    time: T0 + atMs,
+    elapsedMs: atMs,
+    outcome: 'stream',
+    status: 200,
+    closedByClient: false,
+    completed: true,
+    ...extra,
+  };
+}
+
+/** claude's request after running one tool (Read), reporting `isError`. */
+const anthropicAfterTool = (prompt: string, isError: boolean) => ({
+  model: 'claude-sonnet-4-5',
+  messages: [
+    { role: 'user', content: [{ type: 'text', text: prompt }] },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'x' } }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: 'text', ...(isError ? { is_error: true } : {}) },
+      ],
+    },
+  ],
+});
+
+const toolResult = (line: number, isError: boolean): CanonicalEvent => ({
+  kind: 'tool_result',
+  line,
+  toolUseId: 'x',
+  content: 'text',
+  isError,
+});
+
+function judge(overrides: Partial<ObservedCliRunInput> & Pick<ObservedCliRunInput, 'scenario'>) {
+  // Each start received its turn's prompt unless the case says otherwise.
+  const log = (overrides.log ?? []).map((entry) =>
+    entry.event === 'start' && entry.prompt === 'prompt'
+      ? { ...entry, prompt: overrides.scenario.turns[entry.turnIndex]?.prompt }
+      : entry,
+  );
+  const input: ObservedCliRunInput = {
+    cli: 'claude',
+    requests: [],
+    provider: 'anthropic',
+    turns: overrides.scenario.turns.map((_, turn) => turn),
+    interrupted: [],
+    ...overrides,
+    log,
+  };
+  const out = checkObservedCliRun(input);
+  return { rules: out.findings.map((finding) => finding.rule), findings: out.findings, notVerified: out.notVerified };
+}
+
+describe('cli.no-rerun-after-tool from starts and requests', () => {
+  const single = scenario('single-tool');
+  const prompt = single.turns[0]!.prompt;
+  const requests = [
+    request('anthropic', 0, 0, 100, { messages: [{ role: 'user', content: prompt }] }),
+    request('anthropic', 1, 0, 300, anthropicAfterTool(prompt, false)),
+  ];
+  it('passes one start before the tool call', () => {
+    expect(judge({ scenario: single, log: [start('claude', 0, 0)], requests }).rules).toEqual([]);
+  });
+  it('fails a start after the mock handed out the tool call', () => {
+    const { rules, findings } = judge({
+      scenario: single,
+      log: [start('claude', 0, 0), start('claude', 0, 200)],
+      requests,
+    });
+    expect(rules).toContain('cli.no-rerun-after-tool');
+    expect(rules).toContain('cli.one-start-per-turn');
+    expect(findings.find((finding) => finding.rule === 'cli.no-rerun-after-tool')!.message).toMatch(/request #1/);
+  });
+});
+
+describe('cli.stdin-closed from the wrapper’s stdin probe (codex)', () => {
+  const plain = scenario('plain-text');
+  it('fails when the wrapper logged stdin left open', () => {
+    const log: FakeCliLogEntry[] = [
+      start('codex', 0, 0),
+      {
+        event: 'stdin-open',
+        cli: 'codex',
+        pid: 4000,
+        turnIndex: 0,
+        time: new Date(T0 + 5000).toISOString(),
+        waitedMs: 5000,
+      },
+    ];
+    expect(judge({ scenario: plain, cli: 'codex', provider: 'openai-responses', log }).rules).toEqual([
+      'cli.stdin-closed',
+    ]);
+  });
+  it('passes when stdin reached EOF', () => {
+    expect(
+      judge({ scenario: plain, cli: 'codex', provider: 'openai-responses', log: [start('codex', 0, 0)] }).rules,
+    ).toEqual([]);
+  });
+});
+
+describe('cli.resume-continues-session from argv and the first request of the resumed turn', () => {
+  const resume = scenario('resume');
+  const first = resume.turns[0]!.prompt;
+  const second = resume.turns[1]!.prompt;
+  const log = (resumeId?: string) => [
+    start('claude', 0, 0),
+    start('claude', 1, 1000, resumeId ? { resume: resumeId } : {}),
+  ];
+  const turnOne = request('anthropic', 0, 0, 100, { messages: [{ role: 'user', content: first }] });
+  const remembered = request('anthropic', 1, 1, 1100, {
+    messages: [
+      { role: 'user', content: first },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+      { role: 'user', content: second },
+    ],
+  });
+  const forgot = request('anthropic', 1, 1, 1100, { messages: [{ role: 'user', content: second }] });
+  it('passes a resume id whose session carries the last turn', () => {
+    expect(judge({ scenario: resume, log: log('abc'), requests: [turnOne, remembered] }).rules).toEqual([]);
+  });
+  it('fails a start without a resume id', () => {
+    expect(judge({ scenario: resume, log: log(), requests: [turnOne, remembered] }).rules).toEqual([
+      'cli.resume-continues-session',
+    ]);
+  });
+  it('fails a resume whose first request forgot the last turn', () => {
+    const { rules, findings } = judge({ scenario: resume, log: log('abc'), requests: [turnOne, forgot] });
+    expect(rules).toEqual(['cli.resume-continues-session']);
+    expect(findings[0]!.message).toMatch(/does not carry turn 1's prompt/);
+  });
+  it('is not verified when the resumed turn sent no request', () => {
+    const { rules, notVerified } = judge({ scenario: resume, log: log('abc'), requests: [turnOne] });
+    expect(rules).toEqual([]);
+    expect(notVerified.join()).toMatch(/^cli.resume-continues-session: turn 2/);
+  });
+});
+
+describe('tool.not-run-twice from how often a tool call went to the CLI', () => {
+  const single = scenario('single-tool');
+  const prompt = single.turns[0]!.prompt;
+  const toolCall = request('anthropic', 0, 0, 100, { messages: [{ role: 'user', content: prompt }] });
+  it('passes a tool call served once', () => {
+    expect(judge({ scenario: single, log: [start('claude', 0, 0)], requests: [toolCall] }).rules).toEqual([]);
+  });
+  it('fails a tool call served twice', () => {
+    const again = request(
+      'anthropic',
+      1,
+      0,
+      200,
+      { messages: [{ role: 'user', content: prompt }] },
+      { responseIndex: 0 },
+    );
+    expect(judge({ scenario: single, log: [start('claude', 0, 0)], requests: [toolCall, again] }).rules).toContain(
+      'tool.not-run-twice',
+    );
+  });
+});
+
+describe('cli.tool-outcome-matches from the tool results the CLI sent the model', () => {
+  const toolError = scenario('tool-error');
+  const prompt = toolError.turns[0]!.prompt;
+  const requests = [
+    request('anthropic', 0, 0, 100, { messages: [{ role: 'user', content: prompt }] }),
+    request('anthropic', 1, 0, 300, anthropicAfterTool(prompt, true)),
+  ];
+  const run = (events: CanonicalEvent[]) =>
+    judge({ scenario: toolError, log: [start('claude', 0, 0)], requests, eventsByTurn: [events] });
+  it('passes a tool_result with the CLI’s outcome', () => {
+    expect(run([toolResult(4, true)]).rules).toEqual([]);
+  });
+  it('fails a failure reported as a success', () => {
+    const { rules, findings } = run([toolResult(4, false)]);
+    expect(rules).toEqual(['cli.tool-outcome-matches']);
+    expect(findings[0]!.message).toMatch(/told the model that .* failed, but the shim's tool_result on line 4/);
+  });
+  it('fails a missing tool_result', () => {
+    expect(run([]).rules).toEqual(['cli.tool-outcome-matches']);
+  });
+  it('reads each CLI’s way of saying a tool failed', () => {
+    const codex = (content: string) => reportedFailure('openai-responses', { content });
+    expect(codex('Chunk ID: f9\nProcess exited with code 1\nOutput:\ncat: missing.txt')).toBe(true);
+    expect(codex('Chunk ID: e9\nProcess exited with code 0\nOutput:\nHello')).toBe(false);
+    expect(codex('Exit code: 2\nWall time: 0.1 seconds')).toBe(true);
+    expect(codex('Success. Updated the following files:\nA summary.txt')).toBe(false);
+    expect(codex('something codex never says')).toBeUndefined();
+    expect(reportedFailure('gemini', { content: 'File not found', isError: true })).toBe(true);
+    expect(reportedFailure('gemini', { content: 'Hello' })).toBe(false);
+    expect(reportedFailure('anthropic', { content: 'x', isError: false })).toBe(false);
+  });
+  it('lists an outcome it cannot read as not verified', () => {
+    const codexRequests = [
+      request('openai-responses', 0, 0, 100, { input: prompt }),
+      request('openai-responses', 1, 0, 300, {
+        input: [
+          { type: 'message', role: 'user', content: prompt },
+          { type: 'function_call', call_id: 'c1', name: 'exec_command', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'c1', output: 'no exit code here' },
+        ],
+      }),
+    ];
+    const out = judge({
+      scenario: toolError,
+      cli: 'codex',
+      provider: 'openai-responses',
+      log: [start('codex', 0, 0)],
+      requests: codexRequests,
+      eventsByTurn: [[toolResult(4, true)]],
+    });
+    expect(out.rules).toEqual([]);
+    expect(out.notVerified.join()).toMatch(/^cli.tool-outcome-matches: turn 1: the outcome of c1 is not legible/);
+  });
+});
+
+describe('cli.interrupt-reaches-cli from what the harness had to end', () => {
+  const interrupt = scenario('interrupt');
+  const log = [start('gemini', 0, 0)];
+  const process = (pid: number, ppid: number, pgid: number) => ({
+    pid,
+    ppid,
+    pgid,
+    state: 'S',
+    start: '1',
+    name: 'node',
+  });
+  const run = (endedByHarness: ReturnType<typeof process>[], withStart = true) =>
+    judge({
+      scenario: interrupt,
+      cli: 'gemini',
+      provider: 'gemini',
+      log: withStart ? log : [],
+      interrupted: [{ turn: 0, endedByHarness }],
+    });
+  it('passes when the CLI stopped by itself', () => {
+    expect(run([]).rules).toEqual([]);
+  });
+  it('fails when the CLI, its worker or its process group outlived the interrupt', () => {
+    expect(run([process(4000, 1, 4000)]).rules).toEqual(['cli.interrupt-reaches-cli']);
+    expect(run([process(4100, 4000, 3000)]).rules).toEqual(['cli.interrupt-reaches-cli']);
+    expect(run([process(4200, 1, 4000)]).rules).toEqual(['cli.interrupt-reaches-cli']);
+  });
+  it('does not blame the CLI for an unrelated leftover', () => {
+    expect(run([process(5000, 1, 5000)]).rules).toEqual([]);
+  });
+  it('is not verified when the CLI never ran', () => {
+    expect(run([], false).notVerified.join()).toMatch(/^cli.interrupt-reaches-cli: turn 1/);
+  });
+});
