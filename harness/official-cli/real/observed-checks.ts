@@ -8,7 +8,6 @@ import { type HistoryToolResult, requestView } from '../../mock/request-views.js
 import type { MockProviderId } from '../../mock/scenario-types.js';
 import type { ProcessInfo } from '../../process/process-table.js';
 import type { CanonicalEvent } from '../../protocol/canonical.js';
-import type { FakeCliRuleId } from '../../rules/fake-cli-rules.js';
 import { runFinding } from '../../rules/finding.js';
 import type { Finding } from '../../rules/types.js';
 import { checkPrompt, checkStarts, checkStdin } from '../checks.js';
@@ -165,7 +164,9 @@ function resultsOfTurn(input: ObservedCliRunInput, turn: number): HistoryToolRes
     if (request.provider === input.provider && request.turn < turn)
       requestView(input.provider, request.body, request.path)
         .history.flatMap((item) => item.toolResults)
-        .forEach((result, position) => earlier.add(keyOf(result, position)));
+        .forEach((result, position) => {
+          earlier.add(keyOf(result, position));
+        });
   const seen = new Map<string, HistoryToolResult>();
   for (const request of requestsOf(input, turn))
     requestView(input.provider, request.body, request.path)
