@@ -60,6 +60,9 @@ for (const entry of entries) {
     // have esbuild turn its lazy imports of Node's modules into require().
     supported: entry.cjs ? { 'dynamic-import': false } : undefined,
     sourcemap: 'linked',
+    // The shim is read, checked against its compile cache and held in memory by every process Yume starts:
+    // minified, it is half the size (stack traces map back through the linked source map).
+    minify: entry.cjs === true,
     packages: entry.bundleDeps ? undefined : 'external',
     banner: entry.bin ? banner : undefined,
     // Bundled CommonJS dependencies may call require(); give the ESM bundle one.

@@ -1,5 +1,5 @@
 // Runs the bundled shim (a CommonJS file) through V8's code cache, so that a process started for every turn
-// does not parse and compile ~250 KB of JavaScript each time (about 10–20 ms of a 70 ms turn on Node 20).
+// does not parse and compile ~130 KB of minified JavaScript each time (10–20 ms of a 70 ms turn on Node 20).
 //
 // Why by hand: Node 20 has no module compile cache (`module.enableCompileCache` arrived in Node 22.1), and
 // the v8-compile-cache package only stores what V8 compiles eagerly, which for a bundle is little more than
@@ -7,7 +7,7 @@
 // every function the run compiled.
 //
 // Safety: V8 checks the cache against its own version and flags, but only against the *length* of the source;
-// the file name therefore carries the bundle's identity — the hash the build computed (hashing 250 KB here would
+// the file name therefore carries the bundle's identity — the hash the build computed (hashing 130 KB here would
 // mean loading node:crypto, ~5 ms), its size and modification time — Node's version and the architecture. The cache
 // directory is private to the user (0700, owned by them, no symlink) because a planted cache file is code.
 // A cache that cannot be read, is rejected or cannot be written is never an error: the bundle then runs as
