@@ -1,5 +1,7 @@
-// Prints harness/runner/typical-durations.ts's table from a JSON report (`--reporter json:FILE`): the median
-// duration of each scenario's runs, rounded to 10 ms. Paste the lines into the table.
+// Prints harness/runner/typical-durations.ts's table from a JSON report (`--reporter json:FILE`): the mean
+// duration of each scenario's runs, rounded to 10 ms (the mean, not the median: a scenario whose official-CLI
+// runs take seconds and whose REST runs do not costs its mean per run, which is what shards add up and what
+// the start order must see). Paste the lines into the table.
 //
 //   node scripts/typical-durations.mjs report.json
 import { readFileSync } from 'node:fs';
@@ -16,7 +18,6 @@ for (const run of report.runs ?? []) {
   byScenario.set(run.scenario, [...(byScenario.get(run.scenario) ?? []), run.durationMs]);
 }
 for (const [scenario, durations] of [...byScenario].sort(([a], [b]) => a.localeCompare(b))) {
-  durations.sort((a, b) => a - b);
-  const median = Math.round(durations[durations.length >> 1] / 10) * 10;
-  process.stdout.write(`  ${/^[a-z_$][\w$]*$/i.test(scenario) ? scenario : `'${scenario}'`}: ${median},\n`);
+  const mean = Math.round(durations.reduce((sum, ms) => sum + ms, 0) / durations.length / 10) * 10;
+  process.stdout.write(`  ${/^[a-z_$][\w$]*$/i.test(scenario) ? scenario : `'${scenario}'`}: ${mean},\n`);
 }

@@ -1,14 +1,19 @@
 // How many runs go at a time and in what order. A run mostly waits (on its shim, on the mock's paced
-// streams, on scripted delays), so the default runs JOBS_PER_CORE per core: measured with the reference shim
-// on 2 cores (`npm run bench`), 4 at a time is as fast as 8 and clearly faster than 2. Runs whose checks
-// time the shim (interrupts: exit within a grace after SIGINT, a turn that must still be streaming when the
-// interrupt comes) weigh a whole core's worth of slots, so they never share the machine with more work
-// than it has cores for. The longest runs start first, so the suite does not end waiting on one slow run.
+// streams, on scripted delays, on a stalled stream's 3 s gate, on a retry-after): the shim's own work is a
+// fraction of its wall time, so the default runs JOBS_PER_CORE per core. Measured with the reference shim on
+// 2 cores (`npm run bench`): at two per core the suite's wall was bound by its slots (the runs' summed wall
+// time divided by the jobs) with the cores a third idle; at four per core the cores are what bounds it.
+// Runs whose checks time the shim (interrupts: exit within a grace after SIGINT, a turn that must still be
+// streaming when the interrupt comes) weigh TIMING_SENSITIVE_WEIGHT slots, so fewer runs share the machine
+// with them (their margins are seconds against a shim's reaction of milliseconds). The longest runs start
+// first, so the suite does not end waiting on one slow run, and the waits overlap other runs' work.
 import { availableParallelism } from 'node:os';
 import type { RunSpec } from './run-types.js';
 import { typicalDurationMs } from './typical-durations.js';
 
-export const JOBS_PER_CORE = 2;
+export const JOBS_PER_CORE = 4;
+/** Slots a timing-sensitive run takes (at most all of them). */
+export const TIMING_SENSITIVE_WEIGHT = 2;
 
 /** The default of --jobs: JOBS_PER_CORE runs per core this process may use. */
 export function defaultJobs(cores: number = availableParallelism()): number {
@@ -20,10 +25,10 @@ export function isTimingSensitive(spec: RunSpec): boolean {
   return spec.scenario.turns.some((turn) => turn.interrupt !== undefined);
 }
 
-/** Slots a run takes out of `jobs`: a timing-sensitive run takes a core's worth, at most all of them. */
-export function runWeight(spec: RunSpec, jobs: number, cores: number = availableParallelism()): number {
+/** Slots a run takes out of `jobs`: TIMING_SENSITIVE_WEIGHT for a timing-sensitive run, at most all of them. */
+export function runWeight(spec: RunSpec, jobs: number): number {
   if (!isTimingSensitive(spec)) return 1;
-  return Math.max(1, Math.min(jobs, Math.ceil(jobs / Math.max(1, cores))));
+  return Math.max(1, Math.min(jobs, TIMING_SENSITIVE_WEIGHT));
 }
 
 /** Indexes of `specs` in the order to start them: longest expected first, then matrix order. */

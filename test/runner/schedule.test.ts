@@ -1,9 +1,13 @@
 // The scheduler: the default --jobs, the weights that keep timing-sensitive runs from sharing the machine
 // with more work than it has cores for, longest-first start order, and the deterministic balanced shards.
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunSpec } from '../../harness/runner/run-types.js';
 import { defaultJobs, runWeight, startOrder, weightedPool } from '../../harness/runner/schedule.js';
 import { assignShards, parseShard } from '../../harness/runner/shard.js';
+import { TYPICAL_DURATIONS_MS } from '../../harness/runner/typical-durations.js';
+import { transcripts } from './helpers/run-fixture.js';
 
 const spec = (id: string, interrupt = false, provider = 'openai-chat', seed?: number) =>
   ({
@@ -16,16 +20,36 @@ const spec = (id: string, interrupt = false, provider = 'openai-chat', seed?: nu
   }) as unknown as RunSpec;
 
 describe('schedule', () => {
-  it('defaults to two runs per core', () => {
-    expect(defaultJobs(2)).toBe(4);
-    expect(defaultJobs(1)).toBe(2);
-    expect(defaultJobs(16)).toBe(32);
+  it('defaults to four runs per core', () => {
+    expect(defaultJobs(2)).toBe(8);
+    expect(defaultJobs(1)).toBe(4);
+    expect(defaultJobs(16)).toBe(64);
   });
 
-  it('gives an interrupt run a core’s worth of slots', () => {
-    expect(runWeight(spec('plain-text'), 4, 2)).toBe(1);
-    expect(runWeight(spec('interrupt', true), 4, 2)).toBe(2);
-    expect(runWeight(spec('interrupt', true), 1, 2)).toBe(1);
+  it('gives an interrupt run two slots, at most all of them', () => {
+    expect(runWeight(spec('plain-text'), 8)).toBe(1);
+    expect(runWeight(spec('interrupt', true), 8)).toBe(2);
+    expect(runWeight(spec('interrupt', true), 1)).toBe(1);
+  });
+
+  it('knows a typical duration for every scenario, so none starts late by default', () => {
+    const ids = readdirSync(transcripts, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(path.join(transcripts, entry.name, 'scenario.json')))
+      .map((entry) => entry.name);
+    expect(ids.length).toBeGreaterThan(30);
+    expect(ids.filter((id) => TYPICAL_DURATIONS_MS[id] === undefined)).toEqual([]);
+  });
+
+  it('starts the runs that mostly wait (kills, interrupts, retry-after) before the quick ones', () => {
+    const ids = ['plain-text', 'kill-and-resume-bash', 'single-tool', 'persistent-interrupt', 'fault-429-retry-after'];
+    const order = startOrder(ids.map((id) => spec(id, id.includes('interrupt'))));
+    expect(order.map((index) => ids[index])).toEqual([
+      'kill-and-resume-bash',
+      'persistent-interrupt',
+      'fault-429-retry-after',
+      'plain-text',
+      'single-tool',
+    ]);
   });
 
   it('starts the longest runs first', () => {
