@@ -16,7 +16,17 @@ import { LOG_ARGUMENT, LOG_START_ARGUMENT, STATE_ARGUMENT } from './launcher-arg
 import { CliRuntime, DEFAULT_STDIN_WAIT_MS, promptSource } from './runtime.js';
 import { probeStdin } from './real/stdin-probe.js';
 import { FAKE_CLI_NAMES, type FakeCliName } from './script-types.js';
-import { appendLog, LOG_ENV, readLog, readState, STATE_ENV, type FakeCliState, type StartEntry } from './state.js';
+import { addUsage, type UsageTotals, usageOf } from './script-playback.js';
+import {
+  appendLog,
+  type FakeCliLogEntry,
+  LOG_ENV,
+  readLog,
+  readState,
+  STATE_ENV,
+  type FakeCliState,
+  type StartEntry,
+} from './state.js';
 
 /** Set in the environment of the worker process gemini relaunches itself as. */
 const CHILD_ENV = 'YUME_CONFORMANCE_FAKE_CLI_CHILD';
@@ -63,6 +73,21 @@ function startEntry(
     resume: invocation?.resume,
     sessionId,
   };
+}
+
+/** What the earlier codex runs of `threadId` that completed their turn used (their scripted responses). */
+function threadUsage(log: readonly FakeCliLogEntry[], state: FakeCliState, threadId: string): UsageTotals {
+  const totals: UsageTotals = { input: 0, output: 0, cached: 0 };
+  const completed = new Set(
+    log
+      .filter((entry) => entry.event === 'exit' && entry.cli === 'codex' && entry.code === 0 && entry.finalEvent)
+      .map((entry) => entry.pid),
+  );
+  for (const entry of log)
+    if (entry.event === 'start' && entry.cli === 'codex' && entry.sessionId === threadId && completed.has(entry.pid))
+      for (const response of state.scenario.turns[entry.turnIndex]?.responses ?? [])
+        addUsage(totals, usageOf(response));
+  return totals;
 }
 
 /** The CLI session a `--resume` names, among the sessions earlier starts of this CLI created. */
@@ -234,7 +259,10 @@ async function main(): Promise<void> {
     const stdinText = await runtime.readStdin(500);
     await runGemini(runtime, run, { sessionId: activeSession, stdinText });
   } else if (cli === 'codex') {
-    await runCodex(runtime, run, { threadId: activeSession });
+    await runCodex(runtime, run, {
+      threadId: activeSession,
+      ...(resumed && logFile ? { priorUsage: threadUsage(readLog(logFile), state, resumed) } : {}),
+    });
   } else {
     const stdinText = run.prompt === undefined ? await runtime.readStdin() : '';
     await runClaude(runtime, run, { sessionId: activeSession, stdinText });

@@ -165,6 +165,36 @@ describe('sessions', () => {
   });
 });
 
+describe('codex thread usage', () => {
+  it('reports a resumed thread’s running total in turn.completed, as codex 0.169 does', async () => {
+    const base = newBase();
+    const twoTurns: ScriptScenario = {
+      id: 't',
+      turns: [
+        { prompt: 'One', responses: [{ text: ['1'], usage: { input_tokens: 305, output_tokens: 27 } }] },
+        { prompt: 'Two', responses: [{ text: ['2'], usage: { input_tokens: 230, output_tokens: 12 } }] },
+      ],
+    };
+    const usageOf = (stdout: string) => lines(stdout).find((line) => line.type === 'turn.completed')!.usage;
+    const args = ['exec', '--json', '--skip-git-repo-check'];
+    const first = await runFake({ cli: 'codex', args: [...args, '--', 'One'], scenario: twoTurns, base });
+    expect(usageOf(first.stdout)).toMatchObject({ input_tokens: 305, output_tokens: 27 });
+    const threadId = lines(first.stdout)[0]!.thread_id as string;
+    const second = await runFake({
+      cli: 'codex',
+      args: [...args, 'resume', threadId, '--', 'Two'],
+      scenario: twoTurns,
+      turnIndex: 1,
+      base,
+    });
+    expect(lines(second.stdout)[0]!.thread_id).toBe(threadId);
+    expect(usageOf(second.stdout)).toMatchObject({ input_tokens: 535, output_tokens: 39 });
+    // A new thread starts from nothing.
+    const fresh = await runFake({ cli: 'codex', args: [...args, '--', 'Two'], scenario: twoTurns, turnIndex: 1, base });
+    expect(usageOf(fresh.stdout)).toMatchObject({ input_tokens: 230, output_tokens: 12 });
+  });
+});
+
 describe('a broken setup gets a clear message, never a stack trace', () => {
   it('no state file configured', () => {
     const run = spawnSync(process.execPath, [FAKE_CLI, 'gemini', '-p', 'x'], {

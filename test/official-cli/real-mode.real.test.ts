@@ -1,16 +1,19 @@
 // `--cli real`: the reference shim's gemini-cli, codex-cli and claude-cli providers against the pinned real
 // CLIs, offline against the mock (each CLI's own HOME and config, the mock answering with the tools the CLI
-// declares), over the five required scenarios and the two faults, under the spec profile. Every run passes,
+// declares), over the five required scenarios, the two faults and a resumed session, under the spec profile. Every run passes,
 // the rules a fake judges from its own log included (judged here from the wrapper's log, the mock's requests
 // and the processes left behind): nothing is left not verified.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { realCliPath } from './shared-programs.js';
-import { REAL_CLI_SCENARIOS as SCENARIOS } from '../../harness/official-cli/real-cli-scenarios.js';
+import {
+  REAL_CLI_CAPABILITIES,
+  REAL_CLI_SCENARIOS as SCENARIOS,
+} from '../../harness/official-cli/real-cli-scenarios.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -23,16 +26,20 @@ interface ReportRun {
 }
 
 describe('real-CLI mode (--cli real) with the pinned official CLIs', () => {
-  it('passes the three CLI providers over the required scenarios and two faults', async () => {
+  it('passes the three CLI providers over the required scenarios, two faults and a resumed session', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'yume-real-mode-'));
     try {
       const report = path.join(out, 'report.json');
+      const capabilities = path.join(out, 'capabilities.json');
+      writeFileSync(capabilities, JSON.stringify(REAL_CLI_CAPABILITIES));
       const args = [
         path.join(root, 'dist', 'cli.js'),
         'run',
         path.join(root, 'dist', 'yume-shim.cjs'),
         ...['gemini-cli', 'codex-cli', 'claude-cli'].flatMap((id) => ['--provider', id]),
         ...SCENARIOS.flatMap((id) => ['--scenario', id]),
+        '--capabilities',
+        capabilities,
         '--profile',
         'spec',
         '--invocation',

@@ -186,6 +186,22 @@ describe('usage from the CLI, never 0/0 (R4)', () => {
     expect(claude.calls).toEqual([]);
   });
 
+  it('reports what a resumed codex thread added, not its running total, and keeps the total for the next turn', () => {
+    const turn = { type: 'turn.completed', usage: { input_tokens: 535, cached_input_tokens: 40, output_tokens: 39 } };
+    const resumed = recordingSink();
+    const translator = CODEX_CLI.createTranslator(resumed.sink, {
+      ...context,
+      previousTotals: { inputTokens: 305, outputTokens: 27, cacheReadTokens: 10 },
+    });
+    translator.onEvent(turn);
+    expect(resumed.calls).toEqual([['usage', { inputTokens: 230, outputTokens: 12, cacheReadTokens: 30 }]]);
+    expect(translator.usageTotals).toEqual({ inputTokens: 535, outputTokens: 39, cacheReadTokens: 40 });
+    // A new thread (nothing saved) reports the total as the turn's own.
+    const fresh = recordingSink();
+    CODEX_CLI.createTranslator(fresh.sink, context).onEvent(turn);
+    expect(fresh.calls).toEqual([['usage', { inputTokens: 535, outputTokens: 39, cacheReadTokens: 40 }]]);
+  });
+
   it('an error result is an error ending with the R5 kind, not a success', () => {
     const { sink } = recordingSink();
     const translator = CLAUDE_CLI.createTranslator(sink, context);

@@ -21,7 +21,7 @@ import { recordPinnedCli } from '../real/record-pinned.js';
 import { FAKE_CLI_NAMES, type FakeCliName } from '../script-types.js';
 import { comparePinned } from './compare-pinned.js';
 import { type CandidateSource, installCandidate } from './install-candidate.js';
-import { REAL_CLI_SCENARIOS as SCENARIOS } from '../real-cli-scenarios.js';
+import { REAL_CLI_CAPABILITIES, REAL_CLI_SCENARIOS as SCENARIOS } from '../real-cli-scenarios.js';
 
 /** The package root: dist/cli-drift.js and harness/official-cli/drift/main.ts both find it from here. */
 function packageRoot(): string {
@@ -71,6 +71,8 @@ async function realModeFailures(root: string, cli: FakeCliName, executable: stri
   const out = mkdtempSync(path.join(os.tmpdir(), 'yume-drift-runs-'));
   try {
     const report = path.join(out, 'report.json');
+    const capabilities = path.join(out, 'capabilities.json');
+    writeFileSync(capabilities, JSON.stringify(REAL_CLI_CAPABILITIES));
     const provider = `${cli}-cli`;
     const args = [
       path.join(root, 'dist', 'cli.js'),
@@ -79,7 +81,8 @@ async function realModeFailures(root: string, cli: FakeCliName, executable: stri
       '--provider',
       provider,
       ...SCENARIOS.flatMap((id) => ['--scenario', id]),
-      ...['--profile', 'spec', '--invocation', 'spec', '--cli', 'real', '--cli-path', `${cli}=${executable}`],
+      ...['--capabilities', capabilities, '--profile', 'spec', '--invocation', 'spec'],
+      ...['--cli', 'real', '--cli-path', `${cli}=${executable}`],
       ...['--timeout', '90000', '--out', report],
     ];
     await promisify(execFile)(process.execPath, args, { timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }).catch(

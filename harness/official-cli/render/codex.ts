@@ -48,6 +48,11 @@ function insideGitRepository(directory: string): boolean {
 
 export interface CodexRunOptions {
   threadId: string;
+  /**
+   * What the thread's earlier completed turns used: codex 0.169 reports a resumed thread's running total in
+   * `turn.completed` (turn 2 of a thread shows turn 1's tokens plus its own), so a translator must subtract.
+   */
+  priorUsage?: UsageTotals;
 }
 
 export async function runCodex(runtime: CliRuntime, invocation: Invocation, options: CodexRunOptions): Promise<never> {
@@ -81,7 +86,7 @@ export async function runCodex(runtime: CliRuntime, invocation: Invocation, opti
   };
   let itemNumber = 0;
   const nextItemId = () => `item_${itemNumber++}`;
-  const totals: UsageTotals = { input: 0, output: 0, cached: 0 };
+  const totals: UsageTotals = { ...(options.priorUsage ?? { input: 0, output: 0, cached: 0 }) };
 
   const fail = (failure: ModelFailure): Promise<never> => {
     const message = failureMessage(failure);

@@ -15,6 +15,14 @@ export interface CliSessionState {
   cli: CliProviderId;
   /** The CLI's own session / thread id, passed back on the next turn. */
   sessionId: string;
+  /** The running total the CLI reported for its session so far (codex: a resumed thread counts every turn). */
+  usageTotals?: CliUsageTotals;
+}
+
+export interface CliUsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
 }
 
 export interface ArgsInput {
@@ -33,6 +41,8 @@ export interface CliTranslator {
   onStderr?(text: string): void;
   /** The CLI's own session id, once it printed one. */
   readonly cliSessionId: string | undefined;
+  /** The session's running usage total the CLI reported (only for a CLI that reports totals). */
+  readonly usageTotals?: CliUsageTotals | undefined;
   /** What the CLI reported at the end: success with its final text, or its error. Undefined: nothing. */
   readonly ending: { ok: true; text: string } | { ok: false; error: ProviderError } | undefined;
 }
@@ -41,6 +51,8 @@ export interface TranslatorContext {
   log: (message: string) => void;
   /** The turn's working directory (relative paths the CLI reports resolve against it). */
   cwd: string;
+  /** The running total the resumed session had reached (saved by the last turn). */
+  previousTotals?: CliUsageTotals;
 }
 
 export interface CliDefinition {
@@ -84,6 +96,17 @@ function previousSession(state: unknown, id: CliProviderId): string | undefined 
   return candidate.cli === id && typeof candidate.sessionId === 'string' && candidate.sessionId !== ''
     ? candidate.sessionId
     : undefined;
+}
+
+function previousUsage(state: unknown): CliUsageTotals | undefined {
+  const totals = (state as Partial<CliSessionState> | undefined)?.usageTotals;
+  if (!totals || typeof totals !== 'object') return undefined;
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0);
+  return {
+    inputTokens: count(totals.inputTokens),
+    outputTokens: count(totals.outputTokens),
+    cacheReadTokens: count(totals.cacheReadTokens),
+  };
 }
 
 const lastLines = (text: string, count = 3) =>
@@ -135,7 +158,12 @@ export class CliTurnProvider implements TurnProvider {
       resumeId,
       promptOnStdin,
     });
-    const translator = definition.createTranslator(sink, { log, cwd: request.cwd });
+    const previousTotals = resumeId ? previousUsage(request.state) : undefined;
+    const translator = definition.createTranslator(sink, {
+      log,
+      cwd: request.cwd,
+      ...(previousTotals ? { previousTotals } : {}),
+    });
     log(`${definition.id}: ${binary.file} ${args.map((arg) => JSON.stringify(arg)).join(' ')}`);
 
     const exit = await runCli({
@@ -151,8 +179,9 @@ export class CliTurnProvider implements TurnProvider {
       interruptGraceMs: settings.interruptGraceMs,
       platform,
     });
+    const totals = translator.usageTotals ?? previousTotals;
     const state: CliSessionState | unknown = translator.cliSessionId
-      ? { cli: definition.id, sessionId: translator.cliSessionId }
+      ? { cli: definition.id, sessionId: translator.cliSessionId, ...(totals ? { usageTotals: totals } : {}) }
       : keepState;
     return { ...this.outcome(exit, translator), state };
   }

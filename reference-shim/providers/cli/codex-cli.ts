@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { TurnSink } from '../provider.js';
-import type { ArgsInput, CliDefinition, CliTranslator } from './cli-provider.js';
+import type { ArgsInput, CliDefinition, CliTranslator, CliUsageTotals } from './cli-provider.js';
 import { allowsChanges, asNumber, asString, errorFromStatus, isObject, statusInMessage } from './errors.js';
 import { unwrapShellCommand } from './shell-words.js';
 
@@ -38,6 +38,7 @@ function currentContent(file: string): string | undefined {
 
 class CodexTranslator implements CliTranslator {
   cliSessionId: string | undefined;
+  usageTotals: CliUsageTotals | undefined;
   ending: CliTranslator['ending'];
   private readonly printedIds = new Map<string, string>();
   private finalText = '';
@@ -47,6 +48,7 @@ class CodexTranslator implements CliTranslator {
     private readonly sink: TurnSink,
     private readonly log: (message: string) => void,
     private readonly cwd: string,
+    private readonly previousTotals: CliUsageTotals | undefined,
   ) {}
 
   onEvent(event: Record<string, unknown>): void {
@@ -68,10 +70,18 @@ class CodexTranslator implements CliTranslator {
         break;
       }
       case 'turn.completed': {
+        // A resumed thread reports its running total: this turn used what it added since the last turn.
         const usage = isObject(event.usage) ? event.usage : {};
-        const input = asNumber(usage.input_tokens) ?? 0;
-        const output = asNumber(usage.output_tokens) ?? 0;
-        const cached = asNumber(usage.cached_input_tokens) ?? 0;
+        const totals: CliUsageTotals = {
+          inputTokens: asNumber(usage.input_tokens) ?? 0,
+          outputTokens: asNumber(usage.output_tokens) ?? 0,
+          cacheReadTokens: asNumber(usage.cached_input_tokens) ?? 0,
+        };
+        this.usageTotals = totals;
+        const since = (key: keyof CliUsageTotals) => Math.max(0, totals[key] - (this.previousTotals?.[key] ?? 0));
+        const input = since('inputTokens');
+        const output = since('outputTokens');
+        const cached = since('cacheReadTokens');
         if (input > 0 || output > 0)
           this.sink.usage({
             inputTokens: input,
@@ -221,5 +231,5 @@ export const CODEX_CLI: CliDefinition = {
   installHint: 'Install it with `npm install -g @openai/codex` and sign in, or use --provider codex (REST).',
   tools: CODEX_CLI_TOOLS,
   buildArgs: codexArgs,
-  createTranslator: (sink, context) => new CodexTranslator(sink, context.log, context.cwd),
+  createTranslator: (sink, context) => new CodexTranslator(sink, context.log, context.cwd, context.previousTotals),
 };
