@@ -169,6 +169,12 @@ function logRealStart(cli: FakeCliName, launcherArgs: string[]): void {
   if (cli !== 'codex' || outcome.kind !== 'run') return;
   const base = { cli, pid, turnIndex: state.turnIndex };
   const probe = probeStdin(state.stdinWaitMs ?? DEFAULT_STDIN_WAIT_MS);
+  if (probe.kind === 'unread') {
+    process.stderr.write(
+      `yume-conformance: codex's stdin was not read (${probe.reason}); cli.stdin-closed is not judged\n`,
+    );
+    return;
+  }
   if (probe.kind === 'open') {
     appendLog(logFile, { ...base, event: 'stdin-open', waitedMs: probe.waitedMs, time: new Date().toISOString() });
     return;

@@ -95,6 +95,12 @@ export interface StdinOpenEntry extends LogBase {
   waitedMs: number;
 }
 
+/** The real-CLI wrapper could not read codex's stdin (`cat` failed): whether it was closed is not known. */
+export interface StdinUnreadEntry extends LogBase {
+  event: 'stdin-unread';
+  reason: string;
+}
+
 export interface ExitEntry extends LogBase {
   event: 'exit';
   code: number;
@@ -114,6 +120,7 @@ export type FakeCliLogEntry =
   | StallEntry
   | SignalEntry
   | StdinOpenEntry
+  | StdinUnreadEntry
   | ExitEntry;
 
 export function readState(file: string): FakeCliState {

@@ -148,6 +148,24 @@ describe('cli.stdin-closed from the wrapper’s stdin probe (codex)', () => {
       'cli.stdin-closed',
     ]);
   });
+  it('is not verified when the wrapper could not read stdin', () => {
+    const log: FakeCliLogEntry[] = [
+      start('codex', 0, 0),
+      {
+        event: 'stdin-unread',
+        cli: 'codex',
+        pid: 4000,
+        turnIndex: 0,
+        time: new Date(T0).toISOString(),
+        reason: 'spawnSync cat ENOENT',
+      },
+    ];
+    const out = judge({ scenario: plain, cli: 'codex', provider: 'openai-responses', log });
+    expect(out.rules).toEqual([]);
+    expect(out.notVerified).toEqual([
+      "cli.stdin-closed: turn 1: the wrapper could not read codex's stdin (spawnSync cat ENOENT)",
+    ]);
+  });
   it('passes when stdin reached EOF', () => {
     expect(
       judge({ scenario: plain, cli: 'codex', provider: 'openai-responses', log: [start('codex', 0, 0)] }).rules,

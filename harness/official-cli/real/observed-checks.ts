@@ -249,19 +249,34 @@ function checkInterrupt(input: ObservedCliRunInput): ObservedCliRun {
   return out;
 }
 
-/** gemini's and claude's stdin is the CLI's own: a prompt sent there is not seen (codex's is, by the wrapper). */
+/**
+ * gemini's and claude's stdin is the CLI's own: a prompt sent there is not seen (codex's is, by the wrapper,
+ * unless it could not read it).
+ */
 function promptsOnStdin(input: ObservedCliRunInput): ObservedCliRun {
-  if (input.cli === 'codex') return { findings: [], notVerified: [] };
-  const unseen = input.log.filter(
-    (entry): entry is StartEntry =>
-      entry.event === 'start' && entry.cli === input.cli && entry.prompt === undefined && entry.argError === undefined,
-  );
+  const unseen =
+    input.cli === 'codex'
+      ? []
+      : input.log.filter(
+          (entry): entry is StartEntry =>
+            entry.event === 'start' &&
+            entry.cli === input.cli &&
+            entry.prompt === undefined &&
+            entry.argError === undefined,
+        );
+  const unread = input.log.filter((entry) => entry.event === 'stdin-unread' && entry.cli === input.cli);
   return {
     findings: [],
-    notVerified: unseen.map(
-      (start) =>
-        `cli.prompt-not-option: turn ${start.turnIndex + 1}: ${input.cli} had no prompt in its argv (it reads it from stdin, which the wrapper leaves to the CLI)`,
-    ),
+    notVerified: [
+      ...unseen.map(
+        (start) =>
+          `cli.prompt-not-option: turn ${start.turnIndex + 1}: ${input.cli} had no prompt in its argv (it reads it from stdin, which the wrapper leaves to the CLI)`,
+      ),
+      ...unread.map(
+        (entry) =>
+          `cli.stdin-closed: turn ${entry.turnIndex + 1}: the wrapper could not read ${input.cli}'s stdin (${(entry as { reason: string }).reason})`,
+      ),
+    ],
   };
 }
 

@@ -6,8 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { isatty } from 'node:tty';
 
 export type StdinProbe =
-  /** Not read: a terminal (the CLI would not read it either). */
+  /** Not read: a terminal (the CLI would not read it either), or `cat` could not run (the CLI gets it as it is). */
   | { kind: 'terminal' }
+  | { kind: 'unread'; reason: string }
   /** EOF came within the limit, after these bytes. */
   | { kind: 'closed'; data: Buffer }
   /** Still open when the limit passed. */
@@ -26,7 +27,10 @@ export function probeStdin(limitMs: number): StdinProbe {
     maxBuffer: MAX_STDIN_BYTES,
   });
   const data = read.stdout ?? Buffer.alloc(0);
-  if (read.error && (read.error as NodeJS.ErrnoException).code === 'ETIMEDOUT')
-    return { kind: 'open', waitedMs: Date.now() - started };
+  const code = (read.error as NodeJS.ErrnoException | undefined)?.code;
+  // Bytes read before the limit are not handed on: a shim that writes without ending stdin fails the rule anyway.
+  if (code === 'ETIMEDOUT') return { kind: 'open', waitedMs: Date.now() - started };
+  if (read.error || read.status !== 0)
+    return { kind: 'unread', reason: read.error?.message ?? `cat exited ${read.status}` };
   return { kind: 'closed', data };
 }
