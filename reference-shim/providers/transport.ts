@@ -5,6 +5,7 @@
 // an interrupted turn closes its provider connection at once (R6).
 import type { IncomingMessage } from 'node:http';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
+import { readChunks } from './chunk-reader.js';
 
 export interface StreamingResponse {
   status: number;
@@ -53,7 +54,7 @@ function wrap(response: IncomingMessage, idle: { timedOut: boolean }): Streaming
       const value = response.headers[name.toLowerCase()];
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    body: response,
+    body: { [Symbol.asyncIterator]: () => readChunks(response) },
     async text(limit = 1 << 20) {
       const chunks: Buffer[] = [];
       let size = 0;
