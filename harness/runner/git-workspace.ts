@@ -1,16 +1,19 @@
 // Scenario workspaces are git repositories, as the projects Yume opens are (and official CLIs behave
 // differently outside one: codex refuses to start). Each scenario's fixtures are committed once per suite
-// invocation into a template folder, then copied into every run of that scenario; a run's repository
+// invocation into a template folder (git makes one empty repository per suite, the commits are written
+// without starting it: git-objects.ts), then copied into every run of that scenario; a run's repository
 // borrows the template's objects (git's alternates) rather than copying them, so the template outlives the
 // runs (with --keep it stays, as their folders do). The commit is made with a fixed author, committer and
 // date, and without the user's git configuration, templates, hooks or signing, so the same fixtures give
 // the same commit hash on every machine.
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { LoadedScenario } from '../mock/scenario-types.js';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
+import { type CommitIdentity, writeFixtureCommit } from './git-objects.js';
+import { copyTree } from './workspace.js';
 
 /** Author and committer of every fixture commit. */
 export const FIXTURE_AUTHOR = { name: 'yume-conformance', email: 'fixtures@yume-conformance.invalid' } as const;
@@ -95,33 +98,30 @@ function git(command: string, args: string[], cwd: string, env: Record<string, s
   });
 }
 
+/** The fixture commit's author and committer, date and message. */
+const FIXTURE_IDENTITY: CommitIdentity = {
+  ...FIXTURE_AUTHOR,
+  epochSeconds: Date.parse(FIXTURE_DATE) / 1000,
+  message: FIXTURE_MESSAGE,
+};
+
+/** git init in `dir`: HEAD, and the config git chose for this platform and filesystem. */
+async function initRepository(dir: string, command: string, env: Record<string, string>): Promise<void> {
+  // `--template=` leaves out the default template, so no sample hooks and no info/exclude.
+  await git(command, ['init', '--quiet', '--template=', dir], dir, env);
+}
+
 /**
  * Makes `dir` (holding the fixtures, or empty) a repository with one commit of everything in it, and returns
- * the commit hash. `--template=` leaves out the default template, so no sample hooks and no info/exclude.
- * What a fresh clone would not hold either (the reflog, the last commit message) is removed: every run
- * copies the rest.
+ * the commit hash. git makes the repository; the commit is written without it (git-objects.ts), as
+ * `git add --all --force . && git commit` would make it, and holds only what a fresh clone holds (no reflog).
  */
 export async function commitFixtures(
   dir: string,
   options: { git?: string; parent?: NodeJS.ProcessEnv } = {},
 ): Promise<string> {
-  const command = options.git ?? 'git';
-  const env = gitEnvironment(options.parent);
-  await git(command, ['init', '--quiet', '--template=', dir], dir, env);
-  await git(command, ['add', '--all', '--force', '.'], dir, env);
-  await git(
-    command,
-    ['commit', '--quiet', '--no-verify', '--no-gpg-sign', '--allow-empty', '--message', FIXTURE_MESSAGE],
-    dir,
-    env,
-  );
-  await Promise.all(
-    ['logs', 'COMMIT_EDITMSG'].map((name) => rm(path.join(dir, '.git', name), { recursive: true, force: true })),
-  );
-  // The branch's ref file names the commit (one process less per scenario); git rev-parse where it is not
-  // a plain file (another ref storage).
-  const ref = await readFile(path.join(dir, '.git', 'refs', 'heads', 'main'), 'utf8').catch(() => '');
-  return /^[0-9a-f]{40,64}\n?$/.test(ref) ? ref.trim() : git(command, ['rev-parse', 'HEAD'], dir, env);
+  await initRepository(dir, options.git ?? 'git', gitEnvironment(options.parent));
+  return writeFixtureCommit(dir, FIXTURE_IDENTITY);
 }
 
 /**
@@ -131,6 +131,8 @@ export async function commitFixtures(
 export class WorkspaceTemplates {
   private readonly prepared = new Map<string, Promise<PreparedWorkspace>>();
   private root: Promise<string> | undefined;
+  /** An empty repository git made once per suite: every template starts as a copy of its `.git`. */
+  private skeleton: Promise<string> | undefined;
   private readonly git: string;
   private readonly parent: NodeJS.ProcessEnv;
   private readonly keep: boolean;
@@ -161,7 +163,9 @@ export class WorkspaceTemplates {
     if (scenario.workspaceDir) await cp(scenario.workspaceDir, dir, { recursive: true, verbatimSymlinks: true });
     else await mkdir(dir, { recursive: true });
     try {
-      const commit = await commitFixtures(dir, { git: this.git, parent: this.parent });
+      this.skeleton ??= this.makeSkeleton();
+      await copyTree(path.join(await this.skeleton, '.git'), path.join(dir, '.git'));
+      const commit = await writeFixtureCommit(dir, FIXTURE_IDENTITY);
       return { source: dir, commit, gitObjects: path.join(dir, '.git', 'objects') };
     } catch (error) {
       if (error instanceof GitMissing) {
@@ -173,11 +177,19 @@ export class WorkspaceTemplates {
     }
   }
 
+  private async makeSkeleton(): Promise<string> {
+    const dir = path.join(await this.root!, 'skeleton');
+    await mkdir(dir, { recursive: true });
+    await initRepository(dir, this.git, gitEnvironment(this.parent));
+    return dir;
+  }
+
   /** Removes every template, once no run needs it (unless kept). */
   async close(): Promise<void> {
     const root = this.root;
     this.root = undefined;
     this.prepared.clear();
+    this.skeleton = undefined;
     if (root && !this.keep) await rm(await root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }

@@ -2,7 +2,17 @@
 // machine whatever the user's git configuration says, copied into each run, left out of the workspace check;
 // without git those runs are not verified, and scenarios marked "git": false run in a plain folder.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,6 +93,47 @@ describe('fixture commits', () => {
     const commit = await commitFixtures(dir);
     expect(commit).toMatch(/^[0-9a-f]{40}$/);
     expect(git(dir, 'ls-tree', '-r', 'HEAD')).toBe('');
+  });
+
+  it("are git's own commit, for nested folders, executables, symlinks, binary files and names git sorts oddly", async () => {
+    const files = {
+      'a.txt': 'dot\n',
+      'a/inner.txt': 'inner\n',
+      'a-b': 'dash\n',
+      'a b/deep/er.md': 'deeper\n',
+      'bin.dat': '\u0000\u0001\u00ff binary',
+      'run.sh': '#!/bin/sh\necho hi\n',
+      'ünïcode.txt': 'naïve\n',
+    };
+    const ours = fixtureDir(files);
+    const theirs = fixtureDir(files);
+    for (const dir of [ours, theirs]) {
+      chmodSync(path.join(dir, 'run.sh'), 0o755);
+      symlinkSync('a.txt', path.join(dir, 'link'));
+      mkdirSync(path.join(dir, 'empty'));
+    }
+    const commit = await commitFixtures(ours);
+    const env = {
+      GIT_AUTHOR_NAME: 'yume-conformance',
+      GIT_AUTHOR_EMAIL: 'fixtures@yume-conformance.invalid',
+      GIT_AUTHOR_DATE: '2025-01-01T00:00:00+00:00',
+      GIT_COMMITTER_NAME: 'yume-conformance',
+      GIT_COMMITTER_EMAIL: 'fixtures@yume-conformance.invalid',
+      GIT_COMMITTER_DATE: '2025-01-01T00:00:00+00:00',
+    };
+    const gitWith = (...args: string[]) =>
+      execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'core.autocrlf=false', ...args], {
+        cwd: theirs,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTEM: '1', ...env },
+      }).trim();
+    gitWith('init', '-q', '--template=');
+    gitWith('add', '--all', '--force', '.');
+    gitWith('commit', '-q', '--no-verify', '--no-gpg-sign', '--allow-empty', '-m', 'scenario fixtures');
+    expect(commit).toBe(gitWith('rev-parse', 'HEAD'));
+    expect(git(ours, 'status', '--porcelain')).toBe('');
+    expect(git(ours, 'ls-files', '--stage')).toBe(gitWith('ls-files', '--stage'));
+    expect(() => git(ours, 'fsck', '--strict', '--no-progress')).not.toThrow();
   });
 
   it('change with the fixtures', async () => {
