@@ -73,10 +73,20 @@ export class DescendantTracker {
     return [...this.known.values()];
   }
 
-  /** Descendants that still run (zombies count as gone), after a full sweep for any not seen yet. */
-  async alive(): Promise<ProcessInfo[]> {
+  /**
+   * Descendants that still run (zombies count as gone), after a full sweep for any not seen yet; with
+   * `sweep` false (and a table that can look up one process), after a sample only.
+   */
+  async alive(options: { sweep?: boolean } = {}): Promise<ProcessInfo[]> {
     await this.poll();
     const { table, rootPid } = this.options;
+    if (options.sweep === false && table.info) {
+      const info = table.info.bind(table);
+      return [...this.known.values()].flatMap((known) => {
+        const now = info(known.pid);
+        return now && identity(now) === identity(known) && !gone(now) ? [now] : [];
+      });
+    }
     // Processes a run starts have pids above the shim's (barring pid wrap-around): sweep only those.
     const current = await table.snapshot(rootPid);
     this.addFrom(current);

@@ -251,8 +251,9 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
         return info && info.state !== 'Z' ? [info] : [];
       });
   };
-  const aliveDescendants = async () => {
-    const tracked = tracker ? await tracker.alive() : [];
+  /** `sweep` false: only the descendants already known (and the cgroup's members) are looked at. */
+  const aliveDescendants = async (sweep = true) => {
+    const tracked = tracker ? await tracker.alive({ sweep }) : [];
     return [...tracked, ...cgroupMembers(tracked)];
   };
   const descendantsKilled = new Map<number, ProcessInfo>();
@@ -291,13 +292,18 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     );
     if (!closedInTime) stdioHeldOpen = true;
 
-    // Descendants still running after the shim is gone: give them a moment to finish on their own.
+    // Descendants still running after the shim is gone: give them a moment to finish on their own. While
+    // waiting, only the ones known are looked at again (a full sweep of the process table each 100 ms cost
+    // more than anything else the harness does while a run ends); one more full sweep before deciding.
     let left = await aliveDescendants();
     const graceEnd = performance.now() + (stdioHeldOpen ? 0 : descendantGraceMs);
+    let waited = false;
     while (left.length > 0 && performance.now() < graceEnd) {
       await sleep(100);
-      left = await aliveDescendants();
+      waited = true;
+      left = await aliveDescendants(false);
     }
+    if (waited && left.length === 0) left = await aliveDescendants();
     if (left.length > 0 || stdioHeldOpen || killRequested) await killEverything();
     tracker?.stop();
     if (!closedInTime) {

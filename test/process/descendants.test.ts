@@ -171,4 +171,35 @@ describe('DescendantTracker', () => {
     processes.set(101, proc(101, 1, 100, 'Z'));
     expect((await tracker.alive()).map((info) => info.pid)).toEqual([102]);
   });
+
+  it('without a sweep looks only at the descendants it knows, and never scans the table', async () => {
+    const processes = new Map<number, ProcessInfo>([
+      [100, proc(100, 1, 100)],
+      [101, proc(101, 100, 100)],
+      [102, proc(102, 100, 100)],
+    ]);
+    let scans = 0;
+    const table: ProcessTable = {
+      snapshot: async () => {
+        scans += 1;
+        return [...processes.values()];
+      },
+      withEnvironmentEntry: async () => {
+        scans += 1;
+        return [];
+      },
+      childrenOf: (pid) => (pid === 100 ? [101, 102] : []),
+      info: (pid) => processes.get(pid),
+    };
+    const tracker = new DescendantTracker({ rootPid: 100, table, intervalMs: 1000, processGroup: true });
+    await tracker.poll();
+    processes.delete(100);
+    processes.set(101, proc(101, 1, 100, 'Z'));
+    // 103 appeared outside the chain: only a sweep would find it.
+    processes.set(103, proc(103, 1, 100));
+    expect((await tracker.alive({ sweep: false })).map((info) => info.pid)).toEqual([102]);
+    expect(scans).toBe(0);
+    expect((await tracker.alive()).map((info) => info.pid).sort()).toEqual([102, 103]);
+    expect(scans).toBeGreaterThan(0);
+  });
 });
