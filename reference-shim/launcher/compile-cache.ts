@@ -1,10 +1,10 @@
 // Runs the bundled shim (a CommonJS file) through V8's code cache, so that a process started for every turn
 // does not parse and compile ~130 KB of minified JavaScript each time (10–20 ms of a 70 ms turn on Node 20).
 //
-// Why by hand: Node 20 has no module compile cache (`module.enableCompileCache` arrived in Node 22.1), and
-// the v8-compile-cache package only stores what V8 compiles eagerly, which for a bundle is little more than
-// its top level. Here the cache is taken when the process exits (`script.createCachedData()`), so it holds
-// every function the run compiled.
+// Why by hand: Node 20 has no module compile cache, and Node's (`module.enableCompileCache`, 22.1 and later)
+// like the v8-compile-cache package stores a module's cache right after compiling it: only what V8 compiled
+// eagerly, which for a bundle is little more than its top level. Here the cache is taken when the process
+// exits (`script.createCachedData()`), so it holds every function the run compiled.
 //
 // Safety: V8 checks the cache against its own version and flags, but only against the *length* of the source;
 // the file name therefore carries the bundle's identity — the hash the build computed (hashing 130 KB here would
@@ -21,7 +21,7 @@ import { Script } from 'node:vm';
 /** How much of the shim a run exercises: a full run's cache covers a lite run, not the other way round. */
 export type RunKind = 'full' | 'lite';
 
-/** 'node': Node's own module compile cache ran the bundle (node-compile-cache.ts, Node >= 22.1). */
+/** 'node': Node's own module compile cache ran the bundle (YUME_SHIM_COMPILE_CACHE=node, Node >= 22.1). */
 export type CacheOutcome = 'hit' | 'miss' | 'rejected' | 'disabled' | 'node';
 
 export interface CompileCacheOptions {

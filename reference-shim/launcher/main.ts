@@ -1,7 +1,7 @@
 // The `yume-shim` bin: a few lines of CommonJS that run the bundled shim (yume-shim-bundle.cjs, next to this
-// file once built) through Node's module compile cache on Node >= 22.1 (node-compile-cache.ts), else through
-// V8's code cache by hand (compile-cache.ts). Built as CommonJS because Node's ES module
-// loader alone costs a cold start several milliseconds.
+// file once built) through V8's code cache by hand (compile-cache.ts), or through Node's module compile cache
+// when YUME_SHIM_COMPILE_CACHE=node on Node >= 22.1 (node-compile-cache.ts says why that is not the default).
+// Built as CommonJS because Node's ES module loader alone costs a cold start several milliseconds.
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBundle } from './node-compile-cache.js';

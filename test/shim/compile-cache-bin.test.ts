@@ -1,6 +1,7 @@
 // The real bin (dist/yume-shim.cjs) and its compile cache across processes: V8 accepts the cache a previous
-// run stored, rejects a damaged one, and the shim's output is the same with or without it. Node's own compile
-// cache (Node >= 22.1) is measured by `npm run bench` on Node 22 and 24 and checked by compile-cache-node.real.test.ts.
+// run stored, rejects a damaged one, and the shim's output is the same with or without it. The same cache on
+// Node 22 and 24, and Node's own compile cache there (YUME_SHIM_COMPILE_CACHE=node), are checked by
+// compile-cache-node.real.test.ts and measured by `npm run bench`.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,7 @@ const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
   OPENAI_BASE_URL: server ? `${server.url}/v1` : 'http://127.0.0.1:9/v1',
   YUME_SHIM_COMPILE_CACHE_DIR: cacheDir,
   YUME_SHIM_DEBUG_COMPILE_CACHE: '1',
-  // The launcher's own V8 cache, also on Node >= 22.1 (where the bin otherwise uses Node's compile cache).
+  // The launcher's own V8 cache (the default on every Node; set, should the test run with another choice).
   YUME_SHIM_COMPILE_CACHE: 'v8',
   ...extra,
 });
