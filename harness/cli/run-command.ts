@@ -23,6 +23,7 @@ import { parseShard } from '../runner/shard.js';
 import type { OfficialCliSettings } from '../official-cli/backend.js';
 import { FAKE_CLI_NAMES, type FakeCliName } from '../official-cli/script-types.js';
 import { requiredUnder } from '../mock/scenario-types.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../mock/mock-server.js';
 
 interface RunFlags {
   provider?: string[];
@@ -36,6 +37,7 @@ interface RunFlags {
   shard?: string;
   artifacts?: string;
   timeout?: string;
+  maxRequestBody?: string;
   seed?: string;
   capabilities?: string;
   expectedFailures?: string;
@@ -65,6 +67,18 @@ function positiveInteger(name: string, value: string | undefined): number | unde
   if (!Number.isInteger(number) || number < 1)
     throw new UsageError(`${name} must be a positive whole number, got ${JSON.stringify(value)}`);
   return number;
+}
+
+const BYTE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** A size in bytes: a whole number with an optional unit (k, m, g: binary multiples; `64m` is 64 MiB). */
+function byteSize(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\s*([kmg]?)i?b?$/i.exec(value.trim());
+  const bytes = match ? Number(match[1]) * BYTE_UNITS[match[2]!.toLowerCase()]! : Number.NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw new UsageError(`${name} must be a size in bytes such as 1048576, 512k or 64m; got ${JSON.stringify(value)}`);
+  return bytes;
 }
 
 function nonNegativeInteger(name: string, value: string | undefined): number | undefined {
@@ -120,6 +134,8 @@ function toOptions(shim: string | undefined, flags: RunFlags): RunOptions {
   if (flags.shard !== undefined) options.shard = parseShard(flags.shard);
   const timeout = positiveInteger('--timeout', flags.timeout);
   if (timeout !== undefined) options.timeoutMs = timeout;
+  const maxRequestBody = byteSize('--max-request-body', flags.maxRequestBody);
+  if (maxRequestBody !== undefined) options.maxRequestBodyBytes = maxRequestBody;
   const seed = nonNegativeInteger('--seed', flags.seed);
   if (seed !== undefined) options.seed = seed;
   if (flags.keep) options.keepDirectories = true;
@@ -245,6 +261,10 @@ export function registerRunCommand(program: Command): void {
       'run only part i of n of the selected runs (balanced by typical duration); merge the reports with merge-reports --shards',
     )
     .option('--timeout <ms>', `per shim process, after which its whole tree is killed (default ${DEFAULT_TIMEOUT_MS})`)
+    .option(
+      '--max-request-body <size>',
+      `largest provider request body the mock reads (bytes, or 512k, 64m); a larger one gets 413 and fails requests.body-size (default ${DEFAULT_MAX_BODY_BYTES / 1024 ** 2}m)`,
+    )
     .option('--seed <n>', 'base seed of the re-chunked provider streams (reported per run; default 1)')
     .option('--capabilities <file>', 'what the shim supports (schemas/capabilities.schema.json)')
     .option(
