@@ -5,125 +5,26 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { getResponse, http, HttpResponse, type RequestHandler } from 'msw';
 import { type AcceptedCredentials, defaultAcceptedCredentials } from './credentials.js';
-import {
-  authErrorReply,
-  geminiInvalidTokenReply,
-  type HttpErrorReply,
-  providerErrorReply,
-  toolsNotDeclaredReply,
-  unscriptedReply,
-} from './error-bodies.js';
+import { type HttpErrorReply, providerErrorReply, toolsNotDeclaredReply, unscriptedReply } from './error-bodies.js';
 import { type ChunkMode, responseSeed, seededRandom, splitAtRandomOffsets } from './rechunk.js';
 import type { WireRenderContext } from './render-context.js';
-import { renderAnthropicJson, renderAnthropicStream } from './render-anthropic.js';
-import { renderGeminiJson, renderGeminiJsonArray, renderGeminiSse } from './render-gemini.js';
-import { renderOpenAIChatJson, renderOpenAIChatStream } from './render-openai-chat.js';
-import { renderOpenAIResponsesJson, renderOpenAIResponsesStream } from './render-openai-responses.js';
 import { mapToolsToDeclared } from './map-tools.js';
 import { requestView } from './request-views.js';
-import type { MockProviderId, ModelResponse, Scenario } from './scenario-types.js';
+import type { MockProviderId, ModelResponse } from './scenario-types.js';
 import { buildStreamPlan, type PlanStep } from './stream-plan.js';
 import type { WireFrame } from './wire-frames.js';
+import type { MockServer, MockServerOptions, RecordedRequest, RequestOutcome } from './mock-types.js';
+import { DEFAULT_MAX_BODY_BYTES } from './mock-types.js';
+import { ResponseScript } from './response-script.js';
+import { renderJson, renderStream } from './render-response.js';
+import { checkAuth } from './request-auth.js';
+import { readBody } from './read-body.js';
 
-export interface MockServerOptions {
-  scenario: Scenario;
-  /** The provider under test (what checks and `serve` focus on). Every provider's endpoints are served. */
-  provider?: MockProviderId;
-  /** Re-chunk every stream at offsets drawn from this seed (deterministic). */
-  seed?: number;
-  /** Overrides the split: 'every-offset' writes one byte at a time (opt-in, slow). Default: seeded when `seed` is set. */
-  chunking?: 'frames' | 'seeded' | 'every-offset';
-  /** Withhold the rest of each stream after its first text chunk until openGate(). */
-  gate?: boolean;
-  /** 0 (default) = a random free port. */
-  port?: number;
-  /** When a turn's responses are used up, move on to the next turn by itself (for `serve`). */
-  autoAdvance?: boolean;
-  acceptedCredentials?: Partial<AcceptedCredentials>;
-  /** Safety bound for a stalled stream that nobody closes (default 120 s). */
-  stallTimeoutMs?: number;
-  /** Largest request body accepted (default DEFAULT_MAX_BODY_BYTES); a larger one is answered 413 unread. */
-  maxBodyBytes?: number;
-  /** Answer with the tools the request declares when it lacks the scripted app names (map-tools.ts). */
-  mapTools?: boolean;
-}
-
-/** Default request body limit: far above any real conversation, far below what would exhaust the runner. */
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
-
-export type RequestOutcome =
-  | 'stream' // a scripted streaming answer
-  | 'json' // a scripted non-streaming answer
-  | 'http-fault' // a scripted HTTP error
-  | 'auth-rejected' // credentials missing or wrong
-  | 'tools-not-declared' // D1: a tool the script calls is not declared
-  | 'unscripted' // more requests than the script answers
-  | 'no-route' // not an endpoint of any mocked API
-  | 'bad-body' // body is not JSON
-  | 'body-too-large'; // body over maxBodyBytes: answered 413, not read
-
-export interface RecordedRequest {
-  /** 0-based arrival order within this server. */
-  index: number;
-  provider: MockProviderId | undefined;
-  method: string;
-  path: string;
-  /** Raw query string including '?', or ''. */
-  query: string;
-  headers: Record<string, string>;
-  /** Parsed JSON body (undefined when absent or not JSON; see rawBody). */
-  body: unknown;
-  rawBody: string;
-  /** 0-based turn the request was answered in. */
-  turn: number;
-  /** Which scripted response of the turn answered it, and how often that response had been served before. */
-  responseIndex?: number;
-  attempt?: number;
-  /** Arrival: epoch ms, and ms since the server started. */
-  time: number;
-  elapsedMs: number;
-  outcome: RequestOutcome;
-  status: number;
-  missingTools?: string[];
-  /** The client closed the connection before the response was complete. */
-  closedByClient: boolean;
-  closedAtMs?: number;
-  /** The response was written completely (false for cuts, stalls and client aborts). */
-  completed: boolean;
-}
-
-export interface MockServer {
-  url: string;
-  baseUrls: { openai: string; anthropic: string; gemini: string };
-  port: number;
-  setTurn(index: number): void;
-  currentTurn(): number;
-  openGate(): void;
-  requests(): RecordedRequest[];
-  /** 'request' (RecordedRequest), 'first-text-sent' ({ index, turn }), 'client-closed' (RecordedRequest), 'response-end' (RecordedRequest). */
-  events: EventEmitter;
-  close(): Promise<void>;
-}
+export type { MockServer, MockServerOptions, RecordedRequest, RequestOutcome };
+export { DEFAULT_MAX_BODY_BYTES };
 
 const INDEX_HEADER = 'x-yume-mock-request-index';
 const HOST = '127.0.0.1';
-
-interface TurnCursor {
-  response: number;
-  served: number;
-  /** The turn's last response (a cut or malformed stream) was served again: to a streamed retry, to a non-streamed fallback. */
-  replayedStreamed: boolean;
-  replayedFallback: boolean;
-}
-
-/**
- * A call cut off before it completed (stream cut, malformed chunk) may be retried once, and a client may fall back
- * once to a non-streamed request for it (as Claude Code does); each meets the same fault again. Anything beyond
- * that is unscripted.
- */
-function replayable(response: ModelResponse | undefined): boolean {
-  return response?.fault?.kind === 'cut' || response?.fault?.kind === 'malformed';
-}
 
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
   const { scenario } = options;
@@ -139,54 +40,11 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   events.setMaxListeners(100);
   const recorded: RecordedRequest[] = [];
   const startedAt = performance.now();
-  let turn = 0;
-  const cursors = scenario.turns.map(
-    (): TurnCursor => ({ response: 0, served: 0, replayedStreamed: false, replayedFallback: false }),
-  );
+  const script = new ResponseScript(scenario, options.autoAdvance === true);
   let gateOpen = false;
   let gateWaiters: (() => void)[] = [];
   const stopWaiters = new Set<() => void>();
   let closing = false;
-
-  /** Picks the scripted response for the next request of the current turn (advancing when allowed). */
-  const peekResponse = (
-    stream: boolean,
-  ): { response: ModelResponse; index: number; attempt: number; replay?: 'streamed' | 'fallback' } | undefined => {
-    for (;;) {
-      const responses = scenario.turns[turn]?.responses ?? [];
-      const cursor = cursors[turn];
-      if (cursor && cursor.response < responses.length) {
-        return { response: responses[cursor.response]!, index: cursor.response, attempt: cursor.served };
-      }
-      if (cursor && replayable(responses.at(-1)) && !(stream ? cursor.replayedStreamed : cursor.replayedFallback)) {
-        const attempt = 1 + Number(cursor.replayedStreamed) + Number(cursor.replayedFallback);
-        return {
-          response: responses.at(-1)!,
-          index: responses.length - 1,
-          attempt,
-          replay: stream ? 'streamed' : 'fallback',
-        };
-      }
-      if (options.autoAdvance && turn + 1 < scenario.turns.length) {
-        turn += 1;
-        continue;
-      }
-      return undefined;
-    }
-  };
-  const consumeResponse = (replay: 'streamed' | 'fallback' | undefined): void => {
-    const cursor = cursors[turn]!;
-    if (replay === 'streamed') cursor.replayedStreamed = true;
-    if (replay === 'fallback') cursor.replayedFallback = true;
-    if (replay) return;
-    const responses = scenario.turns[turn]!.responses;
-    const response = responses[cursor.response]!;
-    cursor.served += 1;
-    if (cursor.served >= (response.repeat ?? 1)) {
-      cursor.response += 1;
-      cursor.served = 0;
-    }
-  };
 
   const handlerFor =
     (provider: MockProviderId) =>
@@ -211,10 +69,13 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       }
       const view = requestView(provider, entry.body, entry.path);
       const model = view.model ?? 'unknown-model';
-      const next = peekResponse(view.stream);
-      entry.turn = turn;
+      const next = script.peek(view.stream);
+      entry.turn = script.turn;
       if (!next)
-        return reject('unscripted', unscriptedReply(provider, turn, scenario.turns[turn]?.responses.length ?? 0));
+        return reject(
+          'unscripted',
+          unscriptedReply(provider, script.turn, scenario.turns[script.turn]?.responses.length ?? 0),
+        );
       // The real-CLI mode and `serve --map-tools` answer with the CLI's own tools (map-tools.ts).
       const scripted = options.mapTools
         ? mapToolsToDeclared(provider, next.response, view.declaredTools)
@@ -225,7 +86,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
         entry.missingTools = missing;
         return reject('tools-not-declared', toolsNotDeclaredReply(provider, missing, view.declaredTools));
       }
-      consumeResponse(next.replay);
+      script.consume(next.replay);
       entry.responseIndex = next.index;
       entry.attempt = next.attempt;
       const fault = scripted.fault;
@@ -238,7 +99,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       const ctx: WireRenderContext = {
         scenarioId: scenario.id,
         model,
-        turn,
+        turn: script.turn,
         responseIndex: next.index,
         attempt: next.attempt,
         includeUsage: view.includeUsage,
@@ -408,7 +269,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       headers,
       body,
       rawBody,
-      turn,
+      turn: script.turn,
       time: arrived,
       elapsedMs: Math.round(performance.now() - startedAt),
       outcome: 'no-route',
@@ -487,7 +348,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       headers: {},
       body: undefined,
       rawBody: `(${limit} bytes; ${bytes} bytes seen, not read)`,
-      turn,
+      turn: script.turn,
       time: arrived,
       elapsedMs: Math.round(performance.now() - startedAt),
       outcome: 'body-too-large',
@@ -518,10 +379,10 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       if (!Number.isInteger(index) || index < 0 || index >= scenario.turns.length) {
         throw new RangeError(`setTurn(${index}): scenario "${scenario.id}" has turns 0..${scenario.turns.length - 1}`);
       }
-      turn = index;
+      script.turn = index;
       gateOpen = false; // each turn's first stream is withheld again
     },
-    currentTurn: () => turn,
+    currentTurn: () => script.turn,
     openGate(): void {
       gateOpen = true;
       const waiting = gateWaiters;
@@ -541,94 +402,4 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       await closed;
     },
   };
-}
-
-function renderStream(
-  provider: MockProviderId,
-  response: ModelResponse,
-  ctx: WireRenderContext,
-  sse: boolean,
-): WireFrame[] {
-  switch (provider) {
-    case 'openai-chat':
-      return renderOpenAIChatStream(response, ctx);
-    case 'openai-responses':
-      return renderOpenAIResponsesStream(response, ctx);
-    case 'gemini':
-      return sse ? renderGeminiSse(response, ctx) : renderGeminiJsonArray(response, ctx);
-    case 'anthropic':
-      return renderAnthropicStream(response, ctx);
-  }
-}
-
-function renderJson(provider: MockProviderId, response: ModelResponse, ctx: WireRenderContext): unknown {
-  switch (provider) {
-    case 'openai-chat':
-      return renderOpenAIChatJson(response, ctx);
-    case 'openai-responses':
-      return renderOpenAIResponsesJson(response, ctx);
-    case 'gemini':
-      return renderGeminiJson(response, ctx);
-    case 'anthropic':
-      return renderAnthropicJson(response, ctx);
-  }
-}
-
-/** Auth as the real APIs check it; returns the error reply, or undefined when the credentials are accepted. */
-function checkAuth(
-  provider: MockProviderId,
-  entry: RecordedRequest,
-  accepted: AcceptedCredentials,
-): HttpErrorReply | undefined {
-  const bearer = /^Bearer\s+(.+)$/i.exec(entry.headers.authorization ?? '')?.[1]?.trim();
-  switch (provider) {
-    case 'openai-chat':
-    case 'openai-responses':
-      if (!bearer) return authErrorReply(provider, 'missing-key');
-      return accepted.openai.includes(bearer) ? undefined : authErrorReply(provider, 'invalid-key');
-    case 'anthropic': {
-      // x-api-key is the documented header; @anthropic-ai/sdk 1.x sends the same API key as a Bearer token.
-      const key = entry.headers['x-api-key'] ?? bearer;
-      if (!key) return authErrorReply(provider, 'missing-key');
-      if (!accepted.anthropic.includes(key)) return authErrorReply(provider, 'invalid-key');
-      return entry.headers['anthropic-version'] ? undefined : authErrorReply(provider, 'missing-version');
-    }
-    case 'gemini': {
-      const key = entry.headers['x-goog-api-key'] ?? new URLSearchParams(entry.query).get('key') ?? undefined;
-      if (key) return accepted.gemini.includes(key) ? undefined : authErrorReply(provider, 'invalid-key');
-      if (bearer) return accepted.geminiBearer.includes(bearer) ? undefined : geminiInvalidTokenReply();
-      return authErrorReply(provider, 'missing-key');
-    }
-  }
-}
-
-/**
- * Reads a request body up to `limit` bytes. A declared or actual size over the limit stops reading at once
- * (memory stays bounded whatever the client sends); the caller answers 413.
- */
-function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer } | { tooLarge: number } | 'aborted'> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.pause();
-    return Promise.resolve({ tooLarge: declared });
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      req.off('data', onData);
-      req.pause();
-      chunks.length = 0;
-      resolve({ tooLarge: size });
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve({ body: Buffer.concat(chunks) }));
-    req.once('error', () => resolve('aborted'));
-    req.once('aborted', () => resolve('aborted'));
-  });
 }
