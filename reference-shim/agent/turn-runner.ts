@@ -13,7 +13,7 @@ import { costUsd } from './pricing.js';
 import { runProviderTurn } from './provider-turn.js';
 import { ToolIdAllocator } from './tool-ids.js';
 import { TurnUsage } from './usage.js';
-import { nowMs } from './clock.js';
+import { isoTimestamp, nowMs } from './clock.js';
 
 export interface ShimSession {
   id: string;
@@ -172,7 +172,7 @@ export class TurnRunner {
       cwd: session.cwd,
       title: session.title,
       created: session.created,
-      updated: new Date().toISOString(),
+      updated: isoTimestamp(),
       history: session.history,
       usage: session.usage,
       metadata: {

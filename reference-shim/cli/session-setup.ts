@@ -2,6 +2,7 @@
 // session under that id when there is none (the app passes its tab id on a first turn); --session-id names a
 // new session; otherwise a fresh id. --history-file replaces the loaded history as the starting point.
 import { existsSync } from 'node:fs';
+import { isoTimestamp } from '../agent/clock.js';
 import type { ShimSession } from '../agent/turn-runner.js';
 import { readHistoryFile } from '../session/history-file.js';
 import { newSessionId } from '../session/ids.js';
@@ -31,7 +32,7 @@ export async function setUpSession(
     model: options.model,
     cwd,
     title: saved?.title ?? '',
-    created: saved?.created ?? new Date().toISOString(),
+    created: saved?.created ?? isoTimestamp(),
     history: saved?.history ?? [],
     usage: saved?.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 },
     providerState: saved?.metadata?.providerState,

@@ -13,7 +13,8 @@ declare const YUME_SHIM_BUNDLE_ID: string | undefined;
 const bundle = join(__dirname, 'yume-shim-bundle.cjs');
 const argv = process.argv.slice(2);
 const bundleId = typeof YUME_SHIM_BUNDLE_ID === 'string' ? YUME_SHIM_BUNDLE_ID : undefined;
-const run = runBundle({ bundle, argv, env: process.env, bundleId });
+// This bin's own require: the bundle only loads Node's modules with it (compile-cache.ts says why not createRequire).
+const run = runBundle({ bundle, argv, env: process.env, bundleId, require });
 process.once('exit', () => {
   const saved = run.save();
   if (process.env.YUME_SHIM_DEBUG_COMPILE_CACHE) {

@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../tools/atomic-write.js';
 import type { HistoryEntry, TokenUsage } from './history.js';
 import { isValidSessionId } from './ids.js';
+import { isoTimestamp } from '../agent/clock.js';
 import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 export interface SessionUsage {
@@ -92,8 +93,8 @@ export async function loadSession(file: string): Promise<SessionFile | undefined
     model: String(parsed.model ?? ''),
     cwd: String(parsed.cwd ?? ''),
     title: String(parsed.title ?? parsed.metadata?.title ?? ''),
-    created: String(parsed.created ?? new Date().toISOString()),
-    updated: String(parsed.updated ?? new Date().toISOString()),
+    created: String(parsed.created ?? isoTimestamp()),
+    updated: String(parsed.updated ?? isoTimestamp()),
     history: parsed.history,
     usage: {
       inputTokens: Number(usage.inputTokens) || 0,

@@ -13,6 +13,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -56,7 +57,7 @@ const run = (
   argv: string[] = ['--prompt', 'hi'],
   env: NodeJS.ProcessEnv = {},
   extra: { bundleId?: string } = {},
-) => runBundleWithCompileCache({ bundle, argv, env, cacheDir, ...extra });
+) => runBundleWithCompileCache({ bundle, argv, env, cacheDir, require: createRequire(bundle), ...extra });
 
 const lastRun = () => globalThis.__bundleRuns?.at(-1);
 const cacheFiles = () => readdirSync(cacheDir).sort();
@@ -143,7 +144,12 @@ describe('compile cache', () => {
   it('uses YUME_SHIM_COMPILE_CACHE_DIR when no directory is given', () => {
     const bundle = writeBundle();
     const directory = path.join(work, 'from-env');
-    const result = runBundleWithCompileCache({ bundle, argv: [], env: { YUME_SHIM_COMPILE_CACHE_DIR: directory } });
+    const result = runBundleWithCompileCache({
+      bundle,
+      argv: [],
+      env: { YUME_SHIM_COMPILE_CACHE_DIR: directory },
+      require: createRequire(bundle),
+    });
     expect(result.file?.startsWith(directory)).toBe(true);
     expect(result.save()).toBe('written');
   });
