@@ -237,6 +237,11 @@ async function main() {
       );
     }
   } else process.stdout.write('goal full matrix shards: not measured (--no-full)\n');
+  process.stdout.write(
+    `machine: load average at the end ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')} (other work on the machine takes cores the floor assumes are the suite's)\n`,
+  );
   rmSync(path.join(root, '.tmp', 'bench-runner'), { recursive: true, force: true });
 }
 
