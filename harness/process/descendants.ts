@@ -90,7 +90,10 @@ export class DescendantTracker {
     // Processes a run starts have pids above the shim's (barring pid wrap-around): sweep only those.
     const current = await table.snapshot(rootPid);
     this.addFrom(current);
-    await this.addMarked();
+    // The marker is looked for among the processes just listed that are not known already (nor zombies).
+    await this.addMarked(
+      current.filter((info) => !gone(info) && !this.known.has(identity(info))).map((info) => info.pid),
+    );
     const byIdentity = new Map(current.map((info) => [identity(info), info]));
     const alive: ProcessInfo[] = [];
     for (const info of this.known.values()) {
@@ -189,12 +192,12 @@ export class DescendantTracker {
     }
   }
 
-  /** Adds processes carrying the run's environment marker (the root excepted). */
-  private async addMarked(): Promise<void> {
+  /** Adds processes carrying the run's environment marker (the root excepted), among `candidates`. */
+  private async addMarked(candidates: number[]): Promise<void> {
     const { environmentMarker, table, rootPid } = this.options;
     if (!environmentMarker || !table.withEnvironmentEntry) return;
     try {
-      for (const info of await table.withEnvironmentEntry(environmentMarker, rootPid)) {
+      for (const info of await table.withEnvironmentEntry(environmentMarker, rootPid, candidates)) {
         if (info.pid !== rootPid && info.pid !== process.pid) this.known.set(identity(info), info);
       }
     } catch {

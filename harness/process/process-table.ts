@@ -30,8 +30,9 @@ export interface ProcessTable {
    * Processes whose environment holds `entry` (NAME=value), where the platform lets us read it (Linux).
    * Every process a shim starts inherits the run's marker variable unless it clears its environment, so
    * this finds descendants that left both the group and the parent chain before a sample saw them.
+   * `among`: only these pids are looked at (a snapshot just taken), instead of every pid above `newerThanPid`.
    */
-  withEnvironmentEntry?(entry: string, newerThanPid?: number): Promise<ProcessInfo[]>;
+  withEnvironmentEntry?(entry: string, newerThanPid?: number, among?: number[]): Promise<ProcessInfo[]>;
 }
 
 /** Parses the content of /proc/<pid>/stat. The command name sits in parentheses and may contain spaces. */
@@ -100,10 +101,10 @@ export class LinuxProcessTable implements ProcessTable {
     return this.pids(newerThanPid).flatMap((pid) => this.info(pid) ?? []);
   }
 
-  async withEnvironmentEntry(entry: string, newerThanPid?: number): Promise<ProcessInfo[]> {
+  async withEnvironmentEntry(entry: string, newerThanPid?: number, among?: number[]): Promise<ProcessInfo[]> {
     const needle = Buffer.from(`\0${entry}\0`);
     const found: ProcessInfo[] = [];
-    for (const pid of this.pids(newerThanPid)) {
+    for (const pid of among ?? this.pids(newerThanPid)) {
       try {
         // environ is NUL-separated; prefix a NUL so the first variable matches too.
         const environ = Buffer.concat([Buffer.from([0]), readFileSync(`${this.procRoot}/${pid}/environ`)]);

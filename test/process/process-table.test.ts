@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   LinuxProcessTable,
@@ -63,5 +66,27 @@ describe('processTableFor', () => {
     const self = snapshot.find((info) => info.pid === process.pid);
     expect(self?.ppid).toBe(process.ppid);
     expect(self?.state).toMatch(/[RS]/);
+  });
+
+  it('looks for the run marker in every newer process, or only among the pids it is given', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'yc-proc-'));
+    const fakeProcess = (pid: number, environ: string) => {
+      mkdirSync(path.join(root, String(pid)));
+      writeFileSync(path.join(root, String(pid), 'environ'), environ);
+      writeFileSync(
+        path.join(root, String(pid), 'stat'),
+        `${pid} (node) S 1 ${pid} ${pid} 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0 0`,
+      );
+    };
+    fakeProcess(50, 'RUN=abc\0');
+    fakeProcess(200, 'PATH=/bin\0RUN=abc\0');
+    fakeProcess(201, 'RUN=abc\0HOME=/h\0');
+    fakeProcess(202, 'RUN=abcd\0');
+    const table = new LinuxProcessTable(root);
+    const pids = async (among?: number[]) =>
+      (await table.withEnvironmentEntry('RUN=abc', 100, among)).map((info) => info.pid).sort();
+    expect(await pids()).toEqual([200, 201]);
+    expect(await pids([200, 202])).toEqual([200]);
+    rmSync(root, { recursive: true, force: true });
   });
 });
