@@ -1,5 +1,6 @@
 // `yume-conformance serve`: the mocked providers of one scenario on 127.0.0.1, for shim authors developing
 // against the mock and for pointing real clients at it. Logs every request on stderr; Ctrl-C stops it.
+import { mapToolsToDeclared } from '../official-cli/map-tools.js';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { defaultTranscriptsDir } from '../mock/package-paths.js';
@@ -85,7 +86,7 @@ async function serve(options: ServeOptions): Promise<number> {
       port: options.port,
       autoAdvance: true,
       gate: options.gate,
-      mapTools: options.mapTools === true,
+      ...(options.mapTools === true ? { mapTools: mapToolsToDeclared } : {}),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -8,19 +8,18 @@ import { type AcceptedCredentials, defaultAcceptedCredentials } from './credenti
 import { type HttpErrorReply, providerErrorReply, toolsNotDeclaredReply, unscriptedReply } from './error-bodies.js';
 import { type ChunkMode, responseSeed, seededRandom, splitAtRandomOffsets } from './rechunk.js';
 import type { WireRenderContext } from './render-context.js';
-import { mapToolsToDeclared } from './map-tools.js';
 import { requestView } from './request-views.js';
 import type { MockProviderId, ModelResponse } from './scenario-types.js';
 import { buildStreamPlan, type PlanStep } from './stream-plan.js';
 import type { WireFrame } from './wire-frames.js';
-import type { MockServer, MockServerOptions, RecordedRequest, RequestOutcome } from './mock-types.js';
+import type { MockServer, MockServerOptions, RecordedRequest, RequestOutcome, ToolMapper } from './mock-types.js';
 import { DEFAULT_MAX_BODY_BYTES } from './mock-types.js';
 import { ResponseScript } from './response-script.js';
 import { renderJson, renderStream } from './render-response.js';
 import { checkAuth } from './request-auth.js';
 import { readBody } from './read-body.js';
 
-export type { MockServer, MockServerOptions, RecordedRequest, RequestOutcome };
+export type { MockServer, MockServerOptions, RecordedRequest, RequestOutcome, ToolMapper };
 export { DEFAULT_MAX_BODY_BYTES };
 
 const INDEX_HEADER = 'x-yume-mock-request-index';
@@ -77,9 +76,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
           unscriptedReply(provider, script.turn, scenario.turns[script.turn]?.responses.length ?? 0),
         );
       // The real-CLI mode and `serve --map-tools` answer with the CLI's own tools (map-tools.ts).
-      const scripted = options.mapTools
-        ? mapToolsToDeclared(provider, next.response, view.declaredTools)
-        : next.response;
+      const scripted = options.mapTools ? options.mapTools(provider, next.response, view.declaredTools) : next.response;
       const called = [...new Set((scripted.toolCalls ?? []).map((call) => call.name))];
       const missing = called.filter((name) => !view.declaredTools.includes(name));
       if (missing.length > 0) {

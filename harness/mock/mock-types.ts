@@ -1,7 +1,7 @@
 // The mock provider's public shapes: how it is started, what it records of each request, and its handle.
 import type { EventEmitter } from 'node:events';
 import type { AcceptedCredentials } from './credentials.js';
-import type { MockProviderId, Scenario } from './scenario-types.js';
+import type { MockProviderId, ModelResponse, Scenario } from './scenario-types.js';
 
 export interface MockServerOptions {
   scenario: Scenario;
@@ -22,9 +22,19 @@ export interface MockServerOptions {
   stallTimeoutMs?: number;
   /** Largest request body accepted (default DEFAULT_MAX_BODY_BYTES); a larger one is answered 413 unread. */
   maxBodyBytes?: number;
-  /** Answer with the tools the request declares when it lacks the scripted app names (map-tools.ts). */
-  mapTools?: boolean;
+  /**
+   * Answer with the tools the request declares when it lacks the scripted app names: given by whoever knows
+   * those tools (official-cli/map-tools.ts for the official CLIs). Without it an undeclared tool gets a 400.
+   */
+  mapTools?: ToolMapper;
 }
+
+/** Renames a response's scripted tool calls to tools the request declares (the rest unchanged). */
+export type ToolMapper = (
+  provider: MockProviderId,
+  response: ModelResponse,
+  declared: readonly string[],
+) => ModelResponse;
 
 /** Default request body limit: far above any real conversation, far below what would exhaust the runner. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;

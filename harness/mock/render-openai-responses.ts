@@ -4,7 +4,7 @@
 import type { ModelResponse } from './scenario-types.js';
 import { type WireRenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { providerToolCallId, responsesItemId, stableHex } from './tool-call-ids.js';
-import { isCustomToolCall } from './map-tools.js';
+import { isCustomToolCall } from './custom-tool-calls.js';
 import { argumentsText, MOCK_CREATED_AT, namedEvent, splitIntoPieces, type WireFrame } from './wire-frames.js';
 
 function ids(ctx: WireRenderContext): { response: string; message: string; reasoning: string } {

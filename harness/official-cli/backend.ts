@@ -5,6 +5,8 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DUMMY_CREDENTIALS, type DummyCredentials } from '../mock/credentials.js';
+import type { ToolMapper } from '../mock/mock-types.js';
+import { mapToolsToDeclared } from './map-tools.js';
 import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from './install.js';
 import { CLI_OMISSIONS, type CliOmissions } from './omissions.js';
 import { prepareOfflineEnvironment, type MockEndpoints } from './real/offline-environment.js';
@@ -60,10 +62,10 @@ export interface InstalledOfficialCli {
 }
 
 /** How the mock must serve a run whose CLI is in this mode. */
-export function mockOptionsFor(mode: OfficialCliMode): { mapTools: boolean; gate: boolean } {
+export function mockOptionsFor(mode: OfficialCliMode): { mapTools?: ToolMapper; gate: boolean } {
   // A real CLI declares its own tools; and it, not the shim, reads the stream, so waiting for the shim's
   // text before streaming on (the gate that tests incremental printing) would only stall it.
-  return mode === 'real' ? { mapTools: true, gate: false } : { mapTools: false, gate: true };
+  return mode === 'real' ? { mapTools: mapToolsToDeclared, gate: false } : { gate: true };
 }
 
 function isExecutable(file: string): boolean {

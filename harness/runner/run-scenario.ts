@@ -287,7 +287,7 @@ async function runPrepared(
     provider: entry.mock,
     ...(spec.seed === undefined ? {} : { seed: spec.seed }),
     gate: mockForCli.gate,
-    mapTools: mockForCli.mapTools,
+    ...(mockForCli.mapTools ? { mapTools: mockForCli.mapTools } : {}),
     ...(settings.maxRequestBodyBytes ? { maxBodyBytes: settings.maxRequestBodyBytes } : {}),
   });
   phaseEnd('mockMs');

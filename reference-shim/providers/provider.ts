@@ -21,14 +21,9 @@
  */
 import type { HistoryEntry, ThinkingRecord, TokenUsage } from '../session/history.js';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
+import type { ToolSpec } from '../tools/types.js';
 
-/** A tool as declared to a model (decision D1: the app's names and input fields). */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  /** JSON Schema (draft 2020-12 subset: type, properties, required, items, description, enum). */
-  parameters: Record<string, unknown>;
-}
+export type { ToolSpec };
 
 export interface ModelRequest {
   model: string;

@@ -1,6 +1,6 @@
 // The tools the shim can run, in the order they are declared. Only tools that can actually run here are
 // offered (init.tools and the provider declarations, R3): Bash needs bash on PATH (R11).
-import type { ToolSpec } from '../providers/provider.js';
+import type { ToolSpec } from './types.js';
 import { bashTool, findBash } from './bash.js';
 import { editTool } from './edit.js';
 import { globTool } from './glob.js';

@@ -1,8 +1,15 @@
 // What every tool implements. Tools never throw for bad input: they answer with an error outcome, which the
 // loop prints as an `is_error` tool_result (R3, R11).
 import type { SecretRedactor } from '../output/redact.js';
-import type { ToolSpec } from '../providers/provider.js';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
+
+/** A tool as declared to a model (decision D1: the app's names and input fields). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema (draft 2020-12 subset: type, properties, required, items, description, enum). */
+  parameters: Record<string, unknown>;
+}
 
 export interface ToolContext {
   /** --cwd as given, resolved to an absolute path. */

@@ -78,3 +78,39 @@ describe('boundaries', () => {
     expect(entry).toEqual([]);
   });
 });
+
+/** The import graph between folders (`harness/mock`, `reference-shim/tools`, ...): one edge per folder pair. */
+function folderEdges(prefix: string): ImportEdge[] {
+  const folderOf = (file: string) => file.split('/').slice(0, 2).join('/');
+  const pairs = new Set<string>();
+  for (const edge of edges) {
+    if (!edge.to || !edge.from.startsWith(prefix) || !edge.to.startsWith(prefix)) continue;
+    // Files directly under the prefix (reference-shim/main.ts) are the top; only folders count.
+    if (edge.from.split('/').length < 3 || edge.to.split('/').length < 3) continue;
+    const from = folderOf(edge.from);
+    const to = folderOf(edge.to);
+    if (from !== to) pairs.add(`${from}\n${to}`);
+  }
+  return [...pairs].map((pair) => {
+    const [from, to] = pair.split('\n') as [string, string];
+    return { from, specifier: to, to };
+  });
+}
+
+describe('folders import each other one way', () => {
+  it('the reference shim’s folders form no circle (tools and session below providers, providers below agent)', () => {
+    const shimFolders = folderEdges('reference-shim/');
+    expect(shimFolders).toContainEqual({
+      from: 'reference-shim/providers',
+      specifier: 'reference-shim/tools',
+      to: 'reference-shim/tools',
+    });
+    expect(importCircles(shimFolders)).toEqual([]);
+  });
+
+  it('the mock knows nothing of the runner, the reports or the official CLIs (it is handed a tool mapper)', () => {
+    const above = ['harness/runner', 'harness/report', 'harness/official-cli', 'harness/cli'];
+    const upward = folderEdges('harness/').filter((edge) => edge.from === 'harness/mock' && above.includes(edge.to!));
+    expect(upward).toEqual([]);
+  });
+});

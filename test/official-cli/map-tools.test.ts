@@ -6,11 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 import { startMockServer } from '../../harness/mock/mock-server.js';
 import { loadScenario } from '../../harness/mock/scenario-loader.js';
+import { mapToolsToDeclared } from '../../harness/official-cli/map-tools.js';
 
 const transcripts = path.resolve(import.meta.dirname, '..', '..', 'transcripts');
 
 async function geminiCall(mapTools: boolean): Promise<{ status: number; body: string }> {
-  const mock = await startMockServer({ scenario: loadScenario(path.join(transcripts, 'single-tool')), mapTools });
+  const mock = await startMockServer({
+    scenario: loadScenario(path.join(transcripts, 'single-tool')),
+    ...(mapTools ? { mapTools: mapToolsToDeclared } : {}),
+  });
   try {
     const response = await fetch(
       `${mock.baseUrls.gemini}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`,
@@ -30,7 +34,10 @@ async function geminiCall(mapTools: boolean): Promise<{ status: number; body: st
 }
 
 async function codexCall(scenario: string, tools: unknown[], responses: number): Promise<string[]> {
-  const mock = await startMockServer({ scenario: loadScenario(path.join(transcripts, scenario)), mapTools: true });
+  const mock = await startMockServer({
+    scenario: loadScenario(path.join(transcripts, scenario)),
+    mapTools: mapToolsToDeclared,
+  });
   const bodies: string[] = [];
   try {
     for (let index = 0; index < responses; index += 1) {

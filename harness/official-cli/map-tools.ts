@@ -2,16 +2,12 @@
 // official CLI declares its own (gemini `read_file`, `run_shell_command`; codex `exec_command`,
 // `apply_patch`). With the mapping on, the mock answers with the CLI's tool and matching input fields, in
 // the same way the fake CLIs map them, so every stock scenario plays to a real CLI. Without it, a request
-// that does not declare the scripted names still gets the 400 of `requests.tools-declared`.
-import { codexShellCommand, codexShellEdit, geminiToolCall } from '../official-cli/tool-mapping.js';
-import type { MockProviderId, ModelResponse, ScriptToolCall } from './scenario-types.js';
-
-/** Calls that go out as a Responses API `custom_tool_call` (free-form input, e.g. apply_patch) rather than a function call. */
-const CUSTOM_CALLS = new WeakSet<object>();
-
-export function isCustomToolCall(call: ScriptToolCall): boolean {
-  return CUSTOM_CALLS.has(call);
-}
+// that does not declare the scripted names still gets the 400 of `requests.tools-declared`. The mock knows
+// nothing of CLIs: the runner and `serve` hand it this mapper.
+import { codexShellCommand, codexShellEdit, geminiToolCall } from './tool-mapping.js';
+import { markCustomToolCall } from '../mock/custom-tool-calls.js';
+import type { ToolMapper } from '../mock/mock-types.js';
+import type { MockProviderId, ScriptToolCall } from '../mock/scenario-types.js';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const lines = (value: string) => value.replace(/\n$/, '').split('\n');
@@ -58,9 +54,7 @@ function mapCall(provider: MockProviderId, call: ScriptToolCall, declared: reado
       return { ...call, name: 'exec_command', input: { cmd: command } };
     const patch = applyPatch(call);
     if (patch !== undefined && declared.includes('apply_patch')) {
-      const mapped: ScriptToolCall = { id: call.id, name: 'apply_patch', rawArguments: patch };
-      CUSTOM_CALLS.add(mapped);
-      return mapped;
+      return markCustomToolCall({ id: call.id, name: 'apply_patch', rawArguments: patch });
     }
     // Without apply_patch (codex offers it for some models only) a model writes through the shell.
     const edit = codexShellEdit(call.name, input);
@@ -71,11 +65,7 @@ function mapCall(provider: MockProviderId, call: ScriptToolCall, declared: reado
 }
 
 /** The response with its tool calls renamed to the tools the request declares (the rest unchanged). */
-export function mapToolsToDeclared(
-  provider: MockProviderId,
-  response: ModelResponse,
-  declared: readonly string[],
-): ModelResponse {
+export const mapToolsToDeclared: ToolMapper = (provider, response, declared) => {
   if (!response.toolCalls?.length) return response;
   return { ...response, toolCalls: response.toolCalls.map((call) => mapCall(provider, call, declared)) };
-}
+};
