@@ -102,6 +102,11 @@ async function connectionFromPreviousCall(): Promise<void> {
   clearTimeout(timer);
 }
 
+// node:https pulls in TLS: whichever is needed is loaded on first use only (start-up time), and kept (each
+// import() of the bundle copies the module's exports into a new object).
+let http: typeof import('node:http') | undefined;
+let https: typeof import('node:https') | undefined;
+
 export async function postJson(
   url: string,
   headers: Record<string, string>,
@@ -110,8 +115,8 @@ export async function postJson(
 ): Promise<StreamingResponse> {
   const payload = Buffer.from(JSON.stringify(body));
   const target = new URL(url);
-  // node:https pulls in TLS; load whichever is needed on first use only (start-up time).
-  const client = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const client =
+    target.protocol === 'https:' ? (https ??= await import('node:https')) : (http ??= await import('node:http'));
   await connectionFromPreviousCall();
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new TransportError('request aborted', true));
