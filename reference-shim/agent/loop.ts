@@ -9,7 +9,7 @@ import type { ToolContext, ToolOutcome } from '../tools/types.js';
 import type { PermissionGate } from './permissions.js';
 import type { ToolIdAllocator } from './tool-ids.js';
 import { toUsageFields, type TurnUsage } from './usage.js';
-import { nowMs } from './clock.js';
+import { nowMs } from '../session/clock.js';
 
 export const MAX_ATTEMPTS = 3;
 /** A server asking for a longer pause than this is not waited for: the turn fails instead of hanging. */

@@ -10,7 +10,7 @@ import type { LoopOutcome } from './loop.js';
 import type { ToolIdAllocator } from './tool-ids.js';
 import { toUsageFields, type TurnUsage } from './usage.js';
 import { capText } from '../tools/output-cap.js';
-import { nowMs } from './clock.js';
+import { nowMs } from '../session/clock.js';
 
 export interface ProviderTurnContext {
   provider: TurnProvider;

@@ -13,7 +13,7 @@ import { costUsd } from './pricing.js';
 import { runProviderTurn } from './provider-turn.js';
 import { ToolIdAllocator } from './tool-ids.js';
 import { TurnUsage } from './usage.js';
-import { isoTimestamp, nowMs } from './clock.js';
+import { isoTimestamp, nowMs } from '../session/clock.js';
 
 export interface ShimSession {
   id: string;

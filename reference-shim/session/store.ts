@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../tools/atomic-write.js';
 import type { HistoryEntry, TokenUsage } from './history.js';
 import { isValidSessionId } from './ids.js';
-import { isoTimestamp } from '../agent/clock.js';
+import { isoTimestamp } from './clock.js';
 import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 export interface SessionUsage {

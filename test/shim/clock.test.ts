@@ -1,6 +1,6 @@
 // isoTimestamp: the session's timestamps, formatted by hand, exactly as Date.prototype.toISOString does.
 import { describe, expect, it } from 'vitest';
-import { isoTimestamp } from '../../reference-shim/agent/clock.js';
+import { isoTimestamp } from '../../reference-shim/session/clock.js';
 
 describe('isoTimestamp', () => {
   it.each([

@@ -1,5 +1,6 @@
-// Milliseconds for durations (duration_ms, duration_api_ms). process.hrtime is built in, whereas the first
-// use of the global `performance` loads perf_hooks (~1 ms of every process's start-up).
+// Time for the session and its turns: milliseconds for durations (duration_ms, duration_api_ms) and the
+// session's timestamps. process.hrtime is built in, whereas the first use of the global `performance` loads
+// perf_hooks (~1 ms of every process's start-up).
 export function nowMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
