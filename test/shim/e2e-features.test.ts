@@ -486,7 +486,16 @@ describe('stdout closed by the reader (EPIPE)', () => {
       description: 'd',
       spec: 'framing',
       turns: [
-        { prompt: 'hi', responses: [{ text: ['a', 'b', 'c'], stall: 'after-first-text' }], expect: { isError: true } },
+        // Text keeps coming (100 ms apart), so the shim writes again after the reader has gone, whenever that
+        // is: a stream that stalls after its first chunk leaves nothing to write when the shim is quicker than
+        // the reader, and then no EPIPE ever comes.
+        {
+          prompt: 'hi',
+          responses: [
+            { text: Array.from({ length: 40 }, (_, index) => `t${index} `), fault: { kind: 'drip', gapMs: 100 } },
+          ],
+          expect: { isError: true },
+        },
       ],
     };
     const mock = await startMockServer({ scenario, provider: 'openai-chat' });
