@@ -42,7 +42,7 @@ async function loadHarness() {
   await build({
     stdin: {
       contents: `
-        export { runConformanceWithResults, resolveSuite } from './harness/runner/run-conformance.ts';
+        export { runConformanceWithResults, resolveSuite } from './harness/suite/run-conformance.ts';
         export { defaultJobs } from './harness/runner/schedule.ts';
         export { PROTOCOL_VERSION } from './generated/protocol.ts';
         export { preflight } from './harness/runner/run-scenario.ts';

@@ -1,9 +1,9 @@
 // The programmatic API of yume-conformance (package entry "."): run the suite against a shim, or validate
 // a captured stdout, from JavaScript/TypeScript instead of the command line.
-export { runConformance, runConformanceWithResults, bundledReferenceShim } from './runner/run-conformance.js';
+export { runConformance, runConformanceWithResults, bundledReferenceShim } from './suite/run-conformance.js';
 export { UsageError } from './errors.js';
 export { YumeError } from '../common/errors.js';
-export type { RunOptions, ConformanceRunReport, ConformanceRunOutcome } from './runner/run-conformance.js';
+export type { RunOptions, ConformanceRunReport, ConformanceRunOutcome } from './suite/run-conformance.js';
 export type { RunResult, RunStatus, ProcessRecord, RequestRecord, TimelineEntry } from './runner/run-types.js';
 export { PROVIDER_IDS } from './runner/providers.js';
 export type { ProviderId } from './runner/providers.js';

@@ -25,7 +25,7 @@ const entries = [
   },
   { in: 'harness/cli/main.ts', out: 'cli', bundleDeps: false, bin: true, split: true },
   { in: 'harness/official-cli/main.ts', out: 'fake-cli', bundleDeps: true, bin: true },
-  { in: 'harness/official-cli/drift/main.ts', out: 'cli-drift', bundleDeps: false, bin: true },
+  { in: 'harness/drift/main.ts', out: 'cli-drift', bundleDeps: false, bin: true },
   { in: 'harness/index.ts', out: 'index', bundleDeps: false, bin: false },
 ];
 

@@ -13,7 +13,7 @@ import {
   runConformanceWithResults,
   DEFAULT_TIMEOUT_MS,
   type RunOptions,
-} from '../runner/run-conformance.js';
+} from '../suite/run-conformance.js';
 import type { RunResult } from '../runner/run-types.js';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { UsageError } from '../errors.js';

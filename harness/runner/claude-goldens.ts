@@ -14,7 +14,7 @@ import { goldenText } from './golden-files.js';
 import type { GoldenUpdate } from './goldens.js';
 import { formatDiff } from './line-diff.js';
 import { invocationName } from './invocation.js';
-import { resolveSuite } from './run-conformance.js';
+import { resolveSuite } from './suite.js';
 import { runScenario } from './run-scenario.js';
 import type { RunSpec } from './run-types.js';
 

@@ -13,7 +13,7 @@ import { REFERENCE_SHIM_CAPABILITIES } from './capabilities.js';
 import { goldenFileName, goldenText } from './golden-files.js';
 import { formatDiff } from './line-diff.js';
 import { UsageError } from '../errors.js';
-import { bundledReferenceShim } from './run-conformance.js';
+import { bundledReferenceShim } from './suite.js';
 import { runScenario } from './run-scenario.js';
 import type { ProviderId } from './providers.js';
 

@@ -1,7 +1,7 @@
 // Redacts one run's results in place as soon as the run ends, before anything reports, cuts or stores them
 // (see report/redact.ts): what the shim printed, what it sent to the mock, the findings quoting it, the
 // timeline. The checks have already judged the raw output (the credential-echo rule must see the key).
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from './redact.js';
 import type { RunResult } from './run-types.js';
 
 export function redactResult(result: RunResult, suite: Redactor): RunResult {

@@ -15,7 +15,7 @@ import type { Finding } from '../rules/types.js';
 import { declaredLimitation, DIALECT_VARIABLE } from './capabilities.js';
 import { checkRun } from './check-run.js';
 import { buildEnvironment } from './environment.js';
-import { secretValues } from '../report/redact.js';
+import { secretValues } from './redact.js';
 import { executeRun, type ExecutedProcess } from './execute-run.js';
 import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from './missing-cli.js';
 import { buildInvocation, invocationName } from './invocation.js';

@@ -108,6 +108,12 @@ describe('folders import each other one way', () => {
     expect(importCircles(shimFolders)).toEqual([]);
   });
 
+  it('the harness’s areas form no circle (suite above runner and reports, drift above the official CLIs)', () => {
+    const areas = folderEdges('harness/');
+    expect(areas).toContainEqual({ from: 'harness/report', specifier: 'harness/runner', to: 'harness/runner' });
+    expect(importCircles(areas)).toEqual([]);
+  });
+
   it('the mock knows nothing of the runner, the reports or the official CLIs (it is handed a tool mapper)', () => {
     const above = ['harness/runner', 'harness/report', 'harness/official-cli', 'harness/cli'];
     const upward = folderEdges('harness/').filter((edge) => edge.from === 'harness/mock' && above.includes(edge.to!));

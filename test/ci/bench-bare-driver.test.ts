@@ -18,7 +18,7 @@ import { WorkspaceTemplates } from '../../harness/runner/git-workspace.js';
 import { buildInvocation } from '../../harness/runner/invocation.js';
 import { hideProgramsFromPath, keepNodeReachable } from '../../harness/runner/missing-cli.js';
 import { cliFor, providerEntry } from '../../harness/runner/providers.js';
-import { resolveSuite } from '../../harness/runner/run-conformance.js';
+import { resolveSuite } from '../../harness/suite/run-conformance.js';
 import { preflight } from '../../harness/runner/run-scenario.js';
 import { createRunDirectories, removeRunDirectories } from '../../harness/runner/workspace.js';
 

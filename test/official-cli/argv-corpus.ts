@@ -3,7 +3,7 @@
 // prompt's text and the workspace path vary, the shape does not), plus argv known to be refused.
 import path from 'node:path';
 import { loadAllScenarios } from '../../harness/mock/scenario-loader.js';
-import type { CorpusEntry } from '../../harness/official-cli/real/differential.js';
+import type { CorpusEntry } from '../../harness/drift/differential.js';
 import type { FakeCliName } from '../../harness/official-cli/script-types.js';
 import { claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
 import { codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';

@@ -10,7 +10,7 @@ import {
   commanderOptions,
   yargsOptions,
 } from '../../harness/official-cli/pinned/help-options.js';
-import { comparePinned } from '../../harness/official-cli/drift/compare-pinned.js';
+import { comparePinned } from '../../harness/drift/compare-pinned.js';
 import { PINNED, pinnedOptions } from '../../harness/official-cli/pinned/index.js';
 import type { HelpOption } from '../../harness/official-cli/pinned/help-options.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../../harness/report/model.js';
-import { REDACTED, Redactor } from '../../harness/report/redact.js';
+import { REDACTED, Redactor } from '../../harness/runner/redact.js';
 import { fixtureShim, root } from '../runner/helpers/run-fixture.js';
 
 const PLANTED = 'planted-0f9e8d7c6b5a4-runner-secret';

@@ -3,7 +3,7 @@
 // dialects and seeded re-chunkings — with exit code 0. Runs with the default --jobs (four per core), as
 // `npx yume-conformance` does, interrupt runs included.
 import { describe, expect, it } from 'vitest';
-import { runConformanceWithResults } from '../../harness/runner/run-conformance.js';
+import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
 
 describe('the reference shim', () => {
   it(

@@ -6,7 +6,7 @@
 // rule and the stdout excerpt.
 import { describe, expect, it } from 'vitest';
 import { loadPreset } from '../../harness/runner/preset.js';
-import { runConformanceWithResults } from '../../harness/runner/run-conformance.js';
+import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
 import type { RunResult } from '../../harness/runner/run-types.js';
 // @ts-expect-error: plain ESM script without declarations
 import { ensureRealProgram } from '../../scripts/real-programs.mjs';

@@ -1,7 +1,7 @@
 // Whatever a shim prints, the suite judges it and goes on: long streams and deep inputs are judged in linear
 // time without exhausting the stack, and a fault inside the harness gives that one run the status `error`.
 import { describe, expect, it, vi } from 'vitest';
-import { runConformance } from '../../harness/runner/run-conformance.js';
+import { runConformance } from '../../harness/suite/run-conformance.js';
 import { describeFindings, fixtureShim, processesTagged, rules, runFixture } from './helpers/run-fixture.js';
 
 vi.mock('../../harness/runner/check-run.js', async (importOriginal) => {

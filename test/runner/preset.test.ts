@@ -9,7 +9,7 @@ import { runFinding } from '../../harness/rules/finding.js';
 import { loadExpectedFailures } from '../../harness/runner/expected-failures.js';
 import { buildInvocation } from '../../harness/runner/invocation.js';
 import { loadPreset, presetInvocation, presetSpecs } from '../../harness/runner/preset.js';
-import { resolveSuite } from '../../harness/runner/run-conformance.js';
+import { resolveSuite } from '../../harness/suite/run-conformance.js';
 import type { RunResult } from '../../harness/runner/run-types.js';
 import { applyExpectedFailures, suiteExit } from '../../harness/runner/verdict.js';
 import { root, transcripts } from './helpers/run-fixture.js';

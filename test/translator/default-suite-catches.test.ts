@@ -3,7 +3,7 @@
 // the CLI after each tool call, running a silent command again, and a CLI refusal turned into a success.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../harness/runner/run-conformance.js';
+import { runConformance } from '../../harness/suite/run-conformance.js';
 import { ROOT } from './helpers/build-shim.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'translators');

@@ -5,14 +5,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  describeDisagreements,
-  runDifferential,
-  type CorpusEntry,
-} from '../../harness/official-cli/real/differential.js';
+import { describeDisagreements, runDifferential, type CorpusEntry } from '../../harness/drift/differential.js';
 import { FAKE_CLI_NAMES, type FakeCliName } from '../../harness/official-cli/script-types.js';
-import { CORPUS_FILE } from './argv-corpus.js';
-import { realCliPath, realCliPathForAnyone, unprivilegedUser } from './shared-programs.js';
+import { CORPUS_FILE } from '../official-cli/argv-corpus.js';
+import { realCliPath, realCliPathForAnyone, unprivilegedUser } from '../official-cli/shared-programs.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const corpus = JSON.parse(readFileSync(path.join(root, CORPUS_FILE), 'utf8')) as Record<FakeCliName, CorpusEntry[]>;

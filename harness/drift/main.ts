@@ -12,16 +12,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
-import { UsageError } from '../../errors.js';
-import { PINNED } from '../pinned/index.js';
-import type { PinnedCli } from '../pinned/pinned-types.js';
-import { writePinnedCli } from '../pinned/store.js';
-import { describeDisagreements, runDifferential, type CorpusEntry } from '../real/differential.js';
-import { recordPinnedCli } from '../real/record-pinned.js';
-import { FAKE_CLI_NAMES, type FakeCliName } from '../script-types.js';
+import { UsageError } from '../errors.js';
+import { PINNED } from '../official-cli/pinned/index.js';
+import type { PinnedCli } from '../official-cli/pinned/pinned-types.js';
+import { writePinnedCli } from '../official-cli/pinned/store.js';
+import { describeDisagreements, runDifferential, type CorpusEntry } from './differential.js';
+import { recordPinnedCli } from '../official-cli/real/record-pinned.js';
+import { FAKE_CLI_NAMES, type FakeCliName } from '../official-cli/script-types.js';
 import { comparePinned } from './compare-pinned.js';
 import { type CandidateSource, installCandidate } from './install-candidate.js';
-import { REAL_CLI_CAPABILITIES, REAL_CLI_SCENARIOS as SCENARIOS } from '../real-cli-scenarios.js';
+import { REAL_CLI_CAPABILITIES, REAL_CLI_SCENARIOS as SCENARIOS } from '../official-cli/real-cli-scenarios.js';
 
 /** The package root: dist/cli-drift.js and harness/official-cli/drift/main.ts both find it from here. */
 function packageRoot(): string {

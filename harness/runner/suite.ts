@@ -1,20 +1,14 @@
-// runConformance(): the programmatic form of `yume-conformance run`. Resolves the shim, capabilities,
-// scenarios and matrix, runs them `jobs` at a time, applies expected failures and returns the report
-// (schemas/report.schema.json) with the exit code. runConformanceWithResults() also returns the full result of
-// each run (whole transcripts, requests, timelines), which the caller hands to the reporters explicitly.
+// What a suite run is made of: its options, the shim and its capabilities, the providers, scenarios and matrix
+// they select (or a preset's list), and the shard of it this machine runs. The suite itself runs in
+// harness/suite/run-conformance.ts.
 import type { OfficialCliSettings } from '../official-cli/backend.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { UsageError } from '../errors.js';
 import { loadAllScenarios } from '../mock/scenario-loader.js';
 import { defaultTranscriptsDir, findPackageRoot } from '../mock/package-paths.js';
 import type { LoadedScenario } from '../mock/scenario-types.js';
 import type { PlatformName } from '../process/platform.js';
-import type { ConformanceReport, ReportRun } from '../report/model.js';
-import { toReportFinding } from '../report/model.js';
 import type { Profile } from '../rules/types.js';
 import {
   capabilitiesFrom,
@@ -29,19 +23,10 @@ import { resolveInvocation, type Invocation } from './invocation.js';
 import { buildMatrix } from './matrix.js';
 import { loadPreset, type Preset, PresetError, presetCapabilities, presetInvocation, presetSpecs } from './preset.js';
 import { PROVIDER_IDS, type ProviderId } from './providers.js';
-import { WorkspaceTemplates } from './git-workspace.js';
-import { notVerifiedResult, runScenario } from './run-scenario.js';
 import { shimStartProblem } from './shim-check.js';
-import { type SignalSource, SuiteStop } from './stop-signals.js';
-import { SuiteCgroup } from '../process/cgroup.js';
+import type { SignalSource } from './stop-signals.js';
 import type { RunResult, RunSpec } from './run-types.js';
-import { defaultJobs, runWeight, startOrder, weightedPool } from './schedule.js';
-import { writeArtifacts } from '../report/artifacts.js';
-import { Redactor } from '../report/redact.js';
-import { reportProcess, reportRequest } from '../report/run-output.js';
-import { redactResult } from './redact-result.js';
 import { assignShards, runKey, selectionFingerprint, specIdentity, type Shard } from './shard.js';
-import { applyExpectedFailures, suiteExit, suiteVerdict, summarizeResults, type SuiteSummary } from './verdict.js';
 
 export interface RunOptions {
   /** The shim (path or command). Default: the bundled reference shim (dist/yume-shim.cjs). */
@@ -95,22 +80,6 @@ export interface RunOptions {
   maxRequestBodyBytes?: number;
   /** Where stop signals come from (default: the process; tests pass an emitter). */
   signals?: SignalSource;
-}
-
-export interface ConformanceRunReport extends ConformanceReport {
-  summary: SuiteSummary;
-  runs: ReportRun[];
-  verdict: 'passed' | 'partial' | 'failed';
-  exitCode: 0 | 1 | 2;
-  /** Set with exit code 2. */
-  error?: string;
-  shim: string;
-  capabilities: string;
-  seed: number;
-  platform: string;
-  suiteVersion: string;
-  selection: { fingerprint: string; runs: number };
-  shard?: Shard;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -278,148 +247,4 @@ function resolvePresetSuite(options: RunOptions, name: string): ResolvedSuite {
     seed: options.seed ?? DEFAULT_SEED,
     timeoutMs: options.timeoutMs ?? preset.timeoutMs,
   };
-}
-
-function toReportRun(result: RunResult, position: number): ReportRun {
-  const run: ReportRun = {
-    index: position,
-    scenario: result.scenario,
-    provider: result.provider,
-    status: result.status,
-    findings: result.findings.map(toReportFinding),
-    profile: result.profile,
-    dialect: result.dialect,
-    durationMs: result.durationMs,
-    invocation: result.invocation,
-    required: result.required,
-  };
-  if (result.seed !== undefined) run.seed = result.seed;
-  if (result.notVerified) run.notVerified = result.notVerified;
-  if (result.limitation) run.limitation = result.limitation;
-  if (result.expectedFailure) run.expectedFailure = result.expectedFailure;
-  if (result.error) run.error = result.error;
-  if (result.interrupted) run.interrupted = true;
-  const lines = result.processes.reduce((sum, process) => sum + nonEmptyLineCount(process.stdout), 0);
-  if (result.processes.length > 0) {
-    run.lines = lines;
-    run.processes = result.processes.map(reportProcess);
-  }
-  if (result.requests.length > 0) run.requests = result.requests.map(reportRequest);
-  return run;
-}
-
-/** Lines with at least one byte, counted without splitting (a stdout may hold millions of lines). */
-function nonEmptyLineCount(bytes: Buffer): number {
-  let count = 0;
-  let start = 0;
-  while (start < bytes.length) {
-    const newline = bytes.indexOf(0x0a, start);
-    const end = newline === -1 ? bytes.length : newline;
-    if (end > start) count += 1;
-    start = end + 1;
-  }
-  return count;
-}
-
-/** A run the suite never started because it was stopped first. */
-function notStartedResult(spec: RunSpec, signal: NodeJS.Signals): RunResult {
-  return notVerifiedResult(spec, {
-    persistent: false,
-    notVerified: `not started: the runner was stopped by ${signal}`,
-  });
-}
-
-export async function runConformance(options: RunOptions = {}): Promise<ConformanceRunReport> {
-  return (await runConformanceWithResults(options)).report;
-}
-
-/** A suite run's report, and the full result of each of its runs in the order of `report.runs`. */
-export interface ConformanceRunOutcome {
-  report: ConformanceRunReport;
-  results: RunResult[];
-}
-
-/** Like runConformance(), and also returns each run's full result for reporters that show more (html). */
-export async function runConformanceWithResults(options: RunOptions = {}): Promise<ConformanceRunOutcome> {
-  const suite = resolveSuite(options);
-  const platform = options.platform ?? process.platform;
-  const workspaces = new WorkspaceTemplates({
-    ...(options.git ? { git: options.git } : {}),
-    keep: options.keepDirectories === true,
-  });
-  // One XDG_CACHE_HOME for every run of this invocation: caches (the reference shim's compile cache) stay warm
-  // from run to run while HOME and TMPDIR are each run's own. Removed with the suite.
-  const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'yume-conformance-cache-'));
-  const isolation = SuiteCgroup.create(platform);
-  const suiteCgroup = 'cgroup' in isolation ? isolation.cgroup : undefined;
-  const settings = {
-    workspaces,
-    cacheDir,
-    ...(suiteCgroup ? { suiteCgroup } : {}),
-    shim: suite.shim,
-    shimArgs: options.shimArgs ?? [],
-    userEnv: options.env ?? {},
-    timeoutMs: suite.timeoutMs,
-    platform,
-    capabilities: suite.capabilities,
-    protocolVersion: PROTOCOL_VERSION,
-    ...(options.recordOnly ? { recordOnly: true } : {}),
-    ...(options.keepDirectories ? { keepDirectories: true } : {}),
-    ...(options.officialCli ? { officialCli: options.officialCli } : {}),
-    ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
-    ...(options.maxRequestBodyBytes ? { maxRequestBodyBytes: options.maxRequestBodyBytes } : {}),
-  };
-  let finished = 0;
-  const jobs = options.jobs ?? defaultJobs();
-  const redactor = Redactor.forRunner();
-  // Stopped by a signal: no new run starts, running ones are ended and judged on what they did so far.
-  const stop = new SuiteStop(options.signals ?? process, platform);
-  const runOne = async (spec: RunSpec): Promise<RunResult> => {
-    if (stop.stopped) return { ...notStartedResult(spec, stop.signal!), interrupted: true };
-    const result = await runScenario(spec, settings);
-    if (stop.stopped) result.interrupted = true;
-    return result;
-  };
-  const results = await weightedPool(
-    suite.specs,
-    { capacity: jobs, order: startOrder(suite.specs), weight: (spec) => runWeight(spec, jobs) },
-    // Redacted as each run ends, so nothing after (progress lines included) sees a secret.
-    async (spec) => redactResult(await runOne(spec), redactor),
-    (result) => {
-      finished += 1;
-      options.onProgress?.(result, finished, suite.specs.length);
-    },
-  ).finally(async () => {
-    stop.close();
-    suiteCgroup?.close();
-    workspaces.close();
-    if (!options.keepDirectories) await rm(cacheDir, { recursive: true, force: true, maxRetries: 3 });
-  });
-  applyExpectedFailures(results, suite.expected, platform);
-  const exit = suiteExit(results);
-  const report: ConformanceRunReport = {
-    summary: summarizeResults(results),
-    runs: results.map((result, index) => toReportRun(result, suite.positions[index]!)),
-    protocolVersion: PROTOCOL_VERSION,
-    generatedAt: new Date().toISOString(),
-    verdict: suiteVerdict(results),
-    exitCode: stop.stopped ? (Math.max(exit.code, 1) as 1 | 2) : exit.code,
-    ...(exit.reason ? { error: exit.reason } : stop.stopped ? { error: `stopped by ${stop.signal}` } : {}),
-    ...(stop.stopped ? { interrupted: true, verdict: 'failed' as const } : {}),
-    isolation: {
-      mechanism: isolation.mechanism,
-      ...('detail' in isolation
-        ? { detail: isolation.detail }
-        : { detail: `one cgroup v2 leaf per run under ${suiteCgroup!.directory}` }),
-    },
-    shim: suite.shim,
-    capabilities: suite.capabilities.source,
-    seed: suite.seed,
-    platform,
-    suiteVersion: suiteVersion(),
-    selection: suite.selection,
-    ...(options.shard ? { shard: options.shard } : {}),
-  };
-  if (options.artifactsDir) writeArtifacts(options.artifactsDir, report.runs, results);
-  return { report, results };
 }

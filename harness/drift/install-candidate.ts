@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { FakeCliName } from '../script-types.js';
-import { PINNED } from '../pinned/index.js';
+import type { FakeCliName } from '../official-cli/script-types.js';
+import { PINNED } from '../official-cli/pinned/index.js';
 
 export type CandidateSource =
   | { kind: 'latest' }

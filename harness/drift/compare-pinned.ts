@@ -1,8 +1,8 @@
 // What changed between the pinned data of a CLI and a candidate release: its version, the options each
 // recorded help lists (added, removed, changed value or choices), the tools it declares to the model and
 // the event types it prints. Each difference is one line of the drift report.
-import type { HelpOption } from '../pinned/help-options.js';
-import type { PinnedCli } from '../pinned/pinned-types.js';
+import type { HelpOption } from '../official-cli/pinned/help-options.js';
+import type { PinnedCli } from '../official-cli/pinned/pinned-types.js';
 
 const describeOption = (option: HelpOption) =>
   `--${option.long}${option.short ? ` (-${option.short})` : ''} ${option.value}${option.choices ? ` [${option.choices.join(', ')}]` : ''}`;

@@ -1,0 +1,200 @@
+// runConformance(): the programmatic form of `yume-conformance run`, above the runner and the reports: it
+// resolves the suite (runner/suite.ts), runs it `jobs` at a time, applies expected failures and returns the
+// report (schemas/report.schema.json) with the exit code. runConformanceWithResults() also returns the full
+// result of each run (whole transcripts, requests, timelines), which the caller hands to the reporters.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PROTOCOL_VERSION } from '../../generated/protocol.js';
+import type { ConformanceReport, ReportRun } from '../report/model.js';
+import { toReportFinding } from '../report/model.js';
+import { WorkspaceTemplates } from '../runner/git-workspace.js';
+import { notVerifiedResult, runScenario } from '../runner/run-scenario.js';
+import { SuiteStop } from '../runner/stop-signals.js';
+import { SuiteCgroup } from '../process/cgroup.js';
+import type { RunResult, RunSpec } from '../runner/run-types.js';
+import { defaultJobs, runWeight, startOrder, weightedPool } from '../runner/schedule.js';
+import { writeArtifacts } from '../report/artifacts.js';
+import { Redactor } from '../runner/redact.js';
+import { reportProcess, reportRequest } from '../report/run-output.js';
+import { redactResult } from '../runner/redact-result.js';
+import type { Shard } from '../runner/shard.js';
+import {
+  applyExpectedFailures,
+  suiteExit,
+  suiteVerdict,
+  summarizeResults,
+  type SuiteSummary,
+} from '../runner/verdict.js';
+import {
+  bundledReferenceShim,
+  DEFAULT_SEED,
+  DEFAULT_TIMEOUT_MS,
+  resolveSuite,
+  type ResolvedSuite,
+  type RunOptions,
+  suiteVersion,
+} from '../runner/suite.js';
+
+export { bundledReferenceShim, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, resolveSuite, suiteVersion };
+export type { ResolvedSuite, RunOptions };
+
+export interface ConformanceRunReport extends ConformanceReport {
+  summary: SuiteSummary;
+  runs: ReportRun[];
+  verdict: 'passed' | 'partial' | 'failed';
+  exitCode: 0 | 1 | 2;
+  /** Set with exit code 2. */
+  error?: string;
+  shim: string;
+  capabilities: string;
+  seed: number;
+  platform: string;
+  suiteVersion: string;
+  selection: { fingerprint: string; runs: number };
+  shard?: Shard;
+}
+
+function toReportRun(result: RunResult, position: number): ReportRun {
+  const run: ReportRun = {
+    index: position,
+    scenario: result.scenario,
+    provider: result.provider,
+    status: result.status,
+    findings: result.findings.map(toReportFinding),
+    profile: result.profile,
+    dialect: result.dialect,
+    durationMs: result.durationMs,
+    invocation: result.invocation,
+    required: result.required,
+  };
+  if (result.seed !== undefined) run.seed = result.seed;
+  if (result.notVerified) run.notVerified = result.notVerified;
+  if (result.limitation) run.limitation = result.limitation;
+  if (result.expectedFailure) run.expectedFailure = result.expectedFailure;
+  if (result.error) run.error = result.error;
+  if (result.interrupted) run.interrupted = true;
+  const lines = result.processes.reduce((sum, process) => sum + nonEmptyLineCount(process.stdout), 0);
+  if (result.processes.length > 0) {
+    run.lines = lines;
+    run.processes = result.processes.map(reportProcess);
+  }
+  if (result.requests.length > 0) run.requests = result.requests.map(reportRequest);
+  return run;
+}
+
+/** Lines with at least one byte, counted without splitting (a stdout may hold millions of lines). */
+function nonEmptyLineCount(bytes: Buffer): number {
+  let count = 0;
+  let start = 0;
+  while (start < bytes.length) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    if (end > start) count += 1;
+    start = end + 1;
+  }
+  return count;
+}
+
+/** A run the suite never started because it was stopped first. */
+function notStartedResult(spec: RunSpec, signal: NodeJS.Signals): RunResult {
+  return notVerifiedResult(spec, {
+    persistent: false,
+    notVerified: `not started: the runner was stopped by ${signal}`,
+  });
+}
+
+export async function runConformance(options: RunOptions = {}): Promise<ConformanceRunReport> {
+  return (await runConformanceWithResults(options)).report;
+}
+
+/** A suite run's report, and the full result of each of its runs in the order of `report.runs`. */
+export interface ConformanceRunOutcome {
+  report: ConformanceRunReport;
+  results: RunResult[];
+}
+
+/** Like runConformance(), and also returns each run's full result for reporters that show more (html). */
+export async function runConformanceWithResults(options: RunOptions = {}): Promise<ConformanceRunOutcome> {
+  const suite = resolveSuite(options);
+  const platform = options.platform ?? process.platform;
+  const workspaces = new WorkspaceTemplates({
+    ...(options.git ? { git: options.git } : {}),
+    keep: options.keepDirectories === true,
+  });
+  // One XDG_CACHE_HOME for every run of this invocation: caches (the reference shim's compile cache) stay warm
+  // from run to run while HOME and TMPDIR are each run's own. Removed with the suite.
+  const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'yume-conformance-cache-'));
+  const isolation = SuiteCgroup.create(platform);
+  const suiteCgroup = 'cgroup' in isolation ? isolation.cgroup : undefined;
+  const settings = {
+    workspaces,
+    cacheDir,
+    ...(suiteCgroup ? { suiteCgroup } : {}),
+    shim: suite.shim,
+    shimArgs: options.shimArgs ?? [],
+    userEnv: options.env ?? {},
+    timeoutMs: suite.timeoutMs,
+    platform,
+    capabilities: suite.capabilities,
+    protocolVersion: PROTOCOL_VERSION,
+    ...(options.recordOnly ? { recordOnly: true } : {}),
+    ...(options.keepDirectories ? { keepDirectories: true } : {}),
+    ...(options.officialCli ? { officialCli: options.officialCli } : {}),
+    ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
+    ...(options.maxRequestBodyBytes ? { maxRequestBodyBytes: options.maxRequestBodyBytes } : {}),
+  };
+  let finished = 0;
+  const jobs = options.jobs ?? defaultJobs();
+  const redactor = Redactor.forRunner();
+  // Stopped by a signal: no new run starts, running ones are ended and judged on what they did so far.
+  const stop = new SuiteStop(options.signals ?? process, platform);
+  const runOne = async (spec: RunSpec): Promise<RunResult> => {
+    if (stop.stopped) return { ...notStartedResult(spec, stop.signal!), interrupted: true };
+    const result = await runScenario(spec, settings);
+    if (stop.stopped) result.interrupted = true;
+    return result;
+  };
+  const results = await weightedPool(
+    suite.specs,
+    { capacity: jobs, order: startOrder(suite.specs), weight: (spec) => runWeight(spec, jobs) },
+    // Redacted as each run ends, so nothing after (progress lines included) sees a secret.
+    async (spec) => redactResult(await runOne(spec), redactor),
+    (result) => {
+      finished += 1;
+      options.onProgress?.(result, finished, suite.specs.length);
+    },
+  ).finally(async () => {
+    stop.close();
+    suiteCgroup?.close();
+    workspaces.close();
+    if (!options.keepDirectories) await rm(cacheDir, { recursive: true, force: true, maxRetries: 3 });
+  });
+  applyExpectedFailures(results, suite.expected, platform);
+  const exit = suiteExit(results);
+  const report: ConformanceRunReport = {
+    summary: summarizeResults(results),
+    runs: results.map((result, index) => toReportRun(result, suite.positions[index]!)),
+    protocolVersion: PROTOCOL_VERSION,
+    generatedAt: new Date().toISOString(),
+    verdict: suiteVerdict(results),
+    exitCode: stop.stopped ? (Math.max(exit.code, 1) as 1 | 2) : exit.code,
+    ...(exit.reason ? { error: exit.reason } : stop.stopped ? { error: `stopped by ${stop.signal}` } : {}),
+    ...(stop.stopped ? { interrupted: true, verdict: 'failed' as const } : {}),
+    isolation: {
+      mechanism: isolation.mechanism,
+      ...('detail' in isolation
+        ? { detail: isolation.detail }
+        : { detail: `one cgroup v2 leaf per run under ${suiteCgroup!.directory}` }),
+    },
+    shim: suite.shim,
+    capabilities: suite.capabilities.source,
+    seed: suite.seed,
+    platform,
+    suiteVersion: suiteVersion(),
+    selection: suite.selection,
+    ...(options.shard ? { shard: options.shard } : {}),
+  };
+  if (options.artifactsDir) writeArtifacts(options.artifactsDir, report.runs, results);
+  return { report, results };
+}
