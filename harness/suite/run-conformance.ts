@@ -167,7 +167,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
   ).finally(async () => {
     stop.close();
     suiteCgroup?.close();
-    workspaces.close();
+    await workspaces.close();
     if (!options.keepDirectories) await rm(cacheDir, { recursive: true, force: true, maxRetries: 3 });
   });
   applyExpectedFailures(results, suite.expected, platform);

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../harness/mock/scenario-loader.js';
 import { commitFixtures, WorkspaceTemplates } from '../../harness/runner/git-workspace.js';
+import { runConformance } from '../../harness/suite/run-conformance.js';
 import { checkWorkspace, createRunDirectories, removeRunDirectories } from '../../harness/runner/workspace.js';
 import { describeFindings, fixtureShim, rules, runFixture, transcripts } from './helpers/run-fixture.js';
 
@@ -216,6 +217,24 @@ describe('scenario workspaces', () => {
     expect(await templates.prepare(scenario)).toEqual({ source: scenario.workspaceDir });
     expect(existsSync(path.join(scenario.workspaceDir!, '.git'))).toBe(false);
     await templates.close();
+  });
+});
+
+describe('a suite invocation', () => {
+  it('has removed its templates (and every run folder) by the time it returns', async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'yc-suite-tmp-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const report = await runConformance({ scenarios: ['single-tool', 'plain-text'], providers: ['openai-chat'] });
+      expect(report.summary.failed).toBe(0);
+      expect(report.summary.passed).toBeGreaterThanOrEqual(2);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    expect(readdirSync(tmp)).toEqual([]);
+    rmSync(tmp, { recursive: true, force: true });
   });
 });
 
