@@ -30,7 +30,7 @@ import type {
   SuiteSettings,
   TimelineEntry,
 } from './run-types.js';
-import { causesFirst } from './finding-order.js';
+import { capPerRule, causesFirst } from './finding-order.js';
 import { WorkspaceTemplates } from './git-workspace.js';
 import { createRunDirectories, removeRunDirectories } from './workspace.js';
 
@@ -440,7 +440,7 @@ async function runPrepared(
     return {
       ...baseResult(spec),
       status,
-      findings: causesFirst(checked.findings),
+      findings: causesFirst(capPerRule(checked.findings)),
       ...(unverified.length > 0 ? { notVerified: unverified.join('; ') } : {}),
       ...(limited ? { limitation: checked.limitations.join('; ') } : {}),
       durationMs: Math.round(performance.now() - started),
