@@ -263,6 +263,31 @@ describe('cli.tool-outcome-matches from the tool results the CLI sent the model'
     expect(reportedFailure('gemini', { content: 'Hello' })).toBe(false);
     expect(reportedFailure('anthropic', { content: 'x', isError: false })).toBe(false);
   });
+  it('leaves out what a resumed session carries from an earlier (killed) turn', () => {
+    const resume = scenario('resume');
+    const [first, second] = [resume.turns[0]!.prompt, resume.turns[1]!.prompt];
+    // Turn 1 was killed while its tool ran: the CLI's first request of turn 2 carries that call and its
+    // aborted result, before turn 2's prompt; turn 2 itself runs no tool.
+    const resumed = request('anthropic', 0, 1, 1100, {
+      messages: [
+        { role: 'user', content: first },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_killed', name: 'Bash', input: {} }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_killed', content: 'aborted', is_error: true }],
+        },
+        { role: 'user', content: second },
+      ],
+    });
+    const out = judge({
+      scenario: resume,
+      log: [start('claude', 0, 0), start('claude', 1, 1000, { resume: 'abc' })],
+      requests: [resumed],
+      eventsByTurn: [[], []],
+    });
+    expect(out.rules).toEqual([]);
+  });
+
   it('lists an outcome it cannot read as not verified', () => {
     const codexRequests = [
       request('openai-responses', 0, 0, 100, { input: prompt }),

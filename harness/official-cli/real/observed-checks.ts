@@ -4,7 +4,7 @@
 // and its history: what it ran, how it said each tool ended, what it remembered), and the processes the
 // harness had to end. A rule whose evidence is missing in a run is reported not verified, with why.
 import type { RecordedRequest } from '../../mock/mock-server.js';
-import { type HistoryToolResult, requestView } from '../../mock/request-views.js';
+import { type HistoryItem, type HistoryToolResult, requestView } from '../../mock/request-views.js';
 import type { MockProviderId } from '../../mock/scenario-types.js';
 import type { ProcessInfo } from '../../process/process-table.js';
 import type { CanonicalEvent } from '../../protocol/canonical.js';
@@ -156,9 +156,15 @@ export function reportedFailure(provider: MockProviderId, result: HistoryToolRes
   return undefined;
 }
 
-/** The tool results the CLI sent back during `turn`, in order, without those of earlier turns. */
+/**
+ * The tool results the CLI sent back during `turn`, in order: those after the turn's prompt in its requests'
+ * history (a resumed session also carries the calls of earlier turns, a killed turn's call among them). When
+ * the prompt is not found as sent, results seen in earlier turns' requests are left out instead.
+ */
 function resultsOfTurn(input: ObservedCliRunInput, turn: number): HistoryToolResult[] {
   const keyOf = (result: HistoryToolResult, position: number) => result.id ?? `${result.name ?? ''}#${position}`;
+  const prompt = input.scenario.turns[turn]?.prompt.trim() ?? '';
+  const asked = (item: HistoryItem) => item.role === 'user' && item.texts.some((text) => text.includes(prompt));
   const earlier = new Set<string>();
   for (const request of input.requests)
     if (request.provider === input.provider && request.turn < turn)
@@ -168,13 +174,15 @@ function resultsOfTurn(input: ObservedCliRunInput, turn: number): HistoryToolRes
           earlier.add(keyOf(result, position));
         });
   const seen = new Map<string, HistoryToolResult>();
-  for (const request of requestsOf(input, turn))
-    requestView(input.provider, request.body, request.path)
-      .history.flatMap((item) => item.toolResults)
-      .forEach((result, position) => {
-        const key = keyOf(result, position);
-        if (!earlier.has(key) && !seen.has(key)) seen.set(key, result);
-      });
+  for (const request of requestsOf(input, turn)) {
+    const history = requestView(input.provider, request.body, request.path).history;
+    const promptAt = prompt === '' ? -1 : history.findLastIndex(asked);
+    const results = history.slice(promptAt + 1).flatMap((item) => item.toolResults);
+    results.forEach((result, position) => {
+      const key = keyOf(result, position);
+      if ((promptAt >= 0 || !earlier.has(key)) && !seen.has(key)) seen.set(key, result);
+    });
+  }
   return [...seen.values()];
 }
 
@@ -210,7 +218,7 @@ function checkToolOutcomes(input: ObservedCliRunInput): ObservedCliRun {
       out.findings.push(
         runFinding(
           'cli.tool-outcome-matches',
-          `turn ${turn + 1}: ${input.cli} told the model that ${result.name ?? result.id ?? `tool ${index + 1}`} ${failed ? 'failed' : 'succeeded'}, but the shim's tool_result on line ${shown.line} has is_error: ${shown.isError}`,
+          `turn ${turn + 1}: ${input.cli} told the model that ${result.name ?? result.id ?? `tool ${index + 1}`} ${failed ? 'failed' : 'succeeded'}, but the shim's tool_result on line ${shown.line} has is_error: ${shown.isError} (a translator that reads the outcome wrongly, or a CLI whose stdout never carried it: compare with the CLI's own output)`,
         ),
       );
     });
