@@ -59,7 +59,15 @@ export interface InstalledOfficialCli {
    * does; a real CLI's wrapper sees only its starts, so the rules judged from the rest are not verified.
    */
   logsInside: boolean;
+  /**
+   * Empty folders the CLI itself leaves in the workspace (real codex: its sandbox's mount points for protected
+   * folders, left behind when a command is interrupted or killed); the workspace checks do not count them.
+   */
+  leftoverDirs: readonly string[];
 }
+
+/** codex's workspace-write sandbox mounts these read-only in every writable root, creating them when missing. */
+const CODEX_SANDBOX_MOUNT_POINTS = ['.agents', '.aws', '.codex'] as const;
 
 /** How the mock must serve a run whose CLI is in this mode. */
 export function mockOptionsFor(mode: OfficialCliMode): { mapTools?: ToolMapper; gate: boolean } {
@@ -132,7 +140,7 @@ export async function installOfficialCli(
       ...(options.node ? { node: options.node } : {}),
       ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
     });
-    return { mode: 'fake', env: installed.env, waitFor, logsInside: true, ...common };
+    return { mode: 'fake', env: installed.env, waitFor, logsInside: true, leftoverDirs: [], ...common };
   }
   if ((options.platform ?? process.platform) === 'win32')
     return { notVerified: 'the real-CLI mode runs the CLI behind a POSIX exec wrapper, which Windows does not have' };
@@ -166,5 +174,11 @@ export async function installOfficialCli(
     stateFile,
     logFile,
   });
-  return { mode: 'real', env: {}, logsInside: false, ...common };
+  return {
+    mode: 'real',
+    env: {},
+    logsInside: false,
+    leftoverDirs: options.cli === 'codex' ? CODEX_SANDBOX_MOUNT_POINTS : [],
+    ...common,
+  };
 }

@@ -144,7 +144,12 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
   const expectedLabel = input.scenario.workspaceAfterDir
     ? `transcripts/${input.scenario.id}/workspace-after/`
     : `the fixtures (transcripts/${input.scenario.id}/workspace/, which this scenario must not change)`;
-  const workspaceFindings = await checkWorkspace(expectedDir, input.workspace, expectedLabel);
+  const workspaceFindings = await checkWorkspace(
+    expectedDir,
+    input.workspace,
+    expectedLabel,
+    input.cli?.leftoverDirs ?? [],
+  );
   findings.push(...outsideCwdChecks(input.scenario, input.workspace, started.flatMap(eventsOf)));
   const denied = input.scenario.permissionMode === 'deny';
   const deniedByApproval = deniesACall(input.scenario);

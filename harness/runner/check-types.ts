@@ -33,6 +33,8 @@ export interface CheckInput {
     required: boolean;
     omissions?: CliOmissions;
     logsInside?: boolean;
+    /** Empty folders the CLI itself leaves in the workspace (official-cli/backend.ts). */
+    leftoverDirs?: readonly string[];
   };
   recordOnly: boolean;
 }

@@ -415,6 +415,7 @@ async function runPrepared(
               log: installed.readLog(),
               omissions: installed.omissions,
               logsInside: installed.logsInside,
+              leftoverDirs: installed.leftoverDirs,
               required: entry.kind === 'cli' && spec.invocation.kind !== 'yume-app',
             },
           }

@@ -55,6 +55,21 @@ describe('workspace side effects', () => {
     });
   });
 
+  it('does not count the empty folders a real CLI leaves (codex’s sandbox mount points), and only those', async () => {
+    const expected = tree({ 'a.txt': 'one\n' });
+    const left = tree({ 'a.txt': 'one\n' });
+    mkdirSync(path.join(left, '.codex'));
+    mkdirSync(path.join(left, '.aws'));
+    expect(await checkWorkspace(expected, left, 'x', ['.codex', '.aws'])).toEqual([]);
+    const [untolerated] = await checkWorkspace(expected, left, 'x');
+    expect(untolerated?.message).toContain('.codex: unexpected dir');
+    writeFileSync(path.join(left, '.codex', 'config.toml'), 'written by the shim');
+    const [filled] = await checkWorkspace(expected, left, 'x', ['.codex', '.aws']);
+    expect(filled?.message).toContain('.codex: unexpected dir');
+    expect(filled?.message).toContain('.codex/config.toml: unexpected file');
+    expect(filled?.message).not.toContain('.aws');
+  });
+
   it('creates fresh run directories seeded from the fixtures, and removes them', async () => {
     const dirs = await createRunDirectories('a/b c', tree({ 'hello.txt': 'hi' }));
     expect((await snapshotTree(dirs.workspace)).get('hello.txt')).toMatchObject({ kind: 'file', text: 'hi' });
