@@ -86,7 +86,9 @@ function codexFiles(options: OfflineEnvironmentOptions): Record<string, string> 
       `base_url = ${tomlString(options.endpoints.openai)}`,
       'env_key = "OPENAI_API_KEY"',
       'wire_api = "responses"',
-      `request_max_retries = ${retries}`,
+      // A request-level retry is silent; a stream-level one prints "Reconnecting... n/m" on stdout, which is
+      // how a translator learns of it (R5: listed in result.errors). So every retry goes through the stream.
+      'request_max_retries = 0',
       `stream_max_retries = ${retries}`,
       '',
     ].join('\n'),
