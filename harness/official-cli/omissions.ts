@@ -2,7 +2,8 @@
 // Type-B transcript is compared with the golden without that content; docs/type-b-checks.md). Taken from
 // the captures: gemini prints no read_file content and reports a failing shell command as success; codex
 // and claude print whole messages only, so a message cut short (interrupt, broken stream) never appears;
-// codex runs every tool through its shell or apply_patch, so its calls are not the app's tool calls.
+// codex runs every tool through its shell or apply_patch, so its calls are not the app's tool calls, and it
+// drops a stream event it cannot parse (the turn goes on).
 import type { FakeCliName, ScriptToolCall } from './script-types.js';
 import { expectedTranslation } from './tool-mapping.js';
 
@@ -17,6 +18,11 @@ export interface CliOmissions {
   ownToolCalls: boolean;
   /** Retries of the provider call are visible only on stderr (not on stdout). */
   retriesOnStderrOnly: boolean;
+  /**
+   * An event it cannot parse in the middle of a stream is dropped and the turn goes on (codex 0.169 builds
+   * messages from whole items): a malformed chunk ends the turn as a success with the whole message.
+   */
+  dropsMalformedEvents: boolean;
 }
 
 export const CLI_OMISSIONS: Readonly<Record<FakeCliName, CliOmissions>> = {
@@ -26,6 +32,7 @@ export const CLI_OMISSIONS: Readonly<Record<FakeCliName, CliOmissions>> = {
     shellFailureAsSuccess: true,
     ownToolCalls: false,
     retriesOnStderrOnly: true,
+    dropsMalformedEvents: false,
   },
   codex: {
     partialText: true,
@@ -33,6 +40,7 @@ export const CLI_OMISSIONS: Readonly<Record<FakeCliName, CliOmissions>> = {
     shellFailureAsSuccess: false,
     ownToolCalls: true,
     retriesOnStderrOnly: false,
+    dropsMalformedEvents: true,
   },
   claude: {
     partialText: true,
@@ -40,6 +48,7 @@ export const CLI_OMISSIONS: Readonly<Record<FakeCliName, CliOmissions>> = {
     shellFailureAsSuccess: false,
     ownToolCalls: false,
     retriesOnStderrOnly: false,
+    dropsMalformedEvents: false,
   },
 };
 

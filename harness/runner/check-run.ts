@@ -13,7 +13,7 @@ import { buildTurnModels } from './golden-model.js';
 import type { NormaliseContext } from './normalise.js';
 import { runFinding } from '../rules/finding.js';
 import { checkToolOutputs } from './tool-output-check.js';
-import { omissionsOf } from './cli-adjustments.js';
+import { endsInMalformedChunk, omissionsOf } from './cli-adjustments.js';
 import { expectedToolCall } from '../official-cli/omissions.js';
 import { stableJson } from './golden-model.js';
 import { normaliseToolInput } from './normalise.js';
@@ -107,16 +107,18 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
           process.label,
         ),
       );
-      findings.push(
-        ...faultOutcomeChecks(
-          turn,
-          turnIndex,
-          turnEvents(process, turnIndex),
-          process.label,
-          !omissions?.retriesOnStderrOnly && retried(input, turnIndex),
-          validation.dialect,
-        ),
-      );
+      // A CLI that drops a malformed event (codex) ends that turn as a success: its outcome is the CLI's.
+      if (!(omissions?.dropsMalformedEvents && endsInMalformedChunk(turn)))
+        findings.push(
+          ...faultOutcomeChecks(
+            turn,
+            turnIndex,
+            turnEvents(process, turnIndex),
+            process.label,
+            !omissions?.retriesOnStderrOnly && retried(input, turnIndex),
+            validation.dialect,
+          ),
+        );
       if (input.scenario.cli === 'missing')
         findings.push(...missingCliOutcomeChecks(turnIndex, turnEvents(process, turnIndex), process.label));
     });

@@ -26,6 +26,25 @@ export function turnEndsInCutMessage(turn: Turn): boolean {
   return last === 'cut' || last === 'malformed' || last === 'mid-stream-error';
 }
 
+/** A turn whose only fault is a malformed chunk in its last answer (a CLI that drops such events succeeds). */
+export function endsInMalformedChunk(turn: Turn): boolean {
+  const faults = turn.responses.filter((response) => response.fault);
+  return faults.length === 1 && turn.responses.at(-1)?.fault?.kind === 'malformed' && !turn.interrupt;
+}
+
+/** The turn as a CLI that dropped the malformed event shows it: the whole last message and a success. */
+function successfulEnding(turn: Turn): ModelItem[] {
+  const last = turn.responses.at(-1)!;
+  const text = (last.text ?? []).join('');
+  const usage = last.usage
+    ? { inputTokens: last.usage.input_tokens, outputTokens: last.usage.output_tokens }
+    : undefined;
+  return [
+    ...(text ? [{ kind: 'text' as const, text, lines: [] }] : []),
+    { kind: 'result', isError: false, ...(usage ? { usage } : {}), lines: [] },
+  ];
+}
+
 /** Drops the text stretch right before the result (the cut message's partial text). */
 function withoutTrailingText(items: ModelItem[]): ModelItem[] {
   const resultAt = items.findIndex((item) => item.kind === 'result');
@@ -91,6 +110,7 @@ export function adjustGoldenForCli(
           ? { ...item, calls: item.calls.map((call) => translateCall(call, cli, omissions, turn, used, context)) }
           : item,
     );
+    if (omissions.dropsMalformedEvents && endsInMalformedChunk(turn)) return { items: successfulEnding(turn) };
     if (omissions.partialText && turnEndsInCutMessage(turn)) items = withoutTrailingText(items);
     return { items };
   });

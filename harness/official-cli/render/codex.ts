@@ -19,7 +19,7 @@ import {
   type ModelFailure,
   type UsageTotals,
 } from '../script-playback.js';
-import type { ScriptToolCall } from '../script-types.js';
+import type { ScriptResponse, ScriptToolCall } from '../script-types.js';
 import { codexDisplayedCommand, codexShellCommand } from '../tool-mapping.js';
 
 const MAX_ATTEMPTS = 2;
@@ -44,6 +44,12 @@ function insideGitRepository(directory: string): boolean {
     if (parent === current) return false;
     current = parent;
   }
+}
+
+function withoutMalformedFault(response: ScriptResponse): ScriptResponse {
+  if (response.fault?.kind !== 'malformed') return response;
+  const { fault: _dropped, ...rest } = response;
+  return rest;
 }
 
 export interface CodexRunOptions {
@@ -98,7 +104,8 @@ export async function runCodex(runtime: CliRuntime, invocation: Invocation, opti
 
   emit({ type: 'thread.started', thread_id: options.threadId });
   emit({ type: 'turn.started' });
-  const cursor = new ScriptCursor(runtime.turn.responses);
+  // Like the real one, codex drops a stream event it cannot parse and goes on: a malformed chunk is no fault.
+  const cursor = new ScriptCursor(runtime.turn.responses.map(withoutMalformedFault));
   for (;;) {
     const call = cursor.call(MAX_ATTEMPTS);
     for (const failure of call.retried) {
