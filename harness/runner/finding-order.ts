@@ -31,28 +31,43 @@ export function causesFirst(findings: readonly Finding[]): Finding[] {
     .map((entry) => entry.finding);
 }
 
+const SUMMARY = /^(\d+) more findings of this rule not listed \((\d+) in total\)$/;
+
+/** How many findings a finding stands for: one, or the count a summary (the stream validator's) gives. */
+function weight(finding: Finding): number {
+  const match = SUMMARY.exec(finding.message);
+  return match ? Number(match[1]) : 1;
+}
+
 /**
- * At most `limit` findings per rule, the rest counted in one more finding of that rule (same
- * severity, so the verdict is the same): a shim printing a million mismatching lines gets a readable report
- * of bounded size. The stream validator caps its own findings the same way.
+ * At most `limit` findings per rule, the rest counted in one more finding of that rule (same severity, so the
+ * verdict is the same): a shim printing a million mismatching lines gets a readable report of bounded size.
+ * The stream validator caps its own findings the same way; its summaries are counted, not listed again.
  */
 export function capPerRule(findings: readonly Finding[], limit = DEFAULT_MAX_FINDINGS_PER_RULE): Finding[] {
-  const counts = new Map<string, number>();
+  const listed = new Map<string, number>();
+  const omitted = new Map<string, { summary: Finding; count: number }>();
   const kept: Finding[] = [];
-  const firstOver = new Map<string, Finding>();
   for (const finding of findings) {
     const key = `${finding.rule}\n${finding.severity}`;
-    const count = (counts.get(key) ?? 0) + 1;
-    counts.set(key, count);
-    if (count <= limit) kept.push(finding);
-    else if (count === limit + 1) {
+    const isSummary = SUMMARY.test(finding.message);
+    const shown = listed.get(key) ?? 0;
+    if (!isSummary && shown < limit) {
+      listed.set(key, shown + 1);
+      kept.push(finding);
+      continue;
+    }
+    let entry = omitted.get(key);
+    if (!entry) {
       const summary: Finding = { rule: finding.rule, severity: finding.severity, message: '' };
       if (finding.fix !== undefined) summary.fix = finding.fix;
-      firstOver.set(key, summary);
+      entry = { summary, count: 0 };
+      omitted.set(key, entry);
       kept.push(summary);
     }
+    entry.count += weight(finding);
   }
-  for (const [key, summary] of firstOver)
-    summary.message = `${counts.get(key)! - limit} more findings of this rule not listed (${counts.get(key)} in total)`;
+  for (const [key, { summary, count }] of omitted)
+    summary.message = `${count} more findings of this rule not listed (${count + (listed.get(key) ?? 0)} in total)`;
   return kept;
 }

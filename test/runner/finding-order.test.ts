@@ -36,6 +36,20 @@ describe('capPerRule', () => {
     expect(capped.at(-1)!.message).toBe('two');
   });
 
+  it('counts the stream validator’s own summary instead of listing it again', () => {
+    const validator = [
+      ...Array.from({ length: 50 }, (_, index) => finding('framing.single-line-json', `line ${index + 1}`)),
+      finding('framing.single-line-json', '3145678 more findings of this rule not listed (3145728 in total)'),
+    ];
+    const capped = capPerRule(validator, 50);
+    expect(capped).toHaveLength(51);
+    expect(capped.at(-1)!.message).toBe('3145678 more findings of this rule not listed (3145728 in total)');
+    // Two processes' worth: the second one's findings all go into the count.
+    const twice = capPerRule([...validator, ...validator], 50);
+    expect(twice).toHaveLength(51);
+    expect(twice.at(-1)!.message).toBe('6291406 more findings of this rule not listed (6291456 in total)');
+  });
+
   it('leaves a list within the limit as it is', () => {
     const few = [finding('a.b', 'x'), finding('a.b', 'y', 'SHOULD')];
     expect(capPerRule(few, 1)).toEqual(few);
