@@ -1,6 +1,8 @@
 // Nothing a run started outlives it: on Linux with a writable cgroup v2 hierarchy each shim starts in a leaf
 // of its own, which catches a fast double fork into a new session with an empty environment; the forced
 // fallback (process group, parent chain, run marker) reports such an escape as not verified and leaves it.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ISOLATION_VARIABLE, SuiteCgroup } from '../../harness/process/cgroup.js';
 import {
@@ -34,6 +36,31 @@ describe.runIf(linuxRoot)('double fork into a new session with an empty environm
     const made = [first, second].flatMap((created) => ('cgroup' in created ? [created.cgroup] : []));
     expect(new Set(made.map((cgroup) => cgroup.directory)).size).toBe(2);
     for (const cgroup of made) cgroup.close();
+  });
+
+  it('an emptied leaf is kept for the next run; a busy one is not handed out; close removes them all', async () => {
+    const created = SuiteCgroup.create('linux', {});
+    const suiteCgroup = (created as { cgroup: SuiteCgroup }).cgroup;
+    try {
+      const first = suiteCgroup.leaf()!;
+      const busy = suiteCgroup.leaf()!;
+      await first.remove();
+      expect(existsSync(first.path)).toBe(true);
+      expect(suiteCgroup.leaf()!.path).toBe(first.path);
+      // A leaf whose run left a process is killed and emptied before it is kept: none is handed out busy.
+      const sleeper = spawn('/bin/sh', ['-c', `echo $$ > "${busy.path}/cgroup.procs" && exec sleep 30`], {
+        stdio: 'ignore',
+      });
+      const deadline = Date.now() + 5000;
+      while (busy.members().length === 0 && Date.now() < deadline) await sleep(20);
+      expect(busy.members()).toEqual([sleeper.pid]);
+      await busy.remove();
+      expect(busy.members()).toEqual([]);
+      expect(suiteCgroup.leaf()!.path).toBe(busy.path);
+    } finally {
+      suiteCgroup.close();
+    }
+    expect(existsSync(suiteCgroup.directory)).toBe(false);
   });
 
   it('cgroup v2 (this machine can make one, so the test must run): found, reported and ended', async () => {
