@@ -125,7 +125,11 @@ export function adjustObservedForCli(
 ): TurnModel[] {
   if (!omissions.partialText) return observed;
   // Partial text of a cut message is free either way: a shim that does show it is not wrong.
-  return observed.map((model, index) =>
-    turns[index] && turnEndsInCutMessage(turns[index]!) ? { items: withoutTrailingText(model.items) } : model,
-  );
+  return observed.map((model, index) => {
+    const turn = turns[index];
+    if (!turn || !turnEndsInCutMessage(turn)) return model;
+    // A malformed event the CLI dropped cut nothing: the whole message is compared.
+    if (omissions.dropsMalformedEvents && endsInMalformedChunk(turn)) return model;
+    return { items: withoutTrailingText(model.items) };
+  });
 }
