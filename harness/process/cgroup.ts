@@ -26,7 +26,7 @@ export interface RunCgroup {
   members(): number[];
   /** Ends every process in the leaf (cgroup.kill). */
   kill(): void;
-  /** Ends what is left, waits for the leaf to empty (up to `waitMs`), removes it. */
+  /** Ends what is left and waits for the leaf to empty (up to `waitMs`); an empty leaf is kept for a later run. */
   remove(waitMs?: number): Promise<void>;
 }
 

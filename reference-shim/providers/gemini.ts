@@ -11,8 +11,8 @@ import {
   type ModelStreamEvent,
   type ModelToolCall,
   type StopReason,
-  type ToolSpec,
 } from './provider.js';
+import type { ToolSpec } from '../tools/types.js';
 import { parseChunk } from './sse.js';
 
 interface GeminiPart {

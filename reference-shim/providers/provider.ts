@@ -23,8 +23,6 @@ import type { HistoryEntry, ThinkingRecord, TokenUsage } from '../session/histor
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 import type { ToolSpec } from '../tools/types.js';
 
-export type { ToolSpec };
-
 export interface ModelRequest {
   model: string;
   system: string;

@@ -165,14 +165,20 @@ function resultsOfTurn(input: ObservedCliRunInput, turn: number): HistoryToolRes
   const keyOf = (result: HistoryToolResult, position: number) => result.id ?? `${result.name ?? ''}#${position}`;
   const prompt = input.scenario.turns[turn]?.prompt.trim() ?? '';
   const asked = (item: HistoryItem) => item.role === 'user' && item.texts.some((text) => text.includes(prompt));
-  const earlier = new Set<string>();
-  for (const request of input.requests)
-    if (request.provider === input.provider && request.turn < turn)
-      requestView(input.provider, request.body, request.path)
-        .history.flatMap((item) => item.toolResults)
-        .forEach((result, position) => {
-          earlier.add(keyOf(result, position));
-        });
+  // Only needed when a request does not show the prompt as sent.
+  let earlier: Set<string> | undefined;
+  const seenEarlier = (key: string) => {
+    earlier ??= new Set(
+      input.requests
+        .filter((request) => request.provider === input.provider && request.turn < turn)
+        .flatMap((request) =>
+          requestView(input.provider, request.body, request.path)
+            .history.flatMap((item) => item.toolResults)
+            .map((result, position) => keyOf(result, position)),
+        ),
+    );
+    return earlier.has(key);
+  };
   const seen = new Map<string, HistoryToolResult>();
   for (const request of requestsOf(input, turn)) {
     const history = requestView(input.provider, request.body, request.path).history;
@@ -180,7 +186,7 @@ function resultsOfTurn(input: ObservedCliRunInput, turn: number): HistoryToolRes
     const results = history.slice(promptAt + 1).flatMap((item) => item.toolResults);
     results.forEach((result, position) => {
       const key = keyOf(result, position);
-      if ((promptAt >= 0 || !earlier.has(key)) && !seen.has(key)) seen.set(key, result);
+      if ((promptAt >= 0 || !seenEarlier(key)) && !seen.has(key)) seen.set(key, result);
     });
   }
   return [...seen.values()];
