@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { LoadedScenario } from '../mock/scenario-types.js';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 import { type CommitIdentity, writeFixtureCommit } from './git-objects.js';
+import { scratchDirectory } from './scratch-dir.js';
 import { copyTree } from './workspace.js';
 
 /** Author and committer of every fixture commit. */
@@ -136,10 +137,13 @@ export class WorkspaceTemplates {
   private readonly git: string;
   private readonly parent: NodeJS.ProcessEnv;
   private readonly keep: boolean;
+  private readonly base: string | undefined;
 
   /** `keep`: close() leaves the templates (runs kept with --keep borrow their objects). */
-  constructor(options: { git?: string; parent?: NodeJS.ProcessEnv; keep?: boolean } = {}) {
+  /** `base`: the folder the templates go in (default: scratchDirectory(), scratch-dir.ts). */
+  constructor(options: { git?: string; parent?: NodeJS.ProcessEnv; keep?: boolean; base?: string } = {}) {
     this.git = options.git ?? 'git';
+    this.base = options.base;
     this.parent = options.parent ?? process.env;
     this.keep = options.keep ?? false;
   }
@@ -158,7 +162,7 @@ export class WorkspaceTemplates {
   }
 
   private async makeTemplate(scenario: LoadedScenario, index: number): Promise<PreparedWorkspace> {
-    this.root ??= mkdtemp(path.join(os.tmpdir(), 'yume-conformance-git-'));
+    this.root ??= mkdtemp(path.join(this.base ?? scratchDirectory().directory, 'yume-conformance-git-'));
     const dir = path.join(await this.root, `${index}-${scenario.id}`);
     if (scenario.workspaceDir) await cp(scenario.workspaceDir, dir, { recursive: true, verbatimSymlinks: true });
     else await mkdir(dir, { recursive: true });

@@ -236,7 +236,12 @@ export function harnessErrorResult(spec: RunSpec, error: unknown, durationMs: nu
 async function attemptRun(spec: RunSpec, settings: SuiteSettings): Promise<RunResult> {
   const check = preflight(spec, settings);
   if (check.notVerified) return notVerifiedResult(spec, check);
-  const templates = settings.workspaces ?? new WorkspaceTemplates({ keep: settings.keepDirectories === true });
+  const templates =
+    settings.workspaces ??
+    new WorkspaceTemplates({
+      keep: settings.keepDirectories === true,
+      ...(settings.scratchDir ? { base: settings.scratchDir } : {}),
+    });
   try {
     const prepared = await templates.prepare(spec.scenario);
     if ('notVerified' in prepared)
@@ -266,11 +271,10 @@ async function runPrepared(
     phases[name] += now - phaseStart;
     phaseStart = now;
   };
-  const dirs = await createRunDirectories(
-    `${spec.scenario.id}-${spec.provider}`,
-    workspace.source,
-    workspace.gitObjects ? { gitObjects: workspace.gitObjects } : {},
-  );
+  const dirs = await createRunDirectories(`${spec.scenario.id}-${spec.provider}`, workspace.source, {
+    ...(workspace.gitObjects ? { gitObjects: workspace.gitObjects } : {}),
+    ...(settings.scratchDir ? { base: settings.scratchDir } : {}),
+  });
   phaseEnd('directoriesMs');
   // This run's own dummy keys: its mock accepts only these, so no other run's shim can use it.
   const credentials = runCredentials();

@@ -42,6 +42,8 @@ export interface SuiteSettings {
   maxStdoutBytes?: number;
   /** The suite's cgroup v2 (Linux, where one can be made): each process of a run starts in a leaf of it. */
   suiteCgroup?: SuiteCgroup;
+  /** Where each run's folders are made (default: scratchDirectory(), scratch-dir.ts). */
+  scratchDir?: string;
   /** XDG_CACHE_HOME shared by every run of one suite invocation (default: a folder in each run's HOME). */
   cacheDir?: string;
   /** Request body limit of the run's mock (default 64 MB); a larger body is answered 413 with a finding. */

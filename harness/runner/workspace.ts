@@ -17,10 +17,10 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
-import os from 'node:os';
 import path from 'node:path';
 import type { Finding } from '../rules/types.js';
 import { runFinding } from '../rules/finding.js';
+import { scratchDirectory } from './scratch-dir.js';
 
 export interface RunDirectories {
   root: string;
@@ -43,11 +43,13 @@ export interface RunDirectories {
 export async function createRunDirectories(
   label: string,
   fixtures: string | undefined,
-  options: { gitObjects?: string } = {},
+  /** `base`: where the run folder is made (default: scratchDirectory(), scratch-dir.ts). */
+  options: { gitObjects?: string; base?: string } = {},
 ): Promise<RunDirectories> {
+  const base = options.base ?? scratchDirectory().directory;
   // realpath: on macOS the temp dir is a symlink (/var → /private/var); shims may print either spelling.
   const root = await realpath(
-    await mkdtemp(path.join(os.tmpdir(), `yume-conformance-${label.replace(/[^a-z0-9-]/gi, '_')}-`)),
+    await mkdtemp(path.join(base, `yume-conformance-${label.replace(/[^a-z0-9-]/gi, '_')}-`)),
   );
   const directories: RunDirectories = {
     root,

@@ -3,7 +3,6 @@
 // report (schemas/report.schema.json) with the exit code. runConformanceWithResults() also returns the full
 // result of each run (whole transcripts, requests, timelines), which the caller hands to the reporters.
 import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import type { ConformanceReport, ReportRun } from '../report/model.js';
@@ -11,6 +10,7 @@ import { toReportFinding } from '../report/model.js';
 import { WorkspaceTemplates } from '../runner/git-workspace.js';
 import { notVerifiedResult, runScenario } from '../runner/run-scenario.js';
 import { SuiteStop } from '../runner/stop-signals.js';
+import { suiteScratchDirectory } from '../runner/scratch-dir.js';
 import { SuiteCgroup } from '../process/cgroup.js';
 import type { RunResult, RunSpec } from '../runner/run-types.js';
 import { defaultJobs, runWeight, startOrder, weightedPool } from '../runner/schedule.js';
@@ -118,17 +118,20 @@ export interface ConformanceRunOutcome {
 export async function runConformanceWithResults(options: RunOptions = {}): Promise<ConformanceRunOutcome> {
   const suite = resolveSuite(options);
   const platform = options.platform ?? process.platform;
+  const scratch = suiteScratchDirectory(options.officialCli?.mode);
   const workspaces = new WorkspaceTemplates({
     ...(options.git ? { git: options.git } : {}),
     keep: options.keepDirectories === true,
+    base: scratch.directory,
   });
   // One XDG_CACHE_HOME for every run of this invocation: caches (the reference shim's compile cache) stay warm
   // from run to run while HOME and TMPDIR are each run's own. Removed with the suite.
-  const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'yume-conformance-cache-'));
+  const cacheDir = await mkdtemp(path.join(scratch.directory, 'yume-conformance-cache-'));
   const isolation = SuiteCgroup.create(platform);
   const suiteCgroup = 'cgroup' in isolation ? isolation.cgroup : undefined;
   const settings = {
     workspaces,
+    scratchDir: scratch.directory,
     cacheDir,
     ...(suiteCgroup ? { suiteCgroup } : {}),
     shim: suite.shim,
