@@ -50,6 +50,10 @@ describe('spawnShim: output', () => {
     const missing = await run('/nonexistent/dir/shim').done;
     expect(missing.spawnError).toMatch(/no such file/);
     expect(missing.pid).toBeUndefined();
+    // Refused by Node before anything starts: a run result, not a throw.
+    const refused = await run(process.execPath, { args: ['-e', 'x\u0000y'] }).done;
+    expect(refused.spawnError).toMatch(/null bytes/);
+    expect(refused.pid).toBeUndefined();
     if (posix) {
       const notExecutable = await run(fixtureShim('../../process/helpers/fixture-processes.ts')).done;
       expect(notExecutable.spawnError).toMatch(/permission denied.*chmod \+x/);
