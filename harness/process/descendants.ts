@@ -91,9 +91,7 @@ export class DescendantTracker {
     const current = await table.snapshot(rootPid);
     this.addFrom(current);
     // The marker is looked for among the processes just listed that are not known already (nor zombies).
-    await this.addMarked(
-      current.filter((info) => !gone(info) && !this.known.has(identity(info))).map((info) => info.pid),
-    );
+    await this.addMarked(current.filter((info) => !gone(info) && !this.known.has(identity(info))));
     const byIdentity = new Map(current.map((info) => [identity(info), info]));
     const alive: ProcessInfo[] = [];
     for (const info of this.known.values()) {
@@ -193,7 +191,7 @@ export class DescendantTracker {
   }
 
   /** Adds processes carrying the run's environment marker (the root excepted), among `candidates`. */
-  private async addMarked(candidates: number[]): Promise<void> {
+  private async addMarked(candidates: ProcessInfo[]): Promise<void> {
     const { environmentMarker, table, rootPid } = this.options;
     if (!environmentMarker || !table.withEnvironmentEntry) return;
     try {

@@ -30,9 +30,10 @@ export interface ProcessTable {
    * Processes whose environment holds `entry` (NAME=value), where the platform lets us read it (Linux).
    * Every process a shim starts inherits the run's marker variable unless it clears its environment, so
    * this finds descendants that left both the group and the parent chain before a sample saw them.
-   * `among`: only these pids are looked at (a snapshot just taken), instead of every pid above `newerThanPid`.
+   * `among`: only these processes are looked at (a snapshot just taken), instead of every pid above
+   * `newerThanPid`.
    */
-  withEnvironmentEntry?(entry: string, newerThanPid?: number, among?: number[]): Promise<ProcessInfo[]>;
+  withEnvironmentEntry?(entry: string, newerThanPid?: number, among?: ProcessInfo[]): Promise<ProcessInfo[]>;
 }
 
 /** Parses the content of /proc/<pid>/stat. The command name sits in parentheses and may contain spaces. */
@@ -101,23 +102,43 @@ export class LinuxProcessTable implements ProcessTable {
     return this.pids(newerThanPid).flatMap((pid) => this.info(pid) ?? []);
   }
 
-  async withEnvironmentEntry(entry: string, newerThanPid?: number, among?: number[]): Promise<ProcessInfo[]> {
+  async withEnvironmentEntry(entry: string, newerThanPid?: number, among?: ProcessInfo[]): Promise<ProcessInfo[]> {
     const needle = Buffer.from(`\0${entry}\0`);
     const found: ProcessInfo[] = [];
-    for (const pid of among ?? this.pids(newerThanPid)) {
-      try {
-        // environ is NUL-separated; prefix a NUL so the first variable matches too.
-        const environ = Buffer.concat([Buffer.from([0]), readFileSync(`${this.procRoot}/${pid}/environ`)]);
-        if (!environ.includes(needle)) continue;
-        const info = this.info(pid);
-        if (info) found.push(info);
-      } catch {
-        // gone, or another user's process
-      }
+    for (const candidate of among ?? this.pids(newerThanPid)) {
+      const info = typeof candidate === 'number' ? this.info(candidate) : candidate;
+      if (!info) continue;
+      const environ = this.environment(info);
+      if (environ?.includes(needle)) found.push(info);
     }
     return found;
   }
+
+  /** A process's environment with a NUL in front (so every entry is NUL-delimited), read once per process. */
+  private environment(info: ProcessInfo): Buffer | undefined {
+    const key = `${this.procRoot}:${info.pid}@${info.start}`;
+    const cached = environments.get(key);
+    if (cached) return cached;
+    try {
+      const environ = Buffer.concat([Buffer.from([0]), readFileSync(`${this.procRoot}/${info.pid}/environ`)]);
+      if (environments.size >= ENVIRONMENT_CACHE_SIZE) environments.delete(environments.keys().next().value!);
+      environments.set(key, environ);
+      return environ;
+    } catch {
+      return undefined; // ended meanwhile, or not ours to read
+    }
+  }
 }
+
+/**
+ * Environments already read, by process (pid and start time), shared by every run's table: each run's final
+ * sweep looks at every process newer than its shim, the other runs' included, and reading /proc/<pid>/environ
+ * (another process's memory) was most of a sweep's cost. A process that starts another program keeps its pid
+ * and start time: the environment read first is kept, which for a process that clears its environment on the way
+ * out of the run is the one that still names the run.
+ */
+const environments = new Map<string, Buffer>();
+const ENVIRONMENT_CACHE_SIZE = 4096;
 
 /** Parses `ps -A -o pid=,ppid=,pgid=,stat=,lstart=,comm=` output (lstart is five words). */
 export function parsePsOutput(text: string): ProcessInfo[] {

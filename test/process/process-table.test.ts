@@ -84,9 +84,23 @@ describe('processTableFor', () => {
     fakeProcess(202, 'RUN=abcd\0');
     const table = new LinuxProcessTable(root);
     const pids = async (among?: number[]) =>
-      (await table.withEnvironmentEntry('RUN=abc', 100, among)).map((info) => info.pid).sort();
+      (
+        await table.withEnvironmentEntry(
+          'RUN=abc',
+          100,
+          among?.map((pid) => table.info(pid)!),
+        )
+      )
+        .map((info) => info.pid)
+        .sort();
     expect(await pids()).toEqual([200, 201]);
     expect(await pids([200, 202])).toEqual([200]);
+
+    // Read once per process (pid and start time): a later look uses what was read, a reused pid is read again.
+    writeFileSync(path.join(root, '200', 'environ'), 'PATH=/bin\0');
+    expect(await pids([200])).toEqual([200]);
+    writeFileSync(path.join(root, '200', 'stat'), '200 (node) S 1 200 200 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9 0 0 0');
+    expect(await pids([200])).toEqual([]);
     rmSync(root, { recursive: true, force: true });
   });
 });
