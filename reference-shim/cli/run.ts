@@ -8,6 +8,7 @@ import { systemPrompt } from '../agent/system-prompt.js';
 import { TurnRunner } from '../agent/turn-runner.js';
 import { createEmitter } from '../output/emitter.js';
 import { SecretRedactor } from '../output/redact.js';
+import { StdoutSink } from '../output/stdout-sink.js';
 import { LineWriter } from '../output/writer.js';
 import { createProvider } from '../providers/registry.js';
 import { ProviderError, type Provider } from '../providers/provider.js';
@@ -66,7 +67,8 @@ function workingDirectory(options: ShimOptions): { cwd: string; realCwd: string 
 
 export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<never> {
   const redactor = new SecretRedactor(env);
-  const writer = new LineWriter(process.stdout, redactor);
+  const stdout = new StdoutSink();
+  const writer = new LineWriter(stdout, redactor);
   const stderr = (message: string): void => {
     process.stderr.write(`yume-shim: ${redactor.redact(message)}\n`);
   };
@@ -78,11 +80,11 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
   try {
     const command = parseCommandLine(argv, env);
     if (command.kind === 'help') {
-      process.stdout.write(HELP_TEXT);
+      stdout.write(HELP_TEXT);
       return exit(writer, EXIT_OK);
     }
     if (command.kind === 'version') {
-      process.stdout.write(`yume-shim ${SHIM_VERSION}\n`);
+      stdout.write(`yume-shim ${SHIM_VERSION}\n`);
       return exit(writer, EXIT_OK);
     }
     options = command.options;

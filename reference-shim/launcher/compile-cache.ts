@@ -13,7 +13,6 @@
 // A cache that cannot be read, is rejected or cannot be written is never an error: the bundle then runs as
 // plain JavaScript and the run is otherwise identical.
 import { lstatSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -70,13 +69,29 @@ export function runKind(argv: readonly string[]): RunKind {
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdgCache = env.XDG_CACHE_HOME;
   if (xdgCache && isAbsolute(xdgCache)) return join(xdgCache, 'yume-shim');
-  return join(tmpdir(), `yume-shim-cache-${currentUser()}`);
+  return join(temporaryDirectory(), `yume-shim-cache-${currentUser()}`);
+}
+
+/**
+ * os.tmpdir() without loading node:os on POSIX (its binding and module cost every start about 0.2 ms): the same
+ * TMPDIR, TMP, TEMP, /tmp lookup, trailing slash dropped. Windows asks node:os (its rules involve SystemRoot).
+ */
+function temporaryDirectory(): string {
+  if (process.platform === 'win32') return process.getBuiltinModule('node:os').tmpdir();
+  const { TMPDIR, TMP, TEMP } = process.env;
+  const directory = TMPDIR || TMP || TEMP || '/tmp';
+  return directory.length > 1 && directory.endsWith('/') ? directory.slice(0, -1) : directory;
 }
 
 function currentUser(): string {
   if (typeof process.getuid === 'function') return String(process.getuid());
   try {
-    return userInfo().username.replace(/[^A-Za-z0-9_.-]/g, '_') || 'user';
+    return (
+      process
+        .getBuiltinModule('node:os')
+        .userInfo()
+        .username.replace(/[^A-Za-z0-9_.-]/g, '_') || 'user'
+    );
   } catch {
     return 'user'; // no user name to be had (some service accounts); the directory check still applies
   }
@@ -101,6 +116,24 @@ export function privateDirectoryProblem(directory: string): string | undefined {
   } catch (error) {
     return `${directory}: ${(error as Error).message}`;
   }
+}
+
+/**
+ * `require` that asks Node once per module. The bundle calls require('node:fs') once for each of its modules that
+ * imports it (15 times), and each call of Node's own walks the module's exports again for its ES module facade:
+ * 0.1 ms of every start on Node 20, 0.2 ms on Node 22 and 24. Node returns the same exports object every time.
+ */
+export function requireOnce(nodeRequire: NodeJS.Require): NodeJS.Require {
+  const loaded = new Map<string, unknown>();
+  const once = (id: string): unknown => {
+    let exports = loaded.get(id);
+    if (exports === undefined) {
+      exports = nodeRequire(id);
+      loaded.set(id, exports);
+    }
+    return exports;
+  };
+  return Object.assign(once, nodeRequire) as NodeJS.Require;
 }
 
 /** A file name for the cache of this bundle under this Node; anything that changes the bundle changes it. */

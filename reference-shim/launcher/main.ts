@@ -4,6 +4,7 @@
 // Built as CommonJS because Node's ES module loader alone costs a cold start several milliseconds.
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { requireOnce } from './compile-cache.js';
 import { runBundle } from './node-compile-cache.js';
 
 /** Replaced by scripts/build.mjs with the hash of the bundle it built alongside. */
@@ -14,7 +15,7 @@ const bundle = join(__dirname, 'yume-shim-bundle.cjs');
 const argv = process.argv.slice(2);
 const bundleId = typeof YUME_SHIM_BUNDLE_ID === 'string' ? YUME_SHIM_BUNDLE_ID : undefined;
 // This bin's own require: the bundle only loads Node's modules with it (compile-cache.ts says why not createRequire).
-const run = runBundle({ bundle, argv, env: process.env, bundleId, require });
+const run = runBundle({ bundle, argv, env: process.env, bundleId, require: requireOnce(require) });
 process.once('exit', () => {
   const saved = run.save();
   if (process.env.YUME_SHIM_DEBUG_COMPILE_CACHE) {

@@ -24,6 +24,28 @@ function wellFormedStrings(_key: string, value: unknown): unknown {
   return value;
 }
 
+/** Where the lines go: standard output (stdout-sink.ts), or any stream (streamOutput). */
+export interface LineOutput {
+  /** Hands `text` to the OS, or queues it when it cannot take it yet. */
+  write(text: string): void;
+  /** Resolves once everything written so far has been handed to the OS. */
+  flush(): Promise<void>;
+  /** Called when a write fails (EPIPE: the reader went away). */
+  onError(listener: (error: NodeJS.ErrnoException) => void): void;
+}
+
+export function streamOutput(stream: Writable): LineOutput {
+  return {
+    write: (text) => void stream.write(text),
+    flush: () =>
+      new Promise((resolve) => {
+        const ok = stream.write('', () => resolve());
+        if (!ok) stream.once('drain', () => resolve());
+      }),
+    onError: (listener) => void stream.on('error', listener),
+  };
+}
+
 export class LineWriter {
   private closed = false;
   private readonly closeListeners: Array<() => void> = [];
@@ -31,10 +53,10 @@ export class LineWriter {
   private scheduled = false;
 
   constructor(
-    private readonly stream: Writable,
+    private readonly output: LineOutput,
     private readonly redactor: SecretRedactor,
   ) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
+    output.onError((error) => {
       // The reader went away (EPIPE): stop writing and let the process end its turn quietly.
       this.closed = true;
       this.pending = [];
@@ -71,10 +93,7 @@ export class LineWriter {
   flush(): Promise<void> {
     this.drain();
     if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      const ok = this.stream.write('', () => resolve());
-      if (!ok) this.stream.once('drain', () => resolve());
-    });
+    return this.output.flush();
   }
 
   private drain(): void {
@@ -82,6 +101,6 @@ export class LineWriter {
     if (this.closed || this.pending.length === 0) return;
     const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
     this.pending = [];
-    this.stream.write(this.redactor.redact(text));
+    this.output.write(this.redactor.redact(text));
   }
 }

@@ -1,7 +1,6 @@
 // Session files (R8): ~/.yume/sessions/<provider flag as given>/<id>.json, written atomically, in the shape
 // the app's loader reads: id, provider, model, cwd, title, history[], usage with camelCase token counts.
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../tools/atomic-write.js';
 import type { HistoryEntry, TokenUsage } from './history.js';
@@ -41,7 +40,17 @@ export class SessionFileError extends YumeError {
 
 /** os.homedir() reads HOME on POSIX and USERPROFILE on Windows, so both are honoured. */
 export function sessionsRoot(): string {
-  return join(homedir(), '.yume', 'sessions');
+  return join(homeDirectory(), '.yume', 'sessions');
+}
+
+/**
+ * os.homedir() without loading node:os where HOME answers (about 0.2 ms of every start): on POSIX it returns
+ * HOME whenever the variable is set, and looks the user up only when it is not.
+ */
+function homeDirectory(): string {
+  const home = process.env.HOME;
+  if (process.platform !== 'win32' && home !== undefined) return home;
+  return process.getBuiltinModule('node:os').homedir();
 }
 
 export function sessionPath(providerFlag: string, id: string, root = sessionsRoot()): string {

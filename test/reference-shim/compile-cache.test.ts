@@ -20,6 +20,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   contentHash,
   privateDirectoryProblem,
+  requireOnce,
   runBundleWithCompileCache,
   runKind,
 } from '../../reference-shim/launcher/compile-cache.js';
@@ -186,5 +187,20 @@ describe('compile cache', () => {
     expect(contentHash('abc')).not.toBe(contentHash('abd'));
     expect(contentHash('ā')).not.toBe(contentHash('Ā')); // both bytes of a UTF-16 unit count
     expect(contentHash('')).toMatch(/^[0-9a-f]{8}$/);
+  });
+
+  it("gives the bundle a require that asks Node's once per module and keeps its properties", () => {
+    const asked: string[] = [];
+    const nodeRequire = createRequire(import.meta.url);
+    const counting = Object.assign((id: string) => {
+      asked.push(id);
+      return nodeRequire(id);
+    }, nodeRequire) as NodeJS.Require;
+    const once = requireOnce(counting);
+    const fs = once('node:fs');
+    expect(once('node:fs')).toBe(fs);
+    expect(once('node:path')).toBe(nodeRequire('node:path'));
+    expect(asked).toEqual(['node:fs', 'node:path']);
+    expect(once.resolve('node:fs')).toBe('node:fs');
   });
 });

@@ -6,13 +6,13 @@ import { validateStream } from '../../harness/validate/validate-stream.js';
 import { createEmitter, splitText, MAX_TEXT_CHUNK, type Dialect } from '../../reference-shim/output/emitter.js';
 import { lineId } from '../../reference-shim/output/ids.js';
 import { SecretRedactor } from '../../reference-shim/output/redact.js';
-import { LineWriter } from '../../reference-shim/output/writer.js';
+import { LineWriter, streamOutput } from '../../reference-shim/output/writer.js';
 
 function capture(dialect: Dialect, env: NodeJS.ProcessEnv = {}) {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const writer = new LineWriter(out, new SecretRedactor(env));
+  const writer = new LineWriter(streamOutput(out), new SecretRedactor(env));
   const emitter = createEmitter(dialect, writer, { sessionId: () => 'sess-out', model: 'm', coalesceMs: 5 });
   return {
     emitter,

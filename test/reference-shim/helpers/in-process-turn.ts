@@ -8,7 +8,7 @@ import { PermissionGate } from '../../../reference-shim/agent/permissions.js';
 import { TurnRunner, type ShimSession, type TurnEnd } from '../../../reference-shim/agent/turn-runner.js';
 import { createEmitter, type Dialect } from '../../../reference-shim/output/emitter.js';
 import { SecretRedactor } from '../../../reference-shim/output/redact.js';
-import { LineWriter } from '../../../reference-shim/output/writer.js';
+import { LineWriter, streamOutput } from '../../../reference-shim/output/writer.js';
 import type { Provider } from '../../../reference-shim/providers/provider.js';
 import { ToolRegistry } from '../../../reference-shim/tools/registry.js';
 import type { Tool } from '../../../reference-shim/tools/types.js';
@@ -48,7 +48,7 @@ export function inProcessTurn(
   });
   const home = mkdtempSync(path.join(os.tmpdir(), 'yume-shim-loop-'));
   const redactor = new SecretRedactor({});
-  const writer = new LineWriter(out, redactor);
+  const writer = new LineWriter(streamOutput(out), redactor);
   const session: ShimSession = {
     id: 'sess-test',
     file: path.join(home, 'sess-test.json'),
