@@ -2,7 +2,10 @@
 // streams, on scripted delays, on a stalled stream's 3 s gate, on a retry-after): the shim's own work is a
 // fraction of its wall time, so the default runs JOBS_PER_CORE per core. Measured with the reference shim on
 // 2 cores (`npm run bench`): at two per core the suite's wall was bound by its slots (the runs' summed wall
-// time divided by the jobs) with the cores a third idle; at four per core the cores are what bounds it.
+// time divided by the jobs) with the cores a third idle. Once the runner's own cost per run had come down, four
+// per core still left the cores about a third idle (default suite: CPU 28 s in 21 s of wall); at six per core
+// the default suite took 15.2–16.0 s instead of 17.5–18.8 s (three alternating pairs) for the same CPU, and a
+// full-matrix shard 70–71 s instead of 73–74 s. Eight per core (one sample) was slower again, with more CPU.
 // Runs whose checks time the shim (interrupts: exit within a grace after SIGINT, a turn that must still be
 // streaming when the interrupt comes) weigh TIMING_SENSITIVE_WEIGHT slots, so fewer runs share the machine
 // with them (their margins are seconds against a shim's reaction of milliseconds). The longest runs start
@@ -11,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import type { RunSpec } from './run-types.js';
 import { typicalDurationMs } from './typical-durations.js';
 
-export const JOBS_PER_CORE = 4;
+export const JOBS_PER_CORE = 6;
 /** Slots a timing-sensitive run takes (at most all of them). */
 export const TIMING_SENSITIVE_WEIGHT = 2;
 

@@ -20,10 +20,10 @@ const spec = (id: string, interrupt = false, provider = 'openai-chat', seed?: nu
   }) as unknown as RunSpec;
 
 describe('schedule', () => {
-  it('defaults to four runs per core', () => {
-    expect(defaultJobs(2)).toBe(8);
-    expect(defaultJobs(1)).toBe(4);
-    expect(defaultJobs(16)).toBe(64);
+  it('defaults to six runs per core', () => {
+    expect(defaultJobs(2)).toBe(12);
+    expect(defaultJobs(1)).toBe(6);
+    expect(defaultJobs(16)).toBe(96);
   });
 
   it('gives an interrupt run two slots, at most all of them', () => {
