@@ -3,7 +3,7 @@
 // signal a process can catch, so there the interrupt scenarios run through persistent mode or are not
 // verified.
 import type { PlatformName } from './platform.js';
-import type { ShimProcess } from './spawn-shim.js';
+import type { ShimProcess } from './shim-process.js';
 
 export type InterruptMethod = 'sigint-group' | 'interrupt-frame';
 

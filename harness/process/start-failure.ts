@@ -1,7 +1,7 @@
 // What a run records when its shim could not be started at all: a missing file, one that is not executable or
 // not a program, or arguments Node refuses. Each reason is a sentence a shim author can act on.
 import type { SpawnCommand } from './shim-command.js';
-import type { ShimExit, ShimProcess } from './spawn-shim.js';
+import type { ShimExit, ShimProcess } from './shim-process.js';
 
 /** A shim that could not be started: its process handle, already done. */
 export function notStarted(command: SpawnCommand, reason: string, elapsedMs: () => number): ShimProcess {

@@ -5,7 +5,8 @@
 import type { MockServer } from '../mock/mock-server.js';
 import type { Turn } from '../mock/scenario-types.js';
 import type { RunCgroup } from '../process/cgroup.js';
-import { spawnShim, type ShimExit, type ShimProcess } from '../process/spawn-shim.js';
+import { spawnShim } from '../process/spawn-shim.js';
+import type { ShimExit, ShimProcess } from '../process/shim-process.js';
 import { buildInvocation, type BuiltInvocation, type Invocation, type InvocationValues } from './invocation.js';
 import {
   GATE_WAIT_MS,

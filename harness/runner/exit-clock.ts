@@ -2,7 +2,7 @@
 // stdin EOF (persistent mode) or of the interrupt signal. When the clock runs out the harness ends the process
 // tree at once, so a shim that lingers costs about two seconds rather than the whole run timeout, and the
 // checks report it once, under the rule of the moment that started the clock.
-import type { ShimProcess } from '../process/spawn-shim.js';
+import type { ShimProcess } from '../process/shim-process.js';
 import type { TimerScope } from '../process/timer-scope.js';
 
 /** How long a process may run on after the moment that requires its exit. */

@@ -9,7 +9,7 @@ import type { Turn } from '../mock/scenario-types.js';
 import { canReadCommandLines, commandLineOf, runsCommand } from '../process/command-line.js';
 import { deliverInterrupt, type InterruptMethod } from '../process/interrupt.js';
 import type { PlatformName } from '../process/platform.js';
-import type { ShimProcess } from '../process/spawn-shim.js';
+import type { ShimProcess } from '../process/shim-process.js';
 import type { TimerScope } from '../process/timer-scope.js';
 import type { ExitClock } from './exit-clock.js';
 import { isAssistantText, type LiveStdout } from './live-stdout.js';

@@ -13,7 +13,8 @@ import {
 } from '../../../harness/official-cli/install.js';
 import { CLI_PROVIDER_IDS, type FakeCliName, type ScriptScenario } from '../../../harness/official-cli/script-types.js';
 import type { FakeCliLogEntry } from '../../../harness/official-cli/state.js';
-import { spawnShim, type ShimExit } from '../../../harness/process/spawn-shim.js';
+import { spawnShim } from '../../../harness/process/spawn-shim.js';
+import type { ShimExit } from '../../../harness/process/shim-process.js';
 import type { Finding, Profile } from '../../../harness/rules/types.js';
 import { validateStream, type ValidationResult } from '../../../harness/validate/validate-stream.js';
 

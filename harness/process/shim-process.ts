@@ -1,0 +1,68 @@
+// What the runner holds of one started shim: the handle while it runs (ShimProcess) and, once it and its
+// tree are gone, what happened (ShimExit).
+import type { ProcessInfo } from './process-table.js';
+import type { SpawnCommand } from './shim-command.js';
+
+export interface StdoutChunkTime {
+  /** Byte offset just past this chunk in the captured stdout. */
+  end: number;
+  /** Arrival, ms since spawn. */
+  atMs: number;
+}
+
+export interface ShimExit {
+  command: SpawnCommand;
+  pid: number | undefined;
+  /** Captured stdout bytes, exactly as written (up to the cap). */
+  stdout: Buffer;
+  stdoutChunks: StdoutChunkTime[];
+  /** Total bytes the shim wrote to stdout, including any beyond the cap. */
+  stdoutBytes: number;
+  stderr: Buffer;
+  stderrBytes: number;
+  exitCode: number | null;
+  signal: string | null;
+  /** The shim could not be started (missing file, not executable, ...): the reason. */
+  spawnError?: string;
+  timedOut: boolean;
+  /** Stdout exceeded maxStdoutBytes; the tree was killed. */
+  flooded: boolean;
+  /** Stdout or stderr stayed open after the shim exited: a descendant inherited and kept it. */
+  stdioHeldOpen: boolean;
+  /** ms since spawn at which the shim process exited (undefined if it never did on its own). */
+  exitedAtMs: number | undefined;
+  /** ms since spawn at which everything was over. */
+  endedAtMs: number;
+  /** Every descendant seen during the run. */
+  descendantsSeen: ProcessInfo[];
+  /** Descendants still running after the shim exited (and its grace); the harness killed them. */
+  descendantsLeft: ProcessInfo[];
+  /** Descendants the harness found running when it ended the tree (timeout, flood, leftovers). */
+  descendantsKilled: ProcessInfo[];
+  /** The harness had to kill processes (timeout, flood, held stdout or leftovers). */
+  killedByHarness: boolean;
+  /**
+   * Without a cgroup (Linux): processes orphaned to init that started during the run and carry nothing that
+   * ties them to it (no group, parent chain or run marker). They may be escapes or any other program's:
+   * reported as not verified, never killed by guess.
+   */
+  untied?: ProcessInfo[];
+}
+
+export interface ShimProcess {
+  readonly pid: number | undefined;
+  readonly command: SpawnCommand;
+  /** ms since spawn. */
+  elapsedMs(): number;
+  /** Writes to the shim's stdin (persistent mode). Returns false when stdin is closed. */
+  write(text: string): boolean;
+  closeStdin(): void;
+  /** Sends a signal to the shim's process group (POSIX only). */
+  signalGroup(signal: NodeJS.Signals): boolean;
+  /** Kills the whole tree now (the result reports killedByHarness). */
+  kill(): void;
+  /** Descendants seen so far (sampled in the background). */
+  descendants(): ProcessInfo[];
+  /** Settles once the shim and its tree are gone and output is collected. Never rejects. */
+  readonly done: Promise<ShimExit>;
+}
