@@ -2,14 +2,11 @@
 // and a fix, because scenario authors (and shim authors reading a failed run) must not get a stack trace.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import scenarioSchema from '../../schemas/scenario.schema.json' with { type: 'json' };
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { scenarioValidator as generatedScenarioValidator } from '../../generated/validators.js';
 import { jsonPointerLines, offsetToLineColumn } from '../../common/json-locations.js';
 import type { LoadedScenario, Scenario } from './scenario-types.js';
 import { YumeError } from '../../common/errors.js';
-
-const addFormats = addFormatsModule.default;
 
 export interface ScenarioProblem {
   file: string;
@@ -36,14 +33,10 @@ export function formatProblem(problem: ScenarioProblem): string {
   return `${where} ${pointer}: ${problem.message} — fix: ${problem.fix}`;
 }
 
-let validator: ReturnType<Ajv2020['compile']> | undefined;
-function scenarioValidator(): ReturnType<Ajv2020['compile']> {
-  if (!validator) {
-    const ajv = new Ajv2020({ allErrors: true, discriminator: true, strict: true });
-    addFormats(ajv);
-    validator = ajv.compile(scenarioSchema);
-  }
-  return validator;
+// Compiled from schemas/scenario.schema.json by `npm run gen` (all errors, discriminator), so loading the
+// scenarios does not compile the schema on every start.
+function scenarioValidator(): ValidateFunction {
+  return generatedScenarioValidator;
 }
 
 /** Loads one scenario folder (containing scenario.json). Throws ScenarioLoadError on any problem. */

@@ -1,9 +1,11 @@
-// Loads the protocol schemas into one ajv instance and hands out compiled validators, compiled once and reused.
+// Hands out the protocol schemas' validators: compiled by `npm run gen` (generated/validators.js), or, for a
+// schema that has none there, compiled here into one ajv instance once and reused.
 // The schemas come from generated/schemas.ts (a copy of schemas/*.schema.json made by `npm run gen`), so the
 // bundled bins validate without reading files at runtime.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { SCHEMAS } from '../../generated/schemas.js';
+import { protocolValidators } from '../../generated/validators.js';
 
 /** Base URI of every schema's `$id`; a schema's id is this plus its file name. */
 export const SCHEMA_BASE = 'https://yume-conformance.dev/schemas/';
@@ -45,9 +47,12 @@ export function schemaOf(fileName: string): Readonly<Record<string, unknown>> {
   return schema;
 }
 
-/** Compiled validator of one schema file (compiled on first use, then cached). */
+/**
+ * Validator of one schema file: the one `npm run gen` compiled (generated/validators.js), else compiled here on
+ * first use and cached (a schema added without running gen; the generated-files test catches that).
+ */
 export function validatorFor(fileName: string): ValidateFunction {
-  let validate = compiled.get(fileName);
+  let validate = compiled.get(fileName) ?? protocolValidators[fileName];
   if (!validate) {
     const ajv = protocolAjv();
     const refusal = rejected.get(fileName);
