@@ -10,6 +10,7 @@ import type { PermissionGate } from './permissions.js';
 import type { ToolIdAllocator } from './tool-ids.js';
 import { toUsageFields, type TurnUsage } from './usage.js';
 import { nowMs } from '../session/clock.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
 
 export const MAX_ATTEMPTS = 3;
 /** A server asking for a longer pause than this is not waited for: the turn fails instead of hanging. */
@@ -31,7 +32,7 @@ export interface LoopContext {
   usage: TurnUsage;
   /** Failures that were retried (result.errors, R5). */
   retriedErrors: string[];
-  signal: AbortSignal;
+  signal: InterruptSignal;
   log: (message: string) => void;
   stats: { apiMs: number; modelCalls: number };
 }
@@ -42,7 +43,7 @@ export type LoopOutcome =
   | { kind: 'interrupted' }
   | { kind: 'error'; error: ProviderError };
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: InterruptSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done(): void {
@@ -54,7 +55,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function asProviderError(error: unknown, signal: AbortSignal): ProviderError {
+function asProviderError(error: unknown, signal: InterruptSignal): ProviderError {
   if (signal.aborted) return new ProviderError('aborted', 'interrupted');
   if (error instanceof ProviderError) return error;
   return new ProviderError('stream', `provider failure: ${(error as Error)?.message ?? String(error)}`);

@@ -1,6 +1,7 @@
 // Permission modes (docs/protocol.md "Permission modes"): default/auto run tools, deny answers
 // every call with an error and runs nothing, interactive waits for a `tool_approval` frame per call.
 // The claude CLI's mode names are accepted as their nearest equivalent.
+import type { InterruptSignal } from '../tools/interrupt.js';
 
 export type Decision = 'run' | 'deny' | 'interrupted' | 'no-channel';
 
@@ -33,7 +34,7 @@ export class PermissionGate {
    * Decides one call; `ids` are its printed id and the provider's id (a frame may name either), `siblingIds`
    * those of the other calls of the same model message.
    */
-  async decide(ids: string[], signal: AbortSignal, siblingIds: readonly string[] = []): Promise<Decision> {
+  async decide(ids: string[], signal: InterruptSignal, siblingIds: readonly string[] = []): Promise<Decision> {
     const policy = policyOf(this.mode);
     if (policy === 'run') return 'run';
     if (policy === 'deny') return 'deny';

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Emitter } from '../output/emitter.js';
 import type { PermissionGate } from './permissions.js';
 import type { TurnEnd, TurnRunner } from './turn-runner.js';
+import { Interrupter } from '../tools/interrupt.js';
 
 export interface PersistentDeps {
   runner: Pick<TurnRunner, 'run'>;
@@ -49,7 +50,7 @@ function textOf(content: unknown): string | undefined {
 export function startPersistent(deps: PersistentDeps): PersistentSession {
   const queue: string[] = [];
   const deferred: string[] = [];
-  let current: AbortController | undefined;
+  let current: Interrupter | undefined;
   let ended = false;
   let lastEnd: TurnEnd | undefined;
   let lineNumber = 0;
@@ -73,7 +74,7 @@ export function startPersistent(deps: PersistentDeps): PersistentSession {
       maybeFinish();
       return;
     }
-    const controller = new AbortController();
+    const controller = new Interrupter();
     current = controller;
     void deps.runner.run(prompt, controller.signal).then(
       (end) => {

@@ -11,6 +11,7 @@ import type { ToolIdAllocator } from './tool-ids.js';
 import { toUsageFields, type TurnUsage } from './usage.js';
 import { capText } from '../tools/output-cap.js';
 import { nowMs } from '../session/clock.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
 
 export interface ProviderTurnContext {
   provider: TurnProvider;
@@ -25,7 +26,7 @@ export interface ProviderTurnContext {
   state: { value?: unknown };
   usage: TurnUsage;
   retriedErrors: string[];
-  signal: AbortSignal;
+  signal: InterruptSignal;
   log: (message: string) => void;
   stats: { apiMs: number; modelCalls: number };
 }

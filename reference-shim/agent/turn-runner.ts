@@ -14,6 +14,7 @@ import { runProviderTurn } from './provider-turn.js';
 import { ToolIdAllocator } from './tool-ids.js';
 import { TurnUsage } from './usage.js';
 import { isoTimestamp, nowMs } from '../session/clock.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
 
 export interface ShimSession {
   id: string;
@@ -53,7 +54,7 @@ export class TurnRunner {
     this.ids = new ToolIdAllocator(options.session.history);
   }
 
-  async run(prompt: string, signal: AbortSignal): Promise<TurnEnd> {
+  async run(prompt: string, signal: InterruptSignal): Promise<TurnEnd> {
     const { emitter, provider, session } = this.options;
     const started = nowMs();
     if (!session.title) session.title = titleFrom(prompt);

@@ -14,6 +14,7 @@ import { createProvider } from '../providers/registry.js';
 import { ProviderError, type Provider } from '../providers/provider.js';
 import { HistoryFileError } from '../session/history-file.js';
 import { SessionFileError } from '../session/store.js';
+import { Interrupter } from '../tools/interrupt.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { SHIM_VERSION } from '../version.js';
 import { ArgumentError, parseCommandLine, type ShimOptions } from './args.js';
@@ -176,7 +177,7 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
     return exit(writer, await persistent.done);
   }
 
-  const controller = new AbortController();
+  const controller = new Interrupter();
   let signals = 0;
   const onSignal = (): void => {
     signals += 1;

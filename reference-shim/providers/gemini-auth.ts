@@ -2,11 +2,12 @@
 // `gcloud auth print-access-token`, so a user need not store an API key in Yume.
 import type { SecretRedactor } from '../output/redact.js';
 import { ProviderError } from './provider.js';
+import { abortSignalFor, type InterruptSignal } from '../tools/interrupt.js';
 
 const GCLOUD_TIMEOUT_MS = 15_000;
 
 export interface GeminiCredentials {
-  headers(signal: AbortSignal): Promise<Record<string, string>>;
+  headers(signal: InterruptSignal): Promise<Record<string, string>>;
 }
 
 export class GeminiAuth implements GeminiCredentials {
@@ -17,7 +18,7 @@ export class GeminiAuth implements GeminiCredentials {
     private readonly redactor: SecretRedactor,
   ) {}
 
-  async headers(signal: AbortSignal): Promise<Record<string, string>> {
+  async headers(signal: InterruptSignal): Promise<Record<string, string>> {
     const key = this.env.GEMINI_API_KEY || this.env.GOOGLE_API_KEY;
     if (key) return { 'x-goog-api-key': key };
     this.token ??= printAccessToken(this.env, signal);
@@ -33,19 +34,28 @@ export class GeminiAuth implements GeminiCredentials {
 }
 
 /** Runs gcloud with an argv array (no shell) and a timeout; `.cmd` on Windows goes through cmd.exe. */
-async function printAccessToken(env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<string> {
+async function printAccessToken(env: NodeJS.ProcessEnv, signal: InterruptSignal): Promise<string> {
   const { execFile } = await import('node:child_process');
   const windows = process.platform === 'win32';
   const file = windows ? (env.ComSpec ?? 'cmd.exe') : 'gcloud';
   const args = windows
     ? ['/d', '/s', '/c', 'gcloud.cmd', 'auth', 'print-access-token']
     : ['auth', 'print-access-token'];
+  const abort = abortSignalFor(signal);
   return new Promise((resolve, reject) => {
     execFile(
       file,
       args,
-      { env, timeout: GCLOUD_TIMEOUT_MS, killSignal: 'SIGKILL', signal, windowsHide: true, maxBuffer: 1 << 20 },
+      {
+        env,
+        timeout: GCLOUD_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+        signal: abort.signal,
+        windowsHide: true,
+        maxBuffer: 1 << 20,
+      },
       (error, stdout, stderr) => {
+        abort.release();
         if (signal.aborted) return reject(new ProviderError('aborted', 'request aborted'));
         const token = String(stdout).trim().split(/\r?\n/).pop() ?? '';
         if (!error && token) return resolve(token);

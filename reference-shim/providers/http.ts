@@ -2,6 +2,7 @@
 import { ProviderError } from './provider.js';
 import { postJson, TransportError, type StreamingResponse } from './transport.js';
 import { messageOf } from '../../common/errors.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
 
 /** Statuses worth another attempt (R5 names 429/500/503; the others are their usual companions). */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504, 529]);
@@ -12,7 +13,7 @@ export interface PostOptions {
   url: string;
   headers: Record<string, string>;
   body: unknown;
-  signal: AbortSignal;
+  signal: InterruptSignal;
 }
 
 export async function postForStream(options: PostOptions): Promise<StreamingResponse> {
@@ -54,7 +55,7 @@ export async function postForStream(options: PostOptions): Promise<StreamingResp
   throw new ProviderError('request', message, { status: response.status });
 }
 
-async function readErrorBody(response: StreamingResponse, signal: AbortSignal): Promise<string> {
+async function readErrorBody(response: StreamingResponse, signal: InterruptSignal): Promise<string> {
   try {
     return (await response.text(MAX_ERROR_BODY_CHARS * 4)).slice(0, MAX_ERROR_BODY_CHARS);
   } catch {

@@ -11,13 +11,14 @@ import {
   type StopReason,
 } from './provider.js';
 import { readSse, type SseItem } from './sse.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
 
 export interface ModelStreamRequest {
   /** Endpoint path below the configured base URL (joinUrl drops a version segment the base already has). */
   path: string;
   headers: Record<string, string>;
   body: unknown;
-  signal: AbortSignal;
+  signal: InterruptSignal;
 }
 
 /** A ModelProvider speaking to an HTTP API: the --provider id, its settings, and how it opens a streamed request. */

@@ -22,13 +22,14 @@
 import type { HistoryEntry, ThinkingRecord, TokenUsage } from '../session/history.js';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 import type { ToolSpec } from '../tools/types.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
 
 export interface ModelRequest {
   model: string;
   system: string;
   history: readonly HistoryEntry[];
   tools: readonly ToolSpec[];
-  signal: AbortSignal;
+  signal: InterruptSignal;
 }
 
 /** A tool call as the provider produced it, fragments already joined. */
@@ -82,7 +83,7 @@ export interface TurnRequest {
   permissionMode: string;
   /** Whatever the provider returned as `state` last turn (e.g. a CLI's own thread id). */
   state?: unknown;
-  signal: AbortSignal;
+  signal: InterruptSignal;
 }
 
 export interface TurnSink {

@@ -5,6 +5,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from './provider.js';
 import { noteDraining, type StreamingResponse } from './transport.js';
 import { messageOf } from '../../common/errors.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
 
 export type SseItem = { kind: 'event'; event?: string; data: string } | { kind: 'stray'; value: unknown };
 
@@ -13,7 +14,7 @@ const MAX_STRAY_CHARS = 1_000_000;
 export async function* readSse(
   response: StreamingResponse,
   provider: string,
-  signal: AbortSignal,
+  signal: InterruptSignal,
 ): AsyncGenerator<SseItem> {
   const queue: SseItem[] = [];
   let stray = '';

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 import { readChunks } from './chunk-reader.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
 
 export interface StreamingResponse {
   status: number;
@@ -111,7 +112,7 @@ export async function postJson(
   url: string,
   headers: Record<string, string>,
   body: unknown,
-  signal: AbortSignal,
+  signal: InterruptSignal,
 ): Promise<StreamingResponse> {
   const payload = Buffer.from(JSON.stringify(body));
   const target = new URL(url);

@@ -1,6 +1,7 @@
 // What every tool implements. Tools never throw for bad input: they answer with an error outcome, which the
 // loop prints as an `is_error` tool_result (R3, R11).
 import type { SecretRedactor } from '../output/redact.js';
+import type { InterruptSignal } from './interrupt.js';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 /** A tool as declared to a model (decision D1: the app's names and input fields). */
@@ -16,7 +17,7 @@ export interface ToolContext {
   cwd: string;
   /** The same directory with symlinks resolved (confinement is checked against both, R11). */
   realCwd: string;
-  signal: AbortSignal;
+  signal: InterruptSignal;
   redactor: SecretRedactor;
   env: NodeJS.ProcessEnv;
 }

@@ -32,7 +32,7 @@ class ScriptedProvider implements ModelProvider {
     }
     for (const delta of step.deltas ?? []) yield { type: 'text', text: delta };
     if (step.waitForAbort) {
-      await new Promise((resolve) => request.signal.addEventListener('abort', resolve));
+      await new Promise<void>((resolve) => request.signal.addEventListener('abort', () => resolve()));
       throw new ProviderError('aborted', 'aborted');
     }
     yield {

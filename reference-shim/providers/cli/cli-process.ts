@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { killTree, RUN_MARKER_VARIABLE } from '../../tools/process-tree.js';
 import type { LocatedBinary } from './binary.js';
 import { cmdInvocation, UnquotableArgumentError } from '../../../common/windows-command-line.js';
+import type { InterruptSignal } from '../../tools/interrupt.js';
 
 export interface CliRunOptions {
   binary: LocatedBinary;
@@ -14,7 +15,7 @@ export interface CliRunOptions {
   env: NodeJS.ProcessEnv;
   /** Written to stdin, which is then closed; without it stdin is /dev/null. */
   stdinText?: string;
-  signal: AbortSignal;
+  signal: InterruptSignal;
   /** Every stdout line that is a JSON object, in order. */
   onEvent: (event: Record<string, unknown>) => void;
   /** Stdout lines that are not JSON objects (banners, warnings). */
