@@ -9,6 +9,8 @@ const KEY_SHAPES = [
   'gh[opsu]_[A-Za-z0-9_]{10,}', // GitHub tokens
   'AIza[0-9A-Za-z_-]{30,}', // Google API keys
 ];
+/** What every match of KEY_SHAPES starts with. */
+const KEY_PREFIXES = ['sk-', 'ya29.', 'gho_', 'ghp_', 'ghs_', 'ghu_', 'AIza'];
 export const REDACTED = '[REDACTED]';
 // Values shorter than this are too likely to appear in ordinary text ("1", "true", "dev").
 const MIN_SECRET_LENGTH = 6;
@@ -19,27 +21,39 @@ function escapeRegExp(text: string): string {
 
 export class SecretRedactor {
   private readonly values = new Set<string>();
-  private pattern: RegExp;
+  /** Built when a text first needs it (most never do): compiling and running it is most of a line's cost. */
+  private pattern: RegExp | undefined;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
-    for (const [name, value] of Object.entries(env)) {
-      if (value && CREDENTIAL_NAME.test(name)) this.addValue(value);
+    // Names first: reading a value of process.env is a call into Node, and few names qualify.
+    for (const name of Object.keys(env)) {
+      if (!CREDENTIAL_NAME.test(name)) continue;
+      const value = env[name];
+      if (value) this.addValue(value);
     }
-    this.pattern = this.build();
   }
 
   /** Adds a secret learnt at run time (a token printed by gcloud, for instance). */
   add(secret: string): void {
     const before = this.values.size;
     this.addValue(secret.trim());
-    if (this.values.size !== before) this.pattern = this.build();
+    if (this.values.size !== before) this.pattern = undefined;
   }
 
   redact(text: string): string {
+    if (!this.mayHoldSecret(text)) return text;
+    this.pattern ??= this.build();
     this.pattern.lastIndex = 0;
     if (!this.pattern.test(text)) return text;
     this.pattern.lastIndex = 0;
     return text.replace(this.pattern, REDACTED);
+  }
+
+  /** Every match holds a secret's own text or a key shape's prefix: without either, nothing can match. */
+  private mayHoldSecret(text: string): boolean {
+    for (const prefix of KEY_PREFIXES) if (text.includes(prefix)) return true;
+    for (const value of this.values) if (text.includes(value)) return true;
+    return false;
   }
 
   private addValue(value: string): void {

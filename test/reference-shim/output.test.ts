@@ -138,4 +138,17 @@ describe('helpers', () => {
     redactor.add('ya29-like-but-not');
     expect(redactor.redact('got ya29-like-but-not')).toBe('got [REDACTED]');
   });
+
+  it('the redactor finds every key shape behind its prefix check (ya29., each gh?_, sk-ant-)', () => {
+    const redactor = new SecretRedactor({});
+    const keys = [
+      'ya29.a0AfB_byC1234567890',
+      'ghp_abcdefghij1234',
+      'ghs_abcdefghij1234',
+      'ghu_abcdefghij1234',
+      'sk-ant-api03-abcdefghijklmnop',
+    ];
+    for (const key of keys) expect(redactor.redact(`key=${key} end`)).toBe('key=[REDACTED] end');
+    expect(redactor.redact('a task-list and a desk-lamp')).toBe('a task-list and a desk-lamp');
+  });
 });
