@@ -7,6 +7,8 @@
 // Only the shim's side is measured: the caller counts the CPU of this process's children (the shims, their
 // tools and fake CLIs), never this process's own.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** A bare process still running at this point is ended and counted as a step the driver cannot play. */
 export const BARE_TIMEOUT_MS = 30_000;
@@ -133,6 +135,7 @@ function scriptedMoment(moment, { mock, turnIndex, cliEvent }, act) {
 export async function bareRun(spec, persistent, context) {
   const { harness, shim } = context;
   const { scenario } = spec;
+  const marker = randomUUID();
   const entry = harness.providerEntry(spec.provider);
   const prepared = await context.templates.prepare(scenario);
   if ('notVerified' in prepared) return { elapsed: 0, timedOut: 0 };
@@ -182,18 +185,21 @@ export async function bareRun(spec, persistent, context) {
       parent = hidden.parent;
       harness.keepNodeReachable(hidden.dropped, process.execPath, dirs.bin, process.platform, dirs.workspace);
     }
-    const env = harness.buildEnvironment({
-      platform: process.platform,
-      parent,
-      home: dirs.home,
-      temp: dirs.temp,
-      cache: context.cacheDir,
-      credentials,
-      baseUrls: mock.baseUrls,
-      pathFirst: [dirs.bin],
-      scenario: scenario.env,
-      harness: extra,
-    });
+    const env = {
+      ...harness.buildEnvironment({
+        platform: process.platform,
+        parent,
+        home: dirs.home,
+        temp: dirs.temp,
+        cache: context.cacheDir,
+        credentials,
+        baseUrls: mock.baseUrls,
+        pathFirst: [dirs.bin],
+        scenario: scenario.env,
+        harness: extra,
+      }),
+      [BARE_MARKER]: marker,
+    };
     const values = {
       providerId: spec.provider,
       cwd: dirs.workspace,
@@ -290,10 +296,37 @@ export async function bareRun(spec, persistent, context) {
       }
     }
   } finally {
+    endMarked(marker);
     await mock.close();
     await harness.removeRunDirectories(dirs);
   }
   return { elapsed, timedOut };
+}
+
+/** Set in every bare run's environment, so what a run leaves behind is found and ended with it. */
+const BARE_MARKER = 'YUME_BENCH_BARE_RUN';
+
+/**
+ * Ends every process still carrying this run's marker (Linux): an official CLI a killed shim had started runs
+ * in a group of its own and would otherwise wait out its stall, after the bench.
+ */
+function endMarked(marker) {
+  if (process.platform !== 'linux') return;
+  const needle = Buffer.from(`\0${BARE_MARKER}=${marker}\0`);
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      const environ = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${pid}/environ`)]);
+      if (environ.includes(needle)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone, or not ours
+    }
+  }
 }
 
 function killGroupWith(pid, signal) {

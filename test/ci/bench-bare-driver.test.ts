@@ -2,7 +2,7 @@
 // way the runner does: a step it cannot play leaves the shim waiting on a stalled stream until the driver's
 // 30 s limit. Each scenario here has a step only a faithful driver plays: a kill after the first text, a kill
 // while a Bash command runs, an argument error, an official CLI missing from PATH, interrupts.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,9 +86,26 @@ describe('the bench bare driver', () => {
         // Driven at the scripted moments, not ended by a fallback: well under the 8 s fallback and the limit.
         expect(run.elapsed, run.id).toBeLessThan(Math.min(7000, BARE_TIMEOUT_MS));
       }
+      // Nothing a bare run started outlives it: the official CLI a killed shim had started runs in a group
+      // of its own and used to wait out its stall after the bench.
+      if (process.platform === 'linux') expect(processesOfBareRuns()).toEqual([]);
     } finally {
       await templates.close();
       rmSync(cacheDir, { recursive: true, force: true });
     }
   }, 60_000);
 });
+
+/** Command lines of running processes that name a bare run's folder. */
+function processesOfBareRuns(): string[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+        return command.includes('yume-conformance-bench-') ? [command] : [];
+      } catch {
+        return [];
+      }
+    });
+}
