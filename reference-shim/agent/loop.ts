@@ -182,7 +182,6 @@ export async function runAgentLoop(context: LoopContext): Promise<LoopOutcome> {
     if (context.stats.modelCalls >= context.maxModelCalls) return { kind: 'max_turns', limit: context.maxModelCalls };
     context.stats.modelCalls += 1;
     const partial = { text: '' };
-    const requestChars = context.system.length + JSON.stringify(context.history).length;
     let message: AssembledMessage;
     try {
       message = await callModel(context, partial);
@@ -198,6 +197,8 @@ export async function runAgentLoop(context: LoopContext): Promise<LoopOutcome> {
       context.usage.addReported(message.usage);
       context.emitter.usage(toUsageFields(message.usage));
     } else {
+      // The history is still the request's: the answer joins it below.
+      const requestChars = context.system.length + JSON.stringify(context.history).length;
       const answerChars =
         message.text.length +
         JSON.stringify(message.toolCalls).length +
