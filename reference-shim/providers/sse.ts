@@ -69,7 +69,9 @@ export async function* readSse(
     for (let index = 0; index < queue.length; index += 1) yield queue[index]!;
     queue.length = 0;
   } finally {
-    if (settled || signal.aborted) response.close();
+    // Stopping at the stream's end marker usually finds the body ended already (it came in the same network
+    // chunk), and its connection back in the pool: nothing is left to drain.
+    if (settled || signal.aborted || response.ended) response.close();
     else drainInBackground(chunks, response);
   }
 }

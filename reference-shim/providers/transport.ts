@@ -12,6 +12,8 @@ export interface StreamingResponse {
   status: number;
   /** Set when the connection was closed because the provider sent nothing for too long. */
   readonly idleTimedOut: boolean;
+  /** The whole body has come off the connection ('end' has fired), which is then back in the agent's pool. */
+  readonly ended: boolean;
   header(name: string): string | undefined;
   /** The body as it arrives; iteration throws when the connection breaks mid-body. */
   body: AsyncIterable<Buffer>;
@@ -50,6 +52,9 @@ function wrap(response: IncomingMessage, idle: { timedOut: boolean }): Streaming
     status: response.statusCode ?? 0,
     get idleTimedOut() {
       return idle.timedOut;
+    },
+    get ended() {
+      return response.readableEnded;
     },
     header(name) {
       const value = response.headers[name.toLowerCase()];

@@ -249,6 +249,16 @@ describe('OpenAI Chat Completions', () => {
     expect(server!.connections).toBe(1);
   });
 
+  it('reuses the connection when the body ends in the same write as [DONE] (nothing left to drain)', async () => {
+    const provider = await chatProvider([
+      { chunks: finished('one'), endWithLastChunk: true },
+      { chunks: finished('two'), endWithLastChunk: true },
+    ]);
+    for (const expected of ['one', 'two']) expect(done(await collect(provider)).text).toBe(expected);
+    expect(server!.connections).toBe(1);
+    expect(server!.calls.map((call) => call.closedByClient)).toEqual([false, false]);
+  });
+
   it('does not wait for a body that stays open after [DONE]: the next call opens another connection, the held one is cut', async () => {
     const provider = await chatProvider([{ chunks: finished('held'), hold: true }, { chunks: finished('next') }]);
     const started = Date.now();

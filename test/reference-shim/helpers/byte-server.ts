@@ -12,6 +12,8 @@ export interface ScriptedReply {
   reset?: boolean;
   /** Hold the stream open after the chunks until the client goes away. */
   hold?: boolean;
+  /** Send the last chunk together with the end of the body (one write), as most servers end a stream. */
+  endWithLastChunk?: boolean;
 }
 
 export interface RecordedCall {
@@ -53,9 +55,14 @@ export async function startByteServer(replies: ScriptedReply[]): Promise<ByteSer
         return;
       }
       response.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', ...reply.headers });
-      for (const chunk of reply.chunks) {
+      const last = reply.endWithLastChunk ? reply.chunks.length - 1 : reply.chunks.length;
+      for (const chunk of reply.chunks.slice(0, last)) {
         response.write(chunk);
         await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      if (reply.endWithLastChunk) {
+        response.end(reply.chunks[last]);
+        return;
       }
       if (reply.reset) response.socket?.destroy();
       else if (!reply.hold) response.end();
