@@ -8,7 +8,6 @@
 // tools and fake CLIs), never this process's own.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 
 /** A bare process still running at this point is ended and counted as a step the driver cannot play. */
 export const BARE_TIMEOUT_MS = 30_000;
@@ -296,7 +295,7 @@ export async function bareRun(spec, persistent, context) {
       }
     }
   } finally {
-    endMarked(marker);
+    await endMarked(harness, marker);
     await mock.close();
     await harness.removeRunDirectories(dirs);
   }
@@ -307,24 +306,16 @@ export async function bareRun(spec, persistent, context) {
 const BARE_MARKER = 'YUME_BENCH_BARE_RUN';
 
 /**
- * Ends every process still carrying this run's marker (Linux): an official CLI a killed shim had started runs
- * in a group of its own and would otherwise wait out its stall, after the bench.
+ * Ends every process still carrying this run's marker (Linux): an official CLI a killed shim had started runs in a
+ * group of its own and would otherwise wait out its stall, after the bench.
  */
-function endMarked(marker) {
-  if (process.platform !== 'linux') return;
-  const needle = Buffer.from(`\0${BARE_MARKER}=${marker}\0`);
-  let pids;
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return;
-  }
-  for (const pid of pids) {
+async function endMarked(harness, marker) {
+  const table = harness.processTableFor(process.platform);
+  for (const info of (await table.withEnvironmentEntry?.(`${BARE_MARKER}=${marker}`)) ?? []) {
     try {
-      const environ = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${pid}/environ`)]);
-      if (environ.includes(needle)) process.kill(Number(pid), 'SIGKILL');
+      process.kill(info.pid, 'SIGKILL');
     } catch {
-      // gone, or not ours
+      // gone meanwhile
     }
   }
 }

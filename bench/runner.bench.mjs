@@ -55,6 +55,7 @@ async function loadHarness() {
         export { buildEnvironment } from './harness/runner/environment.ts';
         export { createRunDirectories, removeRunDirectories } from './harness/runner/workspace.ts';
         export { scratchDirectory } from './harness/runner/scratch-dir.ts';
+        export { processTableFor } from './harness/process/process-table.ts';
         export { providerEntry, providerFlags, cliFor } from './harness/runner/providers.ts';
         export { startMockServer } from './harness/mock/mock-server.ts';
         export { writeAuthHelpers } from './harness/mock/auth-helpers.ts';

@@ -93,7 +93,7 @@ function generateValidatorsModule() {
   // Two ajv instances' code side by side: the scenario code's own names get a prefix so nothing collides.
   const scenarioPrefixed = scenarioCode.replace(/\b(schema|validate|func|formats|pattern)(\d+)\b/g, 'scenario_$1$2');
   const table = files.map((name, index) => `  ${JSON.stringify(name)}: protocol${index},`).join('\n');
-  const text = `${banner.replace('// ', '// ')}import { createRequire } from 'node:module';
+  const text = `${banner}import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 ${standaloneCode(protocol, exportNames).replace(/^"use strict";/, '')}
 ${scenarioPrefixed}

@@ -2,8 +2,10 @@
 // and a fix, because scenario authors (and shim authors reading a failed run) must not get a stack trace.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { scenarioValidator as generatedScenarioValidator } from '../../generated/validators.js';
+import type { ErrorObject } from 'ajv';
+// Compiled from schemas/scenario.schema.json by `npm run gen` (all errors, discriminator), so loading the
+// scenarios does not compile the schema on every start.
+import { scenarioValidator } from '../../generated/validators.js';
 import { jsonPointerLines, offsetToLineColumn } from '../../common/json-locations.js';
 import type { LoadedScenario, Scenario } from './scenario-types.js';
 import { YumeError } from '../../common/errors.js';
@@ -31,12 +33,6 @@ export function formatProblem(problem: ScenarioProblem): string {
   const where = problem.line === undefined ? problem.file : `${problem.file}:${problem.line}`;
   const pointer = problem.pointer === '' ? '(document)' : problem.pointer;
   return `${where} ${pointer}: ${problem.message} — fix: ${problem.fix}`;
-}
-
-// Compiled from schemas/scenario.schema.json by `npm run gen` (all errors, discriminator), so loading the
-// scenarios does not compile the schema on every start.
-function scenarioValidator(): ValidateFunction {
-  return generatedScenarioValidator;
 }
 
 /** Loads one scenario folder (containing scenario.json). Throws ScenarioLoadError on any problem. */
@@ -128,9 +124,8 @@ function checkScenario(
   problems: ScenarioProblem[],
 ): void {
   const lines = jsonPointerLines(text);
-  const validate = scenarioValidator();
-  if (!validate(value)) {
-    for (const error of validate.errors ?? []) problems.push(schemaProblem(error, file, lines));
+  if (!scenarioValidator(value)) {
+    for (const error of scenarioValidator.errors ?? []) problems.push(schemaProblem(error, file, lines));
     return; // semantic checks assume the shape is right
   }
   const at = (pointer: string, message: string, fix: string): void => {

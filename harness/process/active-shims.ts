@@ -1,13 +1,31 @@
 // Every shim process this runner has started and not yet seen end, so that a runner that is itself stopped
-// (SIGINT, SIGTERM, SIGHUP; Ctrl-C or Ctrl-Break on Windows) can end them all, with their trees, at once.
+// (SIGINT, SIGTERM, SIGHUP; Ctrl-C or Ctrl-Break on Windows) can end them all, with their trees, at once, and a
+// runner that exits while shims still run (an uncaught error, process.exit) ends them first: nothing a run
+// started outlives the runner.
 export interface Killable {
+  /** Ends the shim and its tree the orderly way (its run then reports the kill). */
   kill(): void;
+  /** Ends it at once, synchronously (SIGKILL to its process group): the runner process is exiting. */
+  endAtExit?(): void;
 }
 
 const active = new Set<Killable>();
+let exitHookInstalled = false;
 
 /** Registers a running shim; returns the function that unregisters it. */
 export function trackShim(shim: Killable): () => void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const running of active) {
+        try {
+          running.endAtExit?.();
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
   active.add(shim);
   return () => active.delete(shim);
 }

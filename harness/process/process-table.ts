@@ -105,11 +105,8 @@ export class LinuxProcessTable implements ProcessTable {
   async withEnvironmentEntry(entry: string, newerThanPid?: number, among?: ProcessInfo[]): Promise<ProcessInfo[]> {
     const needle = Buffer.from(`\0${entry}\0`);
     const found: ProcessInfo[] = [];
-    for (const candidate of among ?? this.pids(newerThanPid)) {
-      const info = typeof candidate === 'number' ? this.info(candidate) : candidate;
-      if (!info) continue;
-      const environ = this.environment(info);
-      if (environ?.includes(needle)) found.push(info);
+    for (const info of among ?? (await this.snapshot(newerThanPid))) {
+      if (this.environment(info)?.includes(needle)) found.push(info);
     }
     return found;
   }

@@ -13,7 +13,6 @@ import { withTimeout } from './timer-scope.js';
 import { trackShim } from './active-shims.js';
 import type { RunCgroup } from './cgroup.js';
 import { signalProcessGroup } from './kill-tree.js';
-import { endOnRunnerExit } from './runner-exit.js';
 import { describeSpawnError, notStarted, wrapperStartFailure } from './start-failure.js';
 import type { ShimExit, ShimProcess, StdoutChunkTime } from './shim-process.js';
 
@@ -94,7 +93,6 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     return notStarted(command, describeSpawnError(error as Error, options.shim), elapsedMs);
   }
   const pid = subprocess.pid;
-  const forgetOnExit = endOnRunnerExit(subprocess, processGroup);
 
   const stdoutParts: Buffer[] = [];
   const stdoutChunks: StdoutChunkTime[] = [];
@@ -194,7 +192,13 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     for (const info of killed) descendantsKilled.set(info.pid, info);
   };
 
-  const untrack = trackShim({ kill: () => killNow() });
+  const untrack = trackShim({
+    kill: () => killNow(),
+    endAtExit: () => {
+      if (processGroup && pid !== undefined) process.kill(-pid, 'SIGKILL');
+      else subprocess.kill('SIGKILL');
+    },
+  });
   const done = (async (): Promise<ShimExit> => {
     const killSignal = new Promise<'kill'>((resolve) => {
       wakeUp = () => resolve('kill');
@@ -246,7 +250,6 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       }
     }
     untrack();
-    forgetOnExit();
     await options.cgroup?.remove();
     const untied =
       !options.cgroup && platform === 'linux' && pid !== undefined ? await untiedOrphans(table, pid, tracker) : [];

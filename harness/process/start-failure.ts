@@ -18,7 +18,7 @@ export function notStarted(command: SpawnCommand, reason: string, elapsedMs: () 
   };
 }
 
-export function emptyExit(command: SpawnCommand, spawnError: string): ShimExit {
+function emptyExit(command: SpawnCommand, spawnError: string): ShimExit {
   return {
     command,
     pid: undefined,

@@ -21,7 +21,7 @@ export const MIN_FREE_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface ScratchChoice {
   directory: string;
-  /** Why this folder, in a few words (shown with the run's settings). */
+  /** Why this folder, in a few words. */
   reason: string;
 }
 

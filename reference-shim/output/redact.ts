@@ -3,14 +3,18 @@
 // itself, e.g. from `gcloud auth print-access-token`), and the well-known shapes of provider keys.
 
 const CREDENTIAL_NAME = /(API_KEY|APIKEY|TOKEN|SECRET|PASSWORD|ACCESS_KEY|PRIVATE_KEY)/i;
-const KEY_SHAPES = [
-  'sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}', // OpenAI / Anthropic keys (and the suite's dummies)
-  'ya29\\.[A-Za-z0-9_.-]{10,}', // Google OAuth access tokens
-  'gh[opsu]_[A-Za-z0-9_]{10,}', // GitHub tokens
-  'AIza[0-9A-Za-z_-]{30,}', // Google API keys
+/** Each well-known key shape, with what every match of it starts with. */
+const KEY_SHAPES: ReadonlyArray<{ pattern: string; prefixes: readonly string[] }> = [
+  // OpenAI / Anthropic keys (and the suite's dummies)
+  { pattern: 'sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}', prefixes: ['sk-'] },
+  // Google OAuth access tokens
+  { pattern: 'ya29\\.[A-Za-z0-9_.-]{10,}', prefixes: ['ya29.'] },
+  // GitHub tokens
+  { pattern: 'gh[opsu]_[A-Za-z0-9_]{10,}', prefixes: ['gho_', 'ghp_', 'ghs_', 'ghu_'] },
+  // Google API keys
+  { pattern: 'AIza[0-9A-Za-z_-]{30,}', prefixes: ['AIza'] },
 ];
-/** What every match of KEY_SHAPES starts with. */
-const KEY_PREFIXES = ['sk-', 'ya29.', 'gho_', 'ghp_', 'ghs_', 'ghu_', 'AIza'];
+const KEY_PREFIXES = KEY_SHAPES.flatMap((shape) => shape.prefixes);
 export const REDACTED = '[REDACTED]';
 // Values shorter than this are too likely to appear in ordinary text ("1", "true", "dev").
 const MIN_SECRET_LENGTH = 6;
@@ -66,6 +70,6 @@ export class SecretRedactor {
 
   private build(): RegExp {
     const literal = [...this.values].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    return new RegExp([...literal, ...KEY_SHAPES].join('|'), 'g');
+    return new RegExp([...literal, ...KEY_SHAPES.map((shape) => shape.pattern)].join('|'), 'g');
   }
 }

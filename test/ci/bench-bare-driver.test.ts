@@ -21,6 +21,7 @@ import { cliFor, providerEntry } from '../../harness/runner/providers.js';
 import { resolveSuite } from '../../harness/suite/run-conformance.js';
 import { preflight } from '../../harness/runner/run-scenario.js';
 import { createRunDirectories, removeRunDirectories } from '../../harness/runner/workspace.js';
+import { processTableFor } from '../../harness/process/process-table.js';
 
 const harness = {
   PROTOCOL_VERSION,
@@ -38,6 +39,7 @@ const harness = {
   providerEntry,
   createRunDirectories,
   removeRunDirectories,
+  processTableFor,
 };
 
 describe('the bench bare driver', () => {

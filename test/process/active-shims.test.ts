@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { posix, runs } from './helpers/fixture-processes.js';
 
-const moduleFile = fileURLToPath(new URL('../../harness/process/runner-exit.ts', import.meta.url));
+const moduleFile = fileURLToPath(new URL('../../harness/process/active-shims.ts', import.meta.url));
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'runner-exit-'));
 const leftovers: number[] = [];
 afterAll(() => {
@@ -21,17 +21,28 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** A runner stand-in: starts `sleep 30` in its own group, registers it (then forgets it, if asked), exits at once. */
+const spawnShimFile = fileURLToPath(new URL('../../harness/process/spawn-shim.ts', import.meta.url));
+
+/**
+ * A runner stand-in that exits at once with `sleep 30` running in its own group: started by spawnShim, or (when
+ * `forget`) tracked by hand and forgotten again, so the exit hook has nothing to end.
+ */
 async function runnerThatExits(forget: boolean): Promise<number> {
   const entry = path.join(scratch, `runner-${forget}.ts`);
   writeFileSync(
     entry,
-    `import { spawn } from 'node:child_process';
-import { endOnRunnerExit } from ${JSON.stringify(moduleFile)};
+    forget
+      ? `import { spawn } from 'node:child_process';
+import { trackShim } from ${JSON.stringify(moduleFile)};
 const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
-const forget = endOnRunnerExit(child, true);
-${forget ? 'forget();' : ''}
+const forget = trackShim({ kill: () => undefined, endAtExit: () => process.kill(-child.pid, 'SIGKILL') });
+forget();
 process.stdout.write(String(child.pid));
+process.exit(0);
+`
+      : `import { spawnShim } from ${JSON.stringify(spawnShimFile)};
+const shim = spawnShim({ shim: 'sleep', args: ['30'], cwd: process.cwd(), env: { PATH: process.env.PATH }, stdin: 'closed', timeoutMs: 60_000 });
+process.stdout.write(String(shim.pid));
 process.exit(0);
 `,
   );
@@ -43,6 +54,8 @@ process.exit(0);
     platform: 'node',
     format: 'esm',
     logLevel: 'error',
+    // The bundled packages' own require() of Node's modules, in an ES module.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   });
   const pid = Number(execFileSync(process.execPath, [bundled], { encoding: 'utf8', timeout: 10_000 }));
   leftovers.push(pid);
