@@ -255,7 +255,10 @@ export function registerRunCommand(program: Command): void {
       collect,
     )
     .option('--out <file>', 'also write the JSON report to this file')
-    .option('--jobs <n>', `runs at a time (default ${defaultJobs()}: six per core, runs mostly wait)`)
+    .option(
+      '--jobs <n>',
+      `runs at a time (default ${defaultJobs()}: six per core, runs mostly wait; up to twice that while the cores idle)`,
+    )
     .option(
       '--shard <i/n>',
       'run only part i of n of the selected runs (balanced by typical duration); merge the reports with merge-reports --shards',

@@ -10,8 +10,11 @@
 // streaming when the interrupt comes) weigh TIMING_SENSITIVE_WEIGHT slots, so fewer runs share the machine
 // with them (their margins are seconds against a shim's reaction of milliseconds). The longest runs start
 // first, so the suite does not end waiting on one slow run, and the waits overlap other runs' work.
+// Starting the longest first also starts the runs that mostly wait together: while they leave the cores idle,
+// the default grows (idle-core-slots.ts).
 import { availableParallelism } from 'node:os';
 import type { RunSpec } from './run-types.js';
+import { IdleCoreSlots } from './idle-core-slots.js';
 import { typicalDurationMs } from './typical-durations.js';
 
 export const JOBS_PER_CORE = 6;
@@ -21,6 +24,19 @@ export const TIMING_SENSITIVE_WEIGHT = 2;
 /** The default of --jobs: JOBS_PER_CORE runs per core this process may use. */
 export function defaultJobs(cores: number = availableParallelism()): number {
   return Math.max(1, Math.round(cores * JOBS_PER_CORE));
+}
+
+/**
+ * The pool's slots for a --jobs value: the one the user chose is kept as it is; the default grows while the
+ * cores idle, up to twice itself (idle-core-slots.ts).
+ */
+export function suiteSlots(
+  jobs: number | undefined,
+  cores: number = availableParallelism(),
+): { capacity: number; extraSlots?: IdleCoreSlots } {
+  if (jobs !== undefined) return { capacity: jobs };
+  const capacity = defaultJobs(cores);
+  return { capacity, extraSlots: new IdleCoreSlots({ max: capacity, cores }) };
 }
 
 /** Runs whose verdict depends on how fast the shim reacts (interrupt timing). */
@@ -48,16 +64,24 @@ export function startOrder(specs: readonly RunSpec[]): number[] {
  */
 export async function weightedPool<T, R>(
   items: readonly T[],
-  options: { capacity: number; order: readonly number[]; weight: (item: T) => number },
+  options: {
+    capacity: number;
+    order: readonly number[];
+    weight: (item: T) => number;
+    /** Slots beyond the capacity, granted while the cores idle (idle-core-slots.ts). */
+    extraSlots?: Pick<IdleCoreSlots, 'extra' | 'start' | 'stop'>;
+  },
   work: (item: T) => Promise<R>,
   done: (result: R) => void,
 ): Promise<R[]> {
   const results: R[] = new Array(items.length);
   const queue = [...options.order];
+  const { extraSlots } = options;
   let used = 0;
   let running = 0;
   return new Promise<R[]>((resolve, reject) => {
     const fill = () => {
+      if (queue.length === 0) extraSlots?.stop();
       if (queue.length === 0 && running === 0) {
         resolve(results);
         return;
@@ -68,7 +92,7 @@ export async function weightedPool<T, R>(
         const index = queue[0]!;
         const item = items[index]!;
         const weight = Math.min(options.weight(item), options.capacity);
-        if (used + weight > options.capacity) break;
+        if (used + weight > options.capacity + (extraSlots?.extra ?? 0)) break;
         queue.shift();
         used += weight;
         running += 1;
@@ -80,10 +104,14 @@ export async function weightedPool<T, R>(
             done(result);
             fill();
           },
-          (error: unknown) => reject(error),
+          (error: unknown) => {
+            extraSlots?.stop();
+            reject(error);
+          },
         );
       }
     };
+    extraSlots?.start(fill);
     fill();
   });
 }

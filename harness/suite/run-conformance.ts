@@ -13,7 +13,7 @@ import { SuiteStop } from '../runner/stop-signals.js';
 import { suiteScratchDirectory } from '../runner/scratch-dir.js';
 import { SuiteCgroup } from '../process/cgroup.js';
 import type { RunResult, RunSpec } from '../runner/run-types.js';
-import { defaultJobs, runWeight, startOrder, weightedPool } from '../runner/schedule.js';
+import { runWeight, startOrder, suiteSlots, weightedPool } from '../runner/schedule.js';
 import { writeArtifacts } from '../report/artifacts.js';
 import { Redactor } from '../runner/redact.js';
 import { reportProcess, reportRequest } from '../report/run-output.js';
@@ -148,7 +148,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     ...(options.maxRequestBodyBytes ? { maxRequestBodyBytes: options.maxRequestBodyBytes } : {}),
   };
   let finished = 0;
-  const jobs = options.jobs ?? defaultJobs();
+  const slots = suiteSlots(options.jobs);
   const redactor = Redactor.forRunner();
   // Stopped by a signal: no new run starts, running ones are ended and judged on what they did so far.
   const stop = new SuiteStop(options.signals ?? process, platform);
@@ -160,7 +160,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
   };
   const results = await weightedPool(
     suite.specs,
-    { capacity: jobs, order: startOrder(suite.specs), weight: (spec) => runWeight(spec, jobs) },
+    { ...slots, order: startOrder(suite.specs), weight: (spec) => runWeight(spec, slots.capacity) },
     // Redacted as each run ends, so nothing after (progress lines included) sees a secret.
     async (spec) => redactResult(await runOne(spec), redactor),
     (result) => {
