@@ -13,7 +13,27 @@ const banner = { js: '#!/usr/bin/env node' };
 // The reference shim is CommonJS: a small bin (the launcher) runs the bundle through V8's code cache, which
 // Node 20 offers only for CommonJS-style scripts (reference-shim/launcher/compile-cache.ts says why).
 const entries = [
-  { in: 'reference-shim/main.ts', out: 'yume-shim-bundle', bundleDeps: true, bin: false, cjs: true },
+  {
+    in: 'reference-shim/main.ts',
+    out: 'yume-shim-bundle',
+    bundleDeps: true,
+    bin: false,
+    cjs: true,
+    // Glob and Grep load the glob engine from its own file (reference-shim/tools/glob.ts says why).
+    define: { YUME_SHIM_GLOB_CHUNK: JSON.stringify('yume-shim-glob.cjs') },
+    external: ['./reference-shim/tools/glob-engine.ts'],
+  },
+  {
+    in: 'reference-shim/tools/glob-engine.ts',
+    out: 'yume-shim-glob',
+    bundleDeps: true,
+    bin: false,
+    cjs: true,
+    // fdir (under tinyglobby) makes a require from import.meta.url when it loads, which CommonJS output leaves
+    // empty (and createRequire(undefined) throws): give it this file's URL.
+    define: { 'import.meta.url': 'importMetaUrl' },
+    inject: ['cjs-import-meta-url.mjs'],
+  },
   // Built after the bundle: it carries the bundle's hash, which keys the compile cache.
   {
     in: 'reference-shim/launcher/main.ts',
@@ -64,10 +84,13 @@ for (const entry of entries) {
     // minified, it is half the size (stack traces map back through the linked source map).
     minify: entry.cjs === true,
     packages: entry.bundleDeps ? undefined : 'external',
+    external: entry.external,
     banner: entry.bin ? banner : undefined,
     // Bundled CommonJS dependencies may call require(); give the ESM bundle one.
-    define: entry.carriesBundleId ? { YUME_SHIM_BUNDLE_ID: JSON.stringify(bundleId()) } : undefined,
-    inject: entry.bundleDeps && !entry.cjs ? [path.join(root, 'scripts', 'esm-require-shim.mjs')] : [],
+    define: entry.carriesBundleId ? { YUME_SHIM_BUNDLE_ID: JSON.stringify(bundleId()) } : entry.define,
+    inject: (entry.inject ?? (entry.bundleDeps && !entry.cjs ? ['esm-require-shim.mjs'] : [])).map((file) =>
+      path.join(root, 'scripts', file),
+    ),
     logLevel: 'warning',
   });
   if (entry.bin) await chmod(outfile, 0o755);

@@ -81,6 +81,18 @@ describe('compile cache', () => {
     });
   });
 
+  it('reads a bundle that is not ASCII as UTF-8 (an ASCII one is read as Latin-1, the same text)', () => {
+    const file = path.join(work, 'bundle.cjs');
+    for (const text of ['plain ascii', 'héllo wörld ✓ 😀']) {
+      writeFileSync(
+        file,
+        `globalThis.__bundleRuns ??= []; globalThis.__bundleRuns.push({ text: ${JSON.stringify(text)} });`,
+      );
+      run(file);
+      expect(lastRun()).toEqual({ text });
+    }
+  });
+
   it('misses, stores the cache at the end of the run, then hits and keeps it', () => {
     const bundle = writeBundle();
     const first = run(bundle);
