@@ -1,7 +1,7 @@
 // Writes small launcher commands into a directory that is put first on a child's PATH: for each name a POSIX
 // `#!/bin/sh` script and a Windows `.cmd` file. Arguments are embedded quoted for each shell, never pasted
 // raw, so any argv survives (spaces, quotes, `&`, `%`, `$`, backslashes).
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { escapeBatchEchoText, quoteForBatchFile } from '../../common/windows-command-line.js';
 
@@ -28,16 +28,19 @@ export interface WrittenCommandShim {
   windows: string;
 }
 
-/** Writes `<dir>/<name>` (mode 755) and `<dir>/<name>.cmd`. */
+/**
+ * Writes `<dir>/<name>` (mode 755) and `<dir>/<name>.cmd`. Synchronously: every run writes a few of these small
+ * files, and each asynchronous write is three round trips through libuv's thread pool (see createRunDirectories).
+ */
 export async function writeCommandShim(dir: string, name: string, spec: CommandShimSpec): Promise<WrittenCommandShim> {
   if (!/^[A-Za-z0-9._-]+$/.test(name))
     throw new Error(`command shim name ${JSON.stringify(name)} must be a plain file name`);
-  await mkdir(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   const posix = path.join(dir, name);
   const windows = path.join(dir, `${name}.cmd`);
-  await writeFile(posix, posixShimContent(spec), 'utf8');
-  await chmod(posix, 0o755);
-  await writeFile(windows, cmdShimContent(spec), 'utf8');
+  writeFileSync(posix, posixShimContent(spec), 'utf8');
+  chmodSync(posix, 0o755);
+  writeFileSync(windows, cmdShimContent(spec), 'utf8');
   return { posix, windows };
 }
 
