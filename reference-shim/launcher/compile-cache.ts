@@ -16,6 +16,7 @@ import { isAscii } from 'node:buffer';
 import { lstatSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { Script } from 'node:vm';
+import { fileNameSafe } from '../text/plain-match.js';
 
 /** How much of the shim a run exercises: a full run's cache covers a lite run, not the other way round. */
 export type RunKind = 'full' | 'lite';
@@ -87,12 +88,7 @@ function temporaryDirectory(): string {
 function currentUser(): string {
   if (typeof process.getuid === 'function') return String(process.getuid());
   try {
-    return (
-      process
-        .getBuiltinModule('node:os')
-        .userInfo()
-        .username.replace(/[^A-Za-z0-9_.-]/g, '_') || 'user'
-    );
+    return fileNameSafe(process.getBuiltinModule('node:os').userInfo().username) || 'user';
   } catch {
     return 'user'; // no user name to be had (some service accounts); the directory check still applies
   }
@@ -141,10 +137,7 @@ export function requireOnce(nodeRequire: NodeJS.Require): NodeJS.Require {
 function cacheKey(bundle: string, source: string, bundleId: string | undefined): string {
   const { size, mtimeMs } = statSync(bundle);
   const identity = bundleId ?? contentHash(source);
-  return `${identity}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}`.replace(
-    /[^A-Za-z0-9._-]/g,
-    '_',
-  );
+  return fileNameSafe(`${identity}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}`);
 }
 
 /** FNV-1a over the text, both halves of each UTF-16 unit (only for runs without a build id). */

@@ -2,7 +2,10 @@
 // Two sources: the values of credential-looking environment variables (and tokens the shim obtained
 // itself, e.g. from `gcloud auth print-access-token`), and the well-known shapes of provider keys.
 
-const CREDENTIAL_NAME = /(API_KEY|APIKEY|TOKEN|SECRET|PASSWORD|ACCESS_KEY|PRIVATE_KEY)/i;
+import { includesAnyWord } from '../text/plain-match.js';
+
+/** What a credential variable's name holds (any case). */
+const CREDENTIAL_WORDS = ['API_KEY', 'APIKEY', 'TOKEN', 'SECRET', 'PASSWORD', 'ACCESS_KEY', 'PRIVATE_KEY'];
 /** Each well-known key shape, with what every match of it starts with. */
 const KEY_SHAPES: ReadonlyArray<{ pattern: string; prefixes: readonly string[] }> = [
   // OpenAI / Anthropic keys (and the suite's dummies)
@@ -31,7 +34,7 @@ export class SecretRedactor {
   constructor(env: NodeJS.ProcessEnv = process.env) {
     // Names first: reading a value of process.env is a call into Node, and few names qualify.
     for (const name of Object.keys(env)) {
-      if (!CREDENTIAL_NAME.test(name)) continue;
+      if (!includesAnyWord(name, CREDENTIAL_WORDS)) continue;
       const value = env[name];
       if (value) this.addValue(value);
     }

@@ -83,7 +83,8 @@ export class LineWriter {
     if (this.closed) return;
     let json = JSON.stringify(fields);
     // Only a lone surrogate makes JSON.stringify print `\ud8..`-`\udf..`; a valid pair is printed as UTF-8.
-    if (LONE_SURROGATE_ESCAPE.test(json)) json = JSON.stringify(fields, wellFormedStrings);
+    // (`includes` first: nearly every line has no `\ud`, and the pattern's first run costs a short process ~20 µs.)
+    if (json.includes('\\ud') && LONE_SURROGATE_ESCAPE.test(json)) json = JSON.stringify(fields, wellFormedStrings);
     // `fields` is always a non-empty object literal, so the id can be spliced in before the closing brace.
     this.pending.push(`${json.slice(0, -1)},"uuid":"${lineId()}"}\n`);
     if (!this.scheduled) {

@@ -2,6 +2,7 @@
 import { ProviderError } from './provider.js';
 import { postJson, TransportError, type StreamingResponse } from './transport.js';
 import { messageOf } from '../../common/errors.js';
+import { withoutTrailingSlashes } from '../text/plain-match.js';
 import type { InterruptSignal } from '../tools/interrupt.js';
 
 /** Statuses worth another attempt (R5 names 429/500/503; the others are their usual companions). */
@@ -103,8 +104,8 @@ export function retryAfterMs(header: (name: string) => string | undefined | null
 
 /** Joins a base URL and a path without doubling the version segment the base may already carry. */
 export function joinUrl(base: string, path: string): string {
-  const trimmed = base.replace(/\/+$/, '');
-  const versionPrefix = /^\/(v1beta|v1)\//.exec(path)?.[1];
+  const trimmed = withoutTrailingSlashes(base);
+  const versionPrefix = path.startsWith('/v1beta/') ? 'v1beta' : path.startsWith('/v1/') ? 'v1' : undefined;
   if (versionPrefix && trimmed.endsWith(`/${versionPrefix}`)) return trimmed + path.slice(versionPrefix.length + 1);
   return trimmed + path;
 }

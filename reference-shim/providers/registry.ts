@@ -7,6 +7,7 @@ import { GeminiProvider } from './gemini.js';
 import { OpenAIChatProvider } from './openai-chat.js';
 import { OpenAIResponsesProvider } from './openai-responses.js';
 import { ProviderError, type Provider } from './provider.js';
+import { withoutTrailingSlashes } from '../text/plain-match.js';
 
 export const MODEL_PROVIDERS = ['openai', 'codex', 'gemini', 'anthropic'] as const;
 /** Providers that run an official CLI (providers/cli/, Type B). */
@@ -34,7 +35,7 @@ export interface ProviderSettings {
 }
 
 function base(flag: string | undefined, env: string | undefined, fallback: string): string {
-  return (flag || env || fallback).replace(/\/+$/, '');
+  return withoutTrailingSlashes(flag || env || fallback);
 }
 
 /** The model name decides the OpenAI API: the app's codex models only exist on the Responses API. */

@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../tools/atomic-write.js';
 import type { HistoryEntry, TokenUsage } from './history.js';
 import { isValidSessionId } from './ids.js';
+import { fileNameSafe } from '../text/plain-match.js';
 import { isoTimestamp } from './clock.js';
 import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
@@ -56,7 +57,7 @@ function homeDirectory(): string {
 export function sessionPath(providerFlag: string, id: string, root = sessionsRoot()): string {
   if (!isValidSessionId(id)) throw new SessionFileError(`invalid session id ${JSON.stringify(id)}`);
   // The provider flag becomes a directory name: keep it to one plain path segment.
-  const directory = providerFlag.replace(/[^A-Za-z0-9_.-]/g, '_') || 'default';
+  const directory = fileNameSafe(providerFlag) || 'default';
   return join(root, directory, `${id}.json`);
 }
 
