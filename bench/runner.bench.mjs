@@ -141,7 +141,7 @@ async function measure(harness, label, options, ticks, cores) {
   const ownCpu = after.own - before.own;
   const suiteCpu = ownCpu + ((after.children ?? 0) - (before.children ?? 0));
   process.stdout.write(
-    `${label}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${seconds(wall)} with --jobs ${jobs}; CPU ${seconds(suiteCpu)}\n`,
+    `${label}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${seconds(wall)} with --jobs ${jobs}${options.jobs === undefined ? ' (more while the cores idle)' : ''}; CPU ${seconds(suiteCpu)}, the cores ${((100 * suiteCpu) / (wall * cores)).toFixed(0)} % busy with the suite\n`,
   );
 
   const playable = suite.specs
