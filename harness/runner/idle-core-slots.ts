@@ -5,13 +5,16 @@
 // (its longest runs start first, and those are the waiting ones) had the cores 13–65 % busy for seconds at a
 // time. So the pool samples how busy the machine's cores are and, while runs are queued, grants extra slots when
 // they idle and takes them back when they are busy. Only the default --jobs grows: a --jobs the user chose is kept.
-// The machine's own load counts too: cores another program keeps busy grant nothing.
-import { cpus } from 'node:os';
+// The machine's own load counts too: cores another program keeps busy grant nothing, and neither does a machine
+// short of memory.
+import { cpus, freemem } from 'node:os';
 
 /** Below this share of busy core time in a sample, more runs are started. */
 export const GROW_BELOW = 0.85;
 /** Above it, an extra slot is taken back at each sample (running runs are never stopped). */
 export const SHRINK_ABOVE = 0.97;
+/** No slot is granted with less memory free than this: a run holds a shim or two (about 50 MB each) and its tools. */
+export const MIN_FREE_BYTES = 1024 ** 3;
 const SAMPLE_MS = 250;
 
 /** How busy the cores were since the previous call (0–1), or undefined when nothing can be told yet. */
@@ -44,6 +47,8 @@ export interface IdleCoreSlotsOptions {
   /** Cores this process may use: an idle share of them is how many runs' worth of work is missing. */
   cores: number;
   coreUse?: CoreUse;
+  /** Bytes of memory free now (default os.freemem()). */
+  freeMemory?: () => number;
   sampleMs?: number;
 }
 
@@ -78,12 +83,13 @@ export class IdleCoreSlots {
 
   /**
    * One sample: an idle share of the cores grants two runs per idle core (a run keeps a core about half busy),
-   * at least one; a busy machine takes one slot back.
+   * at least one, while MIN_FREE_BYTES of memory are free; a busy machine takes one slot back.
    */
   sample(): void {
     const busy = this.coreUse();
     if (busy === undefined) return;
-    if (busy < GROW_BELOW && this.granted < this.options.max) {
+    const memoryFree = (this.options.freeMemory ?? freemem)() >= MIN_FREE_BYTES;
+    if (busy < GROW_BELOW && this.granted < this.options.max && memoryFree) {
       const wanted = Math.max(1, Math.round((1 - busy) * this.options.cores * 2));
       this.granted = Math.min(this.options.max, this.granted + wanted);
       this.onGrant();

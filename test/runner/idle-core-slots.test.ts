@@ -1,13 +1,19 @@
 // Extra slots while the cores idle: granted by idle core share, capped, taken back one at a time when the
 // machine is busy, and measured from the machine's real core times.
 import { describe, expect, it } from 'vitest';
-import { GROW_BELOW, IdleCoreSlots, machineCoreUse, SHRINK_ABOVE } from '../../harness/runner/idle-core-slots.js';
+import {
+  GROW_BELOW,
+  IdleCoreSlots,
+  MIN_FREE_BYTES,
+  machineCoreUse,
+  SHRINK_ABOVE,
+} from '../../harness/runner/idle-core-slots.js';
 import { suiteSlots, weightedPool } from '../../harness/runner/schedule.js';
 
 /** Slots fed a scripted sequence of core-use readings. */
-function scripted(readings: (number | undefined)[], max = 6, cores = 2) {
+function scripted(readings: (number | undefined)[], max = 6, cores = 2, freeMemory = () => 8 * MIN_FREE_BYTES) {
   let grants = 0;
-  const slots = new IdleCoreSlots({ max, cores, coreUse: () => readings.shift() });
+  const slots = new IdleCoreSlots({ max, cores, coreUse: () => readings.shift(), freeMemory });
   slots.start(() => {
     grants += 1;
   });
@@ -52,12 +58,25 @@ describe('IdleCoreSlots', () => {
     expect(grants()).toBe(0);
   });
 
+  it('grants nothing while memory is short, and grows again once it is free', () => {
+    let free = MIN_FREE_BYTES - 1;
+    const { slots, grants } = scripted([0, 0, 0], 6, 2, () => free);
+    slots.sample();
+    slots.sample();
+    expect(slots.extra).toBe(0);
+    free = MIN_FREE_BYTES;
+    slots.sample();
+    expect(slots.extra).toBe(4);
+    expect(grants()).toBe(1);
+  });
+
   it('samples on its own once started, until stopped', async () => {
     let reads = 0;
     const slots = new IdleCoreSlots({
       max: 4,
       cores: 2,
       sampleMs: 5,
+      freeMemory: () => MIN_FREE_BYTES,
       coreUse: () => {
         reads += 1;
         return 0;
