@@ -222,12 +222,21 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     });
   };
 
-  const handlers: RequestHandler[] = [
-    http.post('*/v1/chat/completions', handlerFor('openai-chat')),
-    http.post('*/v1/responses', handlerFor('openai-responses')),
-    http.post('*/v1/messages', handlerFor('anthropic')),
-    http.post(/\/(v1beta|v1|v1alpha)\/models\/[^/:]+:(streamGenerateContent|generateContent)$/, handlerFor('gemini')),
+  const routes: [MockProviderId, RequestHandler][] = [
+    ['openai-chat', http.post('*/v1/chat/completions', handlerFor('openai-chat'))],
+    ['openai-responses', http.post('*/v1/responses', handlerFor('openai-responses'))],
+    ['anthropic', http.post('*/v1/messages', handlerFor('anthropic'))],
+    [
+      'gemini',
+      http.post(/\/(v1beta|v1|v1alpha)\/models\/[^/:]+:(streamGenerateContent|generateContent)$/, handlerFor('gemini')),
+    ],
   ];
+  // The provider under test first: msw tries the handlers in order (each try parses the request's URL and
+  // cookies), and the paths are disjoint, so the order changes nothing but the work of a request.
+  const handlers = [
+    ...routes.filter(([provider]) => provider === options.provider),
+    ...routes.filter(([provider]) => provider !== options.provider),
+  ].map(([, handler]) => handler);
 
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => void serve(req, res));

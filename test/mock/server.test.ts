@@ -88,6 +88,15 @@ describe('listening', () => {
     ).toEqual(['anthropic', 'openai-chat']);
     expect(b.requests().map((request) => request.provider)).toEqual(['gemini']);
   });
+  test('serves every provider whichever one is under test (its handler is only tried first)', async () => {
+    const server = await start({
+      scenario: oneTurn('any', [{ text: ['one'] }, { text: ['two'] }]),
+      provider: 'gemini',
+    });
+    expect((await driveWithSdk('anthropic', { baseUrls: server.baseUrls })).text).toBe('one');
+    expect((await driveWithSdk('gemini', { baseUrls: server.baseUrls })).text).toBe('two');
+    expect(server.requests().map((request) => request.provider)).toEqual(['anthropic', 'gemini']);
+  });
 });
 
 describe('turns and recording', () => {
