@@ -19,19 +19,10 @@ const entries = [
     bundleDeps: true,
     bin: false,
     cjs: true,
-    // Glob and Grep load the glob engine from its own file (reference-shim/tools/glob.ts says why).
-    define: { YUME_SHIM_GLOB_CHUNK: JSON.stringify('yume-shim-glob.cjs') },
-    external: ['./reference-shim/tools/glob-engine.ts'],
-  },
-  {
-    in: 'reference-shim/tools/glob-engine.ts',
-    out: 'yume-shim-glob',
-    bundleDeps: true,
-    bin: false,
-    cjs: true,
-    // fdir (under tinyglobby) makes a require from import.meta.url when it loads, which CommonJS output leaves
-    // empty (and createRequire(undefined) throws): give it this file's URL.
-    define: { 'import.meta.url': 'importMetaUrl' },
+    // fdir (under tinyglobby, for Glob and Grep) makes a require from import.meta.url when it loads, which
+    // CommonJS output leaves empty (and createRequire(undefined) throws): give it the bundle's URL, worked out
+    // when first read.
+    define: { 'import.meta.url': 'cjsImportMeta.url' },
     inject: ['cjs-import-meta-url.mjs'],
   },
   // Built after the bundle: it carries the bundle's hash, which keys the compile cache.
@@ -84,7 +75,6 @@ for (const entry of entries) {
     // minified, it is half the size (stack traces map back through the linked source map).
     minify: entry.cjs === true,
     packages: entry.bundleDeps ? undefined : 'external',
-    external: entry.external,
     banner: entry.bin ? banner : undefined,
     // Bundled CommonJS dependencies may call require(); give the ESM bundle one.
     define: entry.carriesBundleId ? { YUME_SHIM_BUNDLE_ID: JSON.stringify(bundleId()) } : entry.define,

@@ -1,5 +1,5 @@
 // Runs the bundled shim (a CommonJS file) through V8's code cache, so that a process started for every turn
-// does not parse and compile ~100 KB of minified JavaScript each time (10–20 ms of a 70 ms turn on Node 20).
+// does not parse and compile ~135 KB of minified JavaScript each time (10–20 ms of a 70 ms turn on Node 20).
 //
 // Why by hand: Node 20 has no module compile cache, and Node's (`module.enableCompileCache`, 22.1 and later)
 // like the v8-compile-cache package stores a module's cache right after compiling it: only what V8 compiled
@@ -7,7 +7,7 @@
 // exits (`script.createCachedData()`), so it holds every function the run compiled.
 //
 // Safety: V8 checks the cache against its own version and flags, but only against the *length* of the source;
-// the file name therefore carries the bundle's identity — the hash the build computed (hashing 100 KB here would
+// the file name therefore carries the bundle's identity — the hash the build computed (hashing 135 KB here would
 // mean loading node:crypto, ~5 ms), its size and modification time — Node's version and the architecture. The cache
 // directory is private to the user (0700, owned by them, no symlink) because a planted cache file is code.
 // A cache that cannot be read, is rejected or cannot be written is never an error: the bundle then runs as

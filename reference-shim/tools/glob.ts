@@ -1,5 +1,5 @@
 // Glob {pattern, path?}: matching files, relative to --cwd, sorted by path so runs are reproducible.
-import { isAbsolute, join, normalize, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
+import { isAbsolute, normalize, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
 // fs.promises is loaded on first use (Node loads it lazily), not at start-up.
 import { promises as fsp } from 'node:fs';
 import { capText } from './output-cap.js';
@@ -9,17 +9,9 @@ import { ToolInputError, ok, optionalString, requireString, type Tool, type Tool
 const MAX_RESULTS = 1000;
 export const ALWAYS_IGNORED = ['**/node_modules/**', '**/.git/**'];
 
-/** Set by scripts/build.mjs for the bundled shim: the file, next to the bundle, that holds the glob engine. */
-declare const YUME_SHIM_GLOB_CHUNK: string | undefined;
-
-/**
- * The glob engine (glob-engine.ts), loaded on first use: most turns never glob. The bundled shim keeps it in a
- * file of its own, a quarter of the shim's code that every start would otherwise read and load the compile
- * cache of (~0.3 ms); run from source, it is an ordinary import.
- */
-export function loadGlobber(): Promise<typeof import('./glob-engine.js')> {
-  if (typeof YUME_SHIM_GLOB_CHUNK === 'string') return Promise.resolve(require(join(__dirname, YUME_SHIM_GLOB_CHUNK)));
-  return import('./glob-engine.js');
+/** tinyglobby (and picomatch) are loaded on first use: most turns never glob (start-up time). */
+export function loadGlobber(): Promise<typeof import('tinyglobby')> {
+  return import('tinyglobby');
 }
 
 /** A pattern that climbs out (`../x`) or starts at an absolute root is refused before globbing (R11). */

@@ -42,8 +42,6 @@ export interface ScenarioRunOptions {
   /** Extra stdin lines per turn (persistent mode). */
   extraEnv?: Record<string, string>;
   keepDirs?: boolean;
-  /** The shim's bin; default the built one (SHIM_BIN). */
-  bin?: string;
 }
 
 function isFirstText(line: Record<string, unknown>): boolean {
@@ -134,7 +132,7 @@ export async function runScenario(
           );
         }
       };
-      const run = await runShim({ bin: options.bin, args, env, cwd: workspace, onLine });
+      const run = await runShim({ args, env, cwd: workspace, onLine });
       runs.push(run);
       const init = run.lines.find((line) => line.type === 'system' && line.subtype === 'init');
       if (typeof init?.session_id === 'string') sessionId = init.session_id;

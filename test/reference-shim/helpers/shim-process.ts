@@ -22,8 +22,6 @@ export interface ShimRun {
 }
 
 export interface ShimRunOptions {
-  /** The bin to run; default SHIM_BIN. */
-  bin?: string;
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd?: string;
@@ -44,7 +42,7 @@ export function interruptGroup(child: ChildProcess, signal: NodeJS.Signals = 'SI
 
 export function runShim(options: ShimRunOptions): Promise<ShimRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, [options.bin ?? SHIM_BIN, ...options.args], {
+  const child = spawn(process.execPath, [SHIM_BIN, ...options.args], {
     cwd: options.cwd,
     env: options.env,
     detached: true,
