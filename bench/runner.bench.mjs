@@ -8,7 +8,8 @@
 //   - the full matrix in 4 shards (--shard i/4, each as on its own machine): each shard <= 1.3x its own floor
 //     (skip with --no-full; it takes a long time).
 // It also prints where a run's wall time goes (directories, mock, execute = spawn + shim, checks, cleanup),
-// next to a bare run's wall time.
+// next to a bare run's wall time, how busy the suite kept the cores, and how much CPU other programs on the
+// machine took meanwhile (from os.cpus(): a shared machine's other work inflates both the wall and the CPU).
 //
 //   node bench/runner.bench.mjs [--jobs N] [--scenario ID]... [--provider ID]... [--no-full] [--shards 4]
 //                                [--samples 3]
@@ -25,7 +26,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BARE_TIMEOUT_MS, bareRun } from './bare-driver.mjs';
@@ -93,6 +94,18 @@ function cpuNow(clockTicks) {
   return { own: (own.user + own.system) / 1000, children };
 }
 
+/** CPU ms every core of the machine spent busy so far (os.cpus()): with cpuNow, what other programs took meanwhile. */
+function machineBusyMs() {
+  let busy = 0;
+  for (const { times } of cpus()) busy += times.user + times.nice + times.sys + times.irq;
+  return busy;
+}
+
+/** "others 1.2 s": CPU the machine spent on programs other than this process and its children, between two readings. */
+function othersText(machineBefore, machineAfter, ownCpuMs) {
+  return `other programs on the machine ${seconds(Math.max(0, machineAfter - machineBefore - ownCpuMs))} of CPU meanwhile`;
+}
+
 function clockTicks() {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -134,14 +147,16 @@ async function measure(harness, label, options, ticks, cores) {
   };
   const jobs = options.jobs ?? harness.defaultJobs();
   const before = cpuNow(ticks);
+  const machineBefore = machineBusyMs();
   const started = performance.now();
   const { report, results } = await harness.runConformanceWithResults(options);
   const wall = performance.now() - started;
   const after = cpuNow(ticks);
+  const machineAfter = machineBusyMs();
   const ownCpu = after.own - before.own;
   const suiteCpu = ownCpu + ((after.children ?? 0) - (before.children ?? 0));
   process.stdout.write(
-    `${label}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${seconds(wall)} with --jobs ${jobs}${options.jobs === undefined ? ' (more while the cores idle)' : ''}; CPU ${seconds(suiteCpu)}, the cores ${((100 * suiteCpu) / (wall * cores)).toFixed(0)} % busy with the suite\n`,
+    `${label}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${seconds(wall)} with --jobs ${jobs}${options.jobs === undefined ? ' (more while the cores idle)' : ''}; CPU ${seconds(suiteCpu)}, the cores ${((100 * suiteCpu) / (wall * cores)).toFixed(0)} % busy with the suite; ${othersText(machineBefore, machineAfter, suiteCpu)}\n`,
   );
 
   const playable = suite.specs
@@ -157,10 +172,12 @@ async function measure(harness, label, options, ticks, cores) {
   const cacheDir = mkdtempSync(path.join(harness.scratchDirectory().directory, 'yume-bench-cache-'));
   const context = { harness, shim: suite.shim, shimArgs: [], capabilities: suite.capabilities, templates, cacheDir };
   const bareBefore = cpuNow(ticks);
+  const bareMachineBefore = machineBusyMs();
   const bareStarted = performance.now();
   const played = await pool(playable, jobs, ({ spec, check }) => bareRun(spec, check.persistent, context));
   const bareElapsed = performance.now() - bareStarted;
   const bareAfter = cpuNow(ticks);
+  const bareMachineAfter = machineBusyMs();
   await templates.close();
   rmSync(cacheDir, { recursive: true, force: true });
   // A run the bare driver had to end (a step it cannot play) does not set the longest intrinsic wait.
@@ -180,7 +197,7 @@ async function measure(harness, label, options, ticks, cores) {
   const longest = Math.max(0, ...bareWalls);
   const floor = shimCpu / cores + longest;
   process.stdout.write(
-    `${label}: bare shim runs: ${specs.length} runs, shim CPU ${seconds(shimCpu)}, ${seconds(bareElapsed)} wall ${jobs} at a time; longest: ${longestRuns.join(', ')}\n`,
+    `${label}: bare shim runs: ${specs.length} runs, shim CPU ${seconds(shimCpu)}, ${seconds(bareElapsed)} wall ${jobs} at a time; longest: ${longestRuns.join(', ')}; ${othersText(bareMachineBefore, bareMachineAfter, bareAfter.own - bareBefore.own + shimCpu)}\n`,
   );
   process.stdout.write(
     `${label}: floor ${seconds(floor)} (shim CPU ${seconds(shimCpu)} / ${cores} cores + longest run ${seconds(longest)})\n`,
