@@ -108,8 +108,8 @@ async function connectionFromPreviousCall(): Promise<void> {
   clearTimeout(timer);
 }
 
-// node:https pulls in TLS: whichever is needed is loaded on first use only (start-up time), and kept (each
-// import() of the bundle copies the module's exports into a new object).
+// node:https pulls in TLS: whichever is needed is loaded on first use only (start-up time), through
+// process.getBuiltinModule: a bundled import() would copy the module's exports into a new object each time.
 let http: typeof import('node:http') | undefined;
 let https: typeof import('node:https') | undefined;
 
@@ -122,7 +122,9 @@ export async function postJson(
   const payload = Buffer.from(JSON.stringify(body));
   const target = new URL(url);
   const client =
-    target.protocol === 'https:' ? (https ??= await import('node:https')) : (http ??= await import('node:http'));
+    target.protocol === 'https:'
+      ? (https ??= process.getBuiltinModule('node:https'))
+      : (http ??= process.getBuiltinModule('node:http'));
   await connectionFromPreviousCall();
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new TransportError('request aborted', true));
