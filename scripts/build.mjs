@@ -3,7 +3,7 @@
 // the harness keeps its dependencies external (they are installed with the package).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { chmod, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -84,4 +84,16 @@ for (const entry of entries) {
     logLevel: 'warning',
   });
   if (entry.bin) await chmod(outfile, 0o755);
+}
+
+// V8 allocates a string of 128 KiB or more outside its young generation. The shim's bundle text (read, then
+// compiled) is such a string today, and a single-tool turn then allocates just less than what starts V8's first
+// scavenge; a smaller bundle would put its text in the young generation and every turn would pay ~1 ms for one
+// (docs/decisions.md, D10). Not an error: say so, so that whoever shrinks the bundle checks with --trace-gc.
+const YOUNG_STRING_LIMIT = 128 * 1024;
+const shimBundleSize = statSync(path.join(root, 'dist', 'yume-shim-bundle.cjs')).size;
+if (shimBundleSize < YOUNG_STRING_LIMIT) {
+  process.stderr.write(
+    `build: dist/yume-shim-bundle.cjs is ${(shimBundleSize / 1024).toFixed(0)} KiB, under 128 KiB: check that a single-tool turn still runs no scavenge (node --trace-gc dist/yume-shim.cjs ...; D10)\n`,
+  );
 }
