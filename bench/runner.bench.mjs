@@ -27,7 +27,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BARE_TIMEOUT_MS, bareRun } from './bare-driver.mjs';
@@ -52,6 +52,7 @@ async function loadHarness() {
       contents: `
         export { runConformanceWithResults, resolveSuite } from './harness/suite/run-conformance.ts';
         export { defaultJobs } from './harness/runner/schedule.ts';
+        export { machineCoreTimes } from './harness/runner/idle-core-slots.ts';
         export { PROTOCOL_VERSION } from './generated/protocol.ts';
         export { preflight } from './harness/runner/run-scenario.ts';
         export { buildInvocation } from './harness/runner/invocation.ts';
@@ -94,13 +95,6 @@ function cpuNow(clockTicks) {
     children = undefined;
   }
   return { own: (own.user + own.system) / 1000, children };
-}
-
-/** CPU ms every core of the machine spent busy so far (os.cpus()): with cpuNow, what other programs took meanwhile. */
-function machineBusyMs() {
-  let busy = 0;
-  for (const { times } of cpus()) busy += times.user + times.nice + times.sys + times.irq;
-  return busy;
 }
 
 /** "others 1.2 s": CPU the machine spent on programs other than this process and its children, between two readings. */
@@ -149,12 +143,12 @@ async function measure(harness, label, options, ticks, cores) {
   };
   const jobs = options.jobs ?? harness.defaultJobs();
   const before = cpuNow(ticks);
-  const machineBefore = machineBusyMs();
+  const machineBefore = harness.machineCoreTimes().busy;
   const started = performance.now();
   const { report, results } = await harness.runConformanceWithResults(options);
   const wall = performance.now() - started;
   const after = cpuNow(ticks);
-  const machineAfter = machineBusyMs();
+  const machineAfter = harness.machineCoreTimes().busy;
   const ownCpu = after.own - before.own;
   const suiteCpu = ownCpu + ((after.children ?? 0) - (before.children ?? 0));
   process.stdout.write(
@@ -174,12 +168,12 @@ async function measure(harness, label, options, ticks, cores) {
   const cacheDir = mkdtempSync(path.join(harness.scratchDirectory().directory, 'yume-bench-cache-'));
   const context = { harness, shim: suite.shim, shimArgs: [], capabilities: suite.capabilities, templates, cacheDir };
   const bareBefore = cpuNow(ticks);
-  const bareMachineBefore = machineBusyMs();
+  const bareMachineBefore = harness.machineCoreTimes().busy;
   const bareStarted = performance.now();
   const played = await pool(playable, jobs, ({ spec, check }) => bareRun(spec, check.persistent, context));
   const bareElapsed = performance.now() - bareStarted;
   const bareAfter = cpuNow(ticks);
-  const bareMachineAfter = machineBusyMs();
+  const bareMachineAfter = harness.machineCoreTimes().busy;
   await templates.close();
   rmSync(cacheDir, { recursive: true, force: true });
   // A run the bare driver had to end (a step it cannot play) does not set the longest intrinsic wait.

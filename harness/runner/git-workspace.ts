@@ -168,7 +168,7 @@ export class WorkspaceTemplates {
     else await mkdir(dir, { recursive: true });
     try {
       this.skeleton ??= this.makeSkeleton();
-      await copyTree(path.join(await this.skeleton, '.git'), path.join(dir, '.git'));
+      copyTree(path.join(await this.skeleton, '.git'), path.join(dir, '.git'));
       const commit = await writeFixtureCommit(dir, FIXTURE_IDENTITY);
       return { source: dir, commit, gitObjects: path.join(dir, '.git', 'objects') };
     } catch (error) {

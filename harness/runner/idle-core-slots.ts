@@ -20,20 +20,22 @@ const SAMPLE_MS = 250;
 /** How busy the cores were since the previous call (0–1), or undefined when nothing can be told yet. */
 export type CoreUse = () => number | undefined;
 
-/** The machine's cores, from their cumulative times (os.cpus(): /proc/stat on Linux, every platform has it). */
+/** CPU ms all the machine's cores spent busy and idle so far (os.cpus(): /proc/stat on Linux, every platform has it). */
+export function machineCoreTimes(): { busy: number; idle: number } {
+  let busy = 0;
+  let idle = 0;
+  for (const { times } of cpus()) {
+    busy += times.user + times.nice + times.sys + times.irq;
+    idle += times.idle;
+  }
+  return { busy, idle };
+}
+
+/** How busy the machine's cores were between calls, from their cumulative times. */
 export function machineCoreUse(): CoreUse {
-  const totals = () => {
-    let busy = 0;
-    let idle = 0;
-    for (const { times } of cpus()) {
-      busy += times.user + times.nice + times.sys + times.irq;
-      idle += times.idle;
-    }
-    return { busy, idle };
-  };
-  let last = totals();
+  let last = machineCoreTimes();
   return () => {
-    const now = totals();
+    const now = machineCoreTimes();
     const busy = now.busy - last.busy;
     const all = busy + now.idle - last.idle;
     last = now;

@@ -66,14 +66,14 @@ export async function createRunDirectories(
   for (const dir of [directories.home, directories.bin, directories.state, directories.temp]) mkdirSync(dir);
   if (fixtures && options.gitObjects) {
     const objects = path.join(fixtures, '.git', 'objects');
-    copyTreeNow(fixtures, directories.workspace, (source) => source === objects);
+    copyTree(fixtures, directories.workspace, (source) => source === objects);
     mkdirSync(path.join(directories.workspace, '.git', 'objects', 'info'), { recursive: true });
     // Forward slashes: git reads this file the same way on every platform.
     writeFileSync(
       path.join(directories.workspace, '.git', 'objects', 'info', 'alternates'),
       `${options.gitObjects.split(path.sep).join('/')}\n`,
     );
-  } else if (fixtures) copyTreeNow(fixtures, directories.workspace);
+  } else if (fixtures) copyTree(fixtures, directories.workspace);
   else mkdirSync(directories.workspace);
   return directories;
 }
@@ -83,17 +83,13 @@ export async function createRunDirectories(
  * symlinks verbatim. Every run copies its workspace (a git repository), and fs.cp stats each entry on both
  * sides and sets modes one call at a time: this is a third of the system calls.
  */
-export async function copyTree(from: string, to: string, skip?: (source: string) => boolean): Promise<void> {
-  copyTreeNow(from, to, skip);
-}
-
-function copyTreeNow(from: string, to: string, skip?: (source: string) => boolean): void {
+export function copyTree(from: string, to: string, skip?: (source: string) => boolean): void {
   mkdirSync(to, { recursive: true });
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = path.join(from, entry.name);
     const target = path.join(to, entry.name);
     if (skip?.(source)) continue;
-    if (entry.isDirectory()) copyTreeNow(source, target, skip);
+    if (entry.isDirectory()) copyTree(source, target, skip);
     else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
     else copyFileSync(source, target, constants.COPYFILE_FICLONE);
   }
