@@ -1,14 +1,11 @@
 // Validate throughput: validateStream() on a generated ~100 MB transcript, next to a bare line-split +
 // JSON.parse loop over the same bytes, as a ratio (goal: at least 0.5 of the bare loop).
 //   node bench/validate.bench.mjs [--mb 100] [--runs 3]
-// The validator is bundled from its TypeScript sources with esbuild into a temporary file, so the bench needs
-// no prior build.
+// The validator is bundled from its TypeScript sources with esbuild into .tmp/, so the bench needs no prior build.
 import { build } from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const arg = (name, fallback) => {
@@ -19,22 +16,22 @@ const targetMb = arg('mb', 100);
 const runs = arg('runs', 3);
 
 async function loadValidator() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'yume-validate-bench-'));
-  try {
-    const outfile = path.join(dir, 'validate.cjs');
-    await build({
-      entryPoints: [path.join(root, 'harness', 'validate', 'index.ts')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      logLevel: 'warning',
-    });
-    return createRequire(import.meta.url)(outfile);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // Inside the repository (.tmp/), ESM, packages external: the generated validators load ajv's runtime with
+  // createRequire(import.meta.url), which must resolve from here.
+  const dir = path.join(root, '.tmp', 'bench-validate');
+  mkdirSync(dir, { recursive: true });
+  const outfile = path.join(dir, 'validate.mjs');
+  await build({
+    entryPoints: [path.join(root, 'harness', 'validate', 'validate-stream.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return import(pathToFileURL(outfile).href);
 }
 
 /** A multi-turn flat transcript (persistent mode): text chunks, a Read call with a 2 KB result, usage, result. */
