@@ -28,7 +28,7 @@ export const INTEGER_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Values under these keys are the shim's or a tool's free data (tool input, tool output): not protocol fields. */
-const FREE_DATA_KEYS: ReadonlySet<string> = new Set(['input', 'content', 'tool_use_result']);
+const FREE_DATA_KEYS: readonly string[] = ['input', 'content', 'tool_use_result'];
 
 export interface LexicalProblem {
   rule: 'framing.integer-lexeme' | 'framing.lone-surrogate' | 'framing.nesting-depth';
@@ -39,6 +39,7 @@ export interface LexicalProblem {
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const NO_PROBLEMS: readonly LexicalProblem[] = Object.freeze([]);
 
 function hexValue(bytes: Uint8Array, at: number): number {
   let value = 0;
@@ -52,36 +53,49 @@ function hexValue(bytes: Uint8Array, at: number): number {
   return value;
 }
 
-const isNumberByte = (c: number) =>
-  (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
+/** Whether bytes[start, end) spell one of `names` (ASCII), compared in place: no string is made for a key. */
+function spellsOneOf(bytes: Uint8Array, start: number, end: number, names: readonly string[]): boolean {
+  for (const name of names) {
+    if (name.length !== end - start) continue;
+    let k = 0;
+    while (k < name.length && bytes[start + k] === name.charCodeAt(k)) k += 1;
+    if (k === name.length) return true;
+  }
+  return false;
+}
+
+const INTEGER_FIELD_LIST: readonly string[] = [...INTEGER_FIELDS];
 
 /**
  * The problems of one line of valid JSON (bytes[start, end)), at most one per rule (the first). Assumes the
- * line parsed, so the grammar is known to be right.
+ * line parsed, so the grammar is known to be right. It runs on every line a shim prints, so it allocates
+ * nothing for a line without problems: keys are compared byte by byte, and only where a number or a container
+ * follows them.
  */
-export function lexicalProblems(bytes: Uint8Array, start: number, end: number): LexicalProblem[] {
-  const problems: LexicalProblem[] = [];
-  const seen = new Set<LexicalProblem['rule']>();
+export function lexicalProblems(bytes: Uint8Array, start: number, end: number): readonly LexicalProblem[] {
+  let problems: LexicalProblem[] | undefined;
   const report = (rule: LexicalProblem['rule'], at: number, message: string) => {
-    if (seen.has(rule)) return;
-    seen.add(rule);
+    problems ??= [];
+    if (problems.some((problem) => problem.rule === rule)) return;
     problems.push({ rule, column: at - start + 1, message });
   };
-  const text = asBuffer(bytes);
-  // Per open container: whether it is an object (a comma in one starts a key).
-  const objects: boolean[] = [];
   let depth = 0;
   let freeDataDepth = 0; // > 0 while inside a container under a FREE_DATA_KEYS key
-  let expectKey = false;
-  let lastString: [number, number] | undefined;
-  let currentKey: string | undefined;
+  // The last string read and the key in force (their bytes; -1: none). In valid JSON a colon follows only a
+  // key, so the string read last before a colon is that key.
+  let stringStart = -1;
+  let stringEnd = -1;
+  let keyStart = -1;
+  let keyEnd = -1;
   let i = start;
   while (i < end) {
     const c = bytes[i]!;
     if (c === QUOTE) {
       let j = i + 1;
-      while (j < end && bytes[j] !== QUOTE) {
-        if (bytes[j] !== BACKSLASH) {
+      while (j < end) {
+        const b = bytes[j]!;
+        if (b === QUOTE) break;
+        if (b !== BACKSLASH) {
           j += 1;
           continue;
         }
@@ -106,7 +120,8 @@ export function lexicalProblems(bytes: Uint8Array, start: number, end: number): 
         }
         j += 6;
       }
-      lastString = expectKey ? [i + 1, j] : undefined;
+      stringStart = i + 1;
+      stringEnd = j;
       i = j + 1;
       continue;
     }
@@ -118,48 +133,51 @@ export function lexicalProblems(bytes: Uint8Array, start: number, end: number): 
           i,
           `nesting reaches ${MAX_NESTING} levels here (the contract's parser stops at ${MAX_NESTING})`,
         );
-      objects.push(c === 0x7b);
-      if (freeDataDepth === 0 && currentKey !== undefined && FREE_DATA_KEYS.has(currentKey)) freeDataDepth = depth;
-      expectKey = c === 0x7b;
-      currentKey = undefined;
+      if (freeDataDepth === 0 && keyStart >= 0 && spellsOneOf(bytes, keyStart, keyEnd, FREE_DATA_KEYS))
+        freeDataDepth = depth;
+      keyStart = -1;
       i += 1;
       continue;
     }
     if (c === 0x7d || c === 0x5d) {
       if (freeDataDepth === depth) freeDataDepth = 0;
-      objects.pop();
       depth -= 1;
-      expectKey = false;
-      currentKey = undefined;
+      keyStart = -1;
       i += 1;
       continue;
     }
     if (c === 0x3a) {
-      currentKey = lastString ? text.toString('utf8', lastString[0], lastString[1]) : undefined;
-      expectKey = false;
+      keyStart = stringStart;
+      keyEnd = stringEnd;
       i += 1;
       continue;
     }
     if (c === 0x2c) {
-      expectKey = objects[objects.length - 1] === true;
-      currentKey = undefined;
+      keyStart = -1;
       i += 1;
       continue;
     }
     if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
       let j = i + 1;
       let fractional = false;
-      while (j < end && isNumberByte(bytes[j]!)) {
+      for (; j < end; j += 1) {
         const d = bytes[j]!;
+        if (d >= 0x30 && d <= 0x39) continue;
         if (d === 0x2e || d === 0x65 || d === 0x45) fractional = true;
-        j += 1;
+        else if (d !== 0x2d && d !== 0x2b) break;
       }
-      if (fractional && freeDataDepth === 0 && currentKey !== undefined && INTEGER_FIELDS.has(currentKey)) {
-        const written = text.toString('latin1', i, Math.min(j, i + 40));
+      if (
+        fractional &&
+        freeDataDepth === 0 &&
+        keyStart >= 0 &&
+        spellsOneOf(bytes, keyStart, keyEnd, INTEGER_FIELD_LIST)
+      ) {
+        const key = asBuffer(bytes).toString('utf8', keyStart, keyEnd);
+        const written = asBuffer(bytes).toString('latin1', i, Math.min(j, i + 40));
         report(
           'framing.integer-lexeme',
           i,
-          `integer field "${currentKey}" is written as ${written} (a fraction or an exponent); write digits only`,
+          `integer field "${key}" is written as ${written} (a fraction or an exponent); write digits only`,
         );
       }
       i = j;
@@ -167,5 +185,5 @@ export function lexicalProblems(bytes: Uint8Array, start: number, end: number): 
     }
     i += 1;
   }
-  return problems;
+  return problems ?? NO_PROBLEMS;
 }
