@@ -12,7 +12,7 @@
 // machine took meanwhile (from os.cpus(): a shared machine's other work inflates both the wall and the CPU).
 //
 //   node bench/runner.bench.mjs [--jobs N] [--scenario ID]... [--provider ID]... [--no-full] [--shards 4]
-//                                [--samples 3] [--shard-samples 3]
+//                                [--samples 3] [--shard-samples 3] [--no-build]
 //
 // The default suite is measured --samples times (each sample the suite, then its bare runs right after), and
 // each goal is judged on the median of the samples' own ratios: on a shared machine one sample's load can move
@@ -39,6 +39,9 @@ const jobsArg = argValues('jobs')[0];
 const scenarioFilter = argValues('scenario');
 const providerFilter = argValues('provider');
 const withFull = !process.argv.includes('--no-full');
+// --no-build: use dist/ as it is (the tests' smoke run, whose setup has built it: rebuilding under other tests
+// would rewrite the bins they run).
+const withBuild = !process.argv.includes('--no-build');
 const shardCount = Number(argValues('shards')[0] ?? 4);
 const sampleCount = Math.max(1, Number(argValues('samples')[0] ?? 3));
 const shardSampleCount = Math.max(1, Number(argValues('shard-samples')[0] ?? 3));
@@ -218,7 +221,10 @@ async function measure(harness, label, options, ticks, cores) {
 }
 
 async function main() {
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  if (withBuild)
+    execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  else if (!existsSync(path.join(root, 'dist', 'yume-shim.cjs')))
+    throw new Error('--no-build: dist/yume-shim.cjs is missing; run npm run build first');
   const harness = await loadHarness();
   const ticks = clockTicks();
   const cores = availableParallelism();

@@ -6,7 +6,7 @@
 //   4. translation throughput of a large text stream (MB/s of provider bytes)
 //   5. peak RSS of the shim while a Bash tool prints 50 MB                       (goal < 200 MB)
 //
-//   node bench/shim.bench.mjs [--runs 15] [--goal-runs 61] [--stream-mb 20] [--bash-mb 50]
+//   node bench/shim.bench.mjs [--runs 15] [--goal-runs 61] [--stream-mb 20] [--bash-mb 50] [--no-build]
 //
 // --goal-runs: pairs for the turn against the minimal client, whose goal (1.15x) sits within this machine's noise
 // of the measured ratio: with 15 pairs the same build measured 1.03x to 1.18x from one bench to the next.
@@ -15,7 +15,7 @@
 // its compile cache in a private directory of this run. The mock speaks OpenAI Chat Completions on 127.0.0.1
 // and is scripted per request.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,8 +37,13 @@ const workspace = path.join(work, 'workspace');
 const home = path.join(work, 'home');
 const cacheDir = path.join(work, 'compile-cache');
 
+/** Builds dist/ first, unless --no-build (the tests' smoke run, whose setup has built it). */
 function buildShim() {
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  if (!process.argv.includes('--no-build')) {
+    execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  } else if (!existsSync(shimFile)) {
+    throw new Error(`--no-build: ${shimFile} is missing; run npm run build first`);
+  }
 }
 
 // ---------------------------------------------------------------- the mock provider
