@@ -8,7 +8,7 @@ import { asBuffer, excerptOf, firstInvalidUtf8Offset, forEachLine } from '../pro
 import { AppHazardChecks } from '../rules/checks/app-hazards.js';
 import type { CheckContext, Json } from '../rules/checks/context.js';
 import { diagnoseUnparsableLine } from '../rules/checks/framing.js';
-import { lexicalProblems } from '../rules/checks/lexical.js';
+import { lexicalProblems, UnicodeEscapeIndex } from '../rules/checks/lexical.js';
 import { checkMessageSchema } from '../rules/checks/message-schema.js';
 import { SequenceChecks, type SequenceMode } from '../rules/checks/sequence.js';
 import type { Finding, Profile } from '../rules/types.js';
@@ -96,6 +96,7 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
   // Whole-input check first: for the usual valid capture no line needs its own UTF-8 check.
   const allValid = isUtf8(buf);
   const lineIndex = new LineIndex(buf);
+  const escapes = new UnicodeEscapeIndex(buf);
   const excerptForLine = (line: number) => {
     const span = lineIndex.span(line);
     return span ? excerptOf(buf, span.start, span.end) : undefined;
@@ -191,7 +192,7 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
       return;
     }
     lastLineParsed = true;
-    for (const problem of lexicalProblems(buf, start, end))
+    for (const problem of lexicalProblems(buf, start, end, escapes))
       ctx.report(problem.rule, line, `${problem.message} (column ${problem.column})`);
     const message = parsed as Json;
     if (typeof message.type !== 'string' || message.type === '') {

@@ -1,7 +1,7 @@
 // lexicalProblems() on single lines: where a key is in force (objects, arrays, free data), nesting deeper than
 // its depth table starts, and a line without problems. The rules' good/bad streams are in helpers/stream-cases.ts.
 import { describe, expect, it } from 'vitest';
-import { lexicalProblems } from '../../harness/rules/checks/lexical.js';
+import { lexicalProblems, UnicodeEscapeIndex } from '../../harness/rules/checks/lexical.js';
 
 function problems(line: string) {
   const bytes = Buffer.from(`  ${line}  `);
@@ -52,5 +52,35 @@ describe('lexicalProblems', () => {
     const found = problems(line);
     expect(found).toContain(`framing.nesting-depth@${'[{"k":'.repeat(63).length + 2}`);
     expect(found).toContain(`framing.integer-lexeme@${line.indexOf('1.0') + 1}`);
+  });
+
+  it.each([
+    ['an escaped quote inside a string', String.raw`{"a":"x\"y, \"z\"","input_tokens":1.0}`],
+    ['a string ending in an escaped backslash', String.raw`{"a":"x\\","input_tokens":1.0}`],
+    ['an escaped backslash, then an escaped quote', String.raw`{"a":"x\\\"}{","input_tokens":1.0}`],
+    ['a string that only holds backslashes and quotes', String.raw`{"a":"\\\\\"\"\\","input_tokens":1.0}`],
+  ])('finds where a string ends past %s', (_name, line) => {
+    expect(problems(line)).toEqual([`framing.integer-lexeme@${line.indexOf('1.0') + 1}`]);
+  });
+
+  it('shares one index of \\u escapes across the lines of a stream, in order or not', () => {
+    const lines = [
+      String.raw`{"type":"text","content":"\u0041 is A"}`,
+      String.raw`{"type":"text","content":"cut \ud83d"}`,
+      '{"type":"usage","usage":{"input_tokens":1.0}}',
+      String.raw`{"type":"text","content":"\\ud83d is text, not an escape"}`,
+    ];
+    const bytes = Buffer.from(`${lines.join('\n')}\n`);
+    const spans = lines.map((line) => {
+      const start = bytes.indexOf(line);
+      return [start, start + Buffer.byteLength(line)] as const;
+    });
+    const judge = (escapes: UnicodeEscapeIndex, index: number) =>
+      lexicalProblems(bytes, spans[index]![0], spans[index]![1], escapes).map((problem) => problem.rule);
+    const expected = [[], ['framing.lone-surrogate'], ['framing.integer-lexeme'], []];
+    const inOrder = new UnicodeEscapeIndex(bytes);
+    expect([0, 1, 2, 3].map((index) => judge(inOrder, index))).toEqual(expected);
+    const shuffled = new UnicodeEscapeIndex(bytes);
+    expect([3, 1, 2, 0].map((index) => judge(shuffled, index))).toEqual([3, 1, 2, 0].map((index) => expected[index]));
   });
 });

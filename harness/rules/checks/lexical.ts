@@ -40,6 +40,41 @@ export interface LexicalProblem {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const NO_PROBLEMS: readonly LexicalProblem[] = Object.freeze([]);
+const UNICODE_ESCAPE = Buffer.from('\\u');
+
+/**
+ * Where the next `\u` starts in one buffer, found by a native search that the following lines reuse (they are
+ * judged in order): a line without one, as most are, cannot hold a lone surrogate, and its strings are then
+ * skipped by searching for their closing quote instead of being read byte by byte.
+ */
+export class UnicodeEscapeIndex {
+  private searchedFrom = Number.POSITIVE_INFINITY;
+  private next = -1;
+
+  constructor(private readonly bytes: Buffer) {}
+
+  /** Whether bytes[start, end) holds a `\u` (an escaped backslash before a `u` counts too: it only costs speed). */
+  holds(start: number, end: number): boolean {
+    if (start < this.searchedFrom || (this.next !== -1 && this.next < start)) {
+      this.next = this.bytes.indexOf(UNICODE_ESCAPE, start);
+      this.searchedFrom = start;
+    }
+    return this.next !== -1 && this.next < end;
+  }
+}
+
+/** The index of the quote that closes the string opened at `open`, found natively (no `\u` in the string). */
+function closingQuote(text: Buffer, open: number, end: number): number {
+  let quote = text.indexOf(QUOTE, open + 1);
+  while (quote !== -1 && quote < end && text[quote - 1] === BACKSLASH) {
+    // Escaped when an odd number of backslashes stands right before it.
+    let before = quote - 1;
+    while (text[before] === BACKSLASH) before -= 1;
+    if ((quote - 1 - before) % 2 === 0) break;
+    quote = text.indexOf(QUOTE, quote + 1);
+  }
+  return quote === -1 || quote > end ? end : quote;
+}
 
 function hexValue(bytes: Uint8Array, at: number): number {
   let value = 0;
@@ -72,7 +107,14 @@ const INTEGER_FIELD_LIST: readonly string[] = [...INTEGER_FIELDS];
  * nothing for a line without problems: keys are compared byte by byte, and only where a number or a container
  * follows them.
  */
-export function lexicalProblems(bytes: Uint8Array, start: number, end: number): readonly LexicalProblem[] {
+export function lexicalProblems(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  escapes: UnicodeEscapeIndex = new UnicodeEscapeIndex(asBuffer(bytes)),
+): readonly LexicalProblem[] {
+  const text = asBuffer(bytes);
+  const escaped = escapes.holds(start, end);
   let problems: LexicalProblem[] | undefined;
   const report = (rule: LexicalProblem['rule'], at: number, message: string) => {
     problems ??= [];
@@ -90,6 +132,12 @@ export function lexicalProblems(bytes: Uint8Array, start: number, end: number): 
   let i = start;
   while (i < end) {
     const c = bytes[i]!;
+    if (c === QUOTE && !escaped) {
+      stringStart = i + 1;
+      stringEnd = closingQuote(text, i, end);
+      i = stringEnd + 1;
+      continue;
+    }
     if (c === QUOTE) {
       let j = i + 1;
       while (j < end) {
@@ -172,8 +220,8 @@ export function lexicalProblems(bytes: Uint8Array, start: number, end: number): 
         keyStart >= 0 &&
         spellsOneOf(bytes, keyStart, keyEnd, INTEGER_FIELD_LIST)
       ) {
-        const key = asBuffer(bytes).toString('utf8', keyStart, keyEnd);
-        const written = asBuffer(bytes).toString('latin1', i, Math.min(j, i + 40));
+        const key = text.toString('utf8', keyStart, keyEnd);
+        const written = text.toString('latin1', i, Math.min(j, i + 40));
         report(
           'framing.integer-lexeme',
           i,
