@@ -33,6 +33,11 @@ export interface ShimExit {
   exitedAtMs: number | undefined;
   /** ms since spawn at which everything was over. */
   endedAtMs: number;
+  /**
+   * ms the runner spent inside the spawn call (fork, then the wait until the child runs the shim); the runner's
+   * thread runs nothing else meanwhile. Absent when nothing was spawned.
+   */
+  spawnMs?: number;
   /** Every descendant seen during the run. */
   descendantsSeen: ProcessInfo[];
   /** Descendants still running after the shim exited (and its grace); the harness killed them. */

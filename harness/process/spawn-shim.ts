@@ -79,6 +79,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
   // node:child_process directly: execa's plumbing (promises, stream wrappers, signal handlers) cost the runner
   // 1.3–2 ms of CPU per start, measured, and this module collects output and decides the end itself.
   let subprocess: ChildProcess;
+  const spawnStarted = performance.now();
   try {
     subprocess = spawn(launched.file, launched.args, {
       cwd: options.cwd,
@@ -92,6 +93,9 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     // Arguments Node refuses before starting anything (a NUL byte in an argument or the environment).
     return notStarted(command, describeSpawnError(error as Error, options.shim), elapsedMs);
   }
+  // The call returns once the child has replaced itself with the shim (or failed to): the runner's thread, and
+  // with it every other run's mock and pipes, waits that long. Reported for npm run bench's cost split.
+  const spawnMs = performance.now() - spawnStarted;
   const pid = subprocess.pid;
 
   const stdoutParts: Buffer[] = [];
@@ -274,6 +278,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       stdioHeldOpen,
       exitedAtMs,
       endedAtMs: elapsedMs(),
+      spawnMs,
       descendantsSeen: tracker?.seen() ?? [],
       descendantsLeft: left,
       descendantsKilled: [...descendantsKilled.values()],

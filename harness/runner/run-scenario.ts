@@ -264,7 +264,7 @@ async function runPrepared(
   const note = (source: TimelineEntry['source'], text: string) =>
     timeline.push({ atMs: Math.round(performance.now() - started), source, text });
 
-  const phases: RunPhases = { directoriesMs: 0, mockMs: 0, executeMs: 0, checksMs: 0, cleanupMs: 0 };
+  const phases: RunPhases = { directoriesMs: 0, mockMs: 0, executeMs: 0, spawnMs: 0, checksMs: 0, cleanupMs: 0 };
   let phaseStart = performance.now();
   const phaseEnd = (name: keyof RunPhases) => {
     const now = performance.now();
@@ -400,6 +400,7 @@ async function runPrepared(
       return notVerifiedResult(spec, { persistent: check.persistent, notVerified: execution.notVerified });
     const requests = mock.requests();
     phaseEnd('executeMs');
+    for (const process of execution.processes) phases.spawnMs += process.exit.spawnMs ?? 0;
     const checked = await checkRun({
       scenario: spec.scenario,
       provider: entry,

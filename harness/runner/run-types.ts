@@ -97,6 +97,8 @@ export interface RunPhases {
   mockMs: number;
   /** Spawning and driving the shim until its processes exited. */
   executeMs: number;
+  /** Of executeMs: the runner's thread inside the spawn calls (fork and exec of each shim process). */
+  spawnMs: number;
   /** Judging what happened (stream rules, run rules, goldens). */
   checksMs: number;
   /** Removing the run's directories. */

@@ -16,6 +16,7 @@ const SMOKE: Record<string, { args: string[]; prints: RegExp[] }> = {
       /^goal default suite wall <= 1\.3x floor: ratio \d/m,
       /^goal harness CPU per run <= 25 % of the shim's: ratio \d/m,
       /^goal full matrix shards: not measured \(--no-full\)/m,
+      /^default suite: per run .* execute \d+ ms \(of which the runner blocked in spawn calls \d+ ms\)/m,
     ],
   },
   'shim.bench.mjs': {

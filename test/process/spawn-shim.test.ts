@@ -46,6 +46,14 @@ describe('spawnShim: output', () => {
     expect((await piped.done).stdout.toString()).toBe(JSON.stringify('{"type":"user","content":"hi"}\n'));
   });
 
+  it('measures how long the runner waited in the spawn call, and nothing when nothing was spawned', async () => {
+    const exit = await run(process.execPath, { args: ['-e', '0'] }).done;
+    expect(exit.spawnMs).toBeGreaterThan(0);
+    expect(exit.spawnMs!).toBeLessThanOrEqual(exit.endedAtMs);
+    const refused = await run(process.execPath, { args: ['-e', 'x\u0000y'] }).done;
+    expect(refused.spawnMs).toBeUndefined();
+  });
+
   it('explains a shim that cannot be started', async () => {
     const missing = await run('/nonexistent/dir/shim').done;
     expect(missing.spawnError).toMatch(/no such file/);
