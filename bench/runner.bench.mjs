@@ -24,13 +24,13 @@
 //
 // The harness modules are bundled from their TypeScript sources with esbuild into .tmp/ (packages stay
 // external and resolve from node_modules); the reference shim is dist/yume-shim.cjs (built first).
-import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { BARE_TIMEOUT_MS, bareRun } from './bare-driver.mjs';
+import { importFromSources } from './import-sources.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const argValues = (name) =>
@@ -46,11 +46,8 @@ const shardCount = Number(argValues('shards')[0] ?? 4);
 const sampleCount = Math.max(1, Number(argValues('samples')[0] ?? 3));
 const shardSampleCount = Math.max(1, Number(argValues('shard-samples')[0] ?? 3));
 
-async function loadHarness() {
-  const dir = path.join(root, '.tmp', 'bench-runner');
-  mkdirSync(dir, { recursive: true });
-  const outfile = path.join(dir, 'harness.mjs');
-  await build({
+function loadHarness() {
+  return importFromSources('bench-runner', {
     stdin: {
       contents: `
         export { runConformanceWithResults, resolveSuite } from './harness/suite/run-conformance.ts';
@@ -75,15 +72,7 @@ async function loadHarness() {
       resolveDir: root,
       loader: 'ts',
     },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'warning',
   });
-  return import(pathToFileURL(outfile).href);
 }
 
 /** CPU ms of this process and of the children it has waited for (Linux; undefined elsewhere). */

@@ -2,10 +2,9 @@
 // JSON.parse loop over the same bytes, as a ratio (goal: at least 0.5 of the bare loop).
 //   node bench/validate.bench.mjs [--mb 100] [--runs 3]
 // The validator is bundled from its TypeScript sources with esbuild into .tmp/, so the bench needs no prior build.
-import { build } from 'esbuild';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { importFromSources } from './import-sources.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const arg = (name, fallback) => {
@@ -15,23 +14,10 @@ const arg = (name, fallback) => {
 const targetMb = arg('mb', 100);
 const runs = arg('runs', 3);
 
-async function loadValidator() {
-  // Inside the repository (.tmp/), ESM, packages external: the generated validators load ajv's runtime with
-  // createRequire(import.meta.url), which must resolve from here.
-  const dir = path.join(root, '.tmp', 'bench-validate');
-  mkdirSync(dir, { recursive: true });
-  const outfile = path.join(dir, 'validate.mjs');
-  await build({
+function loadValidator() {
+  return importFromSources('bench-validate', {
     entryPoints: [path.join(root, 'harness', 'validate', 'validate-stream.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'warning',
   });
-  return import(pathToFileURL(outfile).href);
 }
 
 /** A multi-turn flat transcript (persistent mode): text chunks, a Read call with a 2 KB result, usage, result. */
