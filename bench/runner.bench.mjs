@@ -14,10 +14,12 @@
 //   node bench/runner.bench.mjs [--jobs N] [--scenario ID]... [--provider ID]... [--no-full] [--shards 4]
 //                                [--samples 3] [--shard-samples 3] [--no-build]
 //
-// The default suite is measured --samples times (each sample the suite, then its bare runs right after), and
-// each goal is judged on the median of the samples' own ratios: on a shared machine one sample's load can move
-// a ratio by a third. The full-matrix shards likewise, --shard-samples times each (round after round); a round
-// of four shards takes about ten minutes on 2 cores.
+// The default suite is measured --samples times (each sample its bare runs, the suite, then its bare runs
+// again, the floor taken from the mean of both passes: the harness's CPU is the difference of two large sums,
+// and this machine's speed drifted by up to a fifth between one pass and the next), and each goal is judged on
+// the median of the samples' own ratios: on a shared machine one sample's load can move a ratio by a third. The
+// full-matrix shards likewise, --shard-samples times each (round after round; one bare pass, after the suite);
+// a round of four shards takes about ten minutes on 2 cores.
 // CPU comes from /proc/self/stat (this process's own time and that of the children it waited for), so the
 // CPU goals are measured on Linux only. The machine may be shared: loaded cores inflate wall times (the
 // ratios), while CPU sums stay comparable.
@@ -121,35 +123,15 @@ async function pool(items, jobs, work) {
   return out;
 }
 
-/** The suite and its floor for one selection; returns the numbers. */
-async function measure(harness, label, options, ticks, cores) {
-  const suite = harness.resolveSuite(options);
-  const settings = {
-    shim: suite.shim,
-    shimArgs: [],
-    userEnv: {},
-    timeoutMs: 30_000,
-    platform: process.platform,
-    capabilities: suite.capabilities,
-    protocolVersion: harness.PROTOCOL_VERSION,
-  };
-  const jobs = options.jobs ?? harness.defaultJobs();
-  const before = cpuNow(ticks);
-  const machineBefore = harness.machineCoreTimes().busy;
-  const started = performance.now();
-  const { report, results } = await harness.runConformanceWithResults(options);
-  const wall = performance.now() - started;
-  const after = cpuNow(ticks);
-  const machineAfter = harness.machineCoreTimes().busy;
-  const ownCpu = after.own - before.own;
-  const suiteCpu = ownCpu + ((after.children ?? 0) - (before.children ?? 0));
-  process.stdout.write(
-    `${label}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${seconds(wall)} with --jobs ${jobs}${options.jobs === undefined ? ' (more while the cores idle)' : ''}; CPU ${seconds(suiteCpu)}, the cores ${((100 * suiteCpu) / (wall * cores)).toFixed(0)} % busy with the suite; ${othersText(machineBefore, machineAfter, suiteCpu)}\n`,
-  );
-
-  const playable = suite.specs
+/** The scenarios of a selection the bare driver can play (the others are not verified by the suite either). */
+function playableSpecs(harness, suite, settings) {
+  return suite.specs
     .map((spec) => ({ spec, check: harness.preflight(spec, settings) }))
     .filter(({ check }) => !check.notVerified);
+}
+
+/** One bare pass: every playable run's shim started bare against the mocks, `jobs` at a time. */
+async function barePass(harness, suite, playable, jobs, ticks) {
   const specs = playable.map(({ spec }) => spec);
   // Set up as the suite sets up: git workspaces made once per scenario (before the CPU window: git is the
   // harness's work), one cache folder shared by every run.
@@ -163,18 +145,13 @@ async function measure(harness, label, options, ticks, cores) {
   const bareMachineBefore = harness.machineCoreTimes().busy;
   const bareStarted = performance.now();
   const played = await pool(playable, jobs, ({ spec, check }) => bareRun(spec, check.persistent, context));
-  const bareElapsed = performance.now() - bareStarted;
+  const elapsed = performance.now() - bareStarted;
   const bareAfter = cpuNow(ticks);
   const bareMachineAfter = harness.machineCoreTimes().busy;
   await templates.close();
   rmSync(cacheDir, { recursive: true, force: true });
   // A run the bare driver had to end (a step it cannot play) does not set the longest intrinsic wait.
-  const unplayed = played.filter((run) => run.timedOut > 0).length;
-  if (unplayed > 0)
-    process.stdout.write(
-      `${label}: ${unplayed} bare run(s) ended at ${BARE_TIMEOUT_MS / 1000} s (a step the bare driver cannot play); left out of the longest run\n`,
-    );
-  const bareWalls = played.filter((run) => run.timedOut === 0).map((run) => run.elapsed);
+  const walls = played.filter((run) => run.timedOut === 0).map((run) => run.elapsed);
   const longestRuns = played
     .map((run, index) => ({ ...run, spec: specs[index] }))
     .filter((run) => run.timedOut === 0)
@@ -182,13 +159,66 @@ async function measure(harness, label, options, ticks, cores) {
     .slice(0, 3)
     .map((run) => `${run.spec.scenario.id} · ${run.spec.provider} ${seconds(run.elapsed)}`);
   const shimCpu = (bareAfter.children ?? 0) - (bareBefore.children ?? 0);
-  const longest = Math.max(0, ...bareWalls);
+  return {
+    shimCpu,
+    elapsed,
+    walls,
+    longest: Math.max(0, ...walls),
+    longestRuns,
+    unplayed: played.filter((run) => run.timedOut > 0).length,
+    others: othersText(bareMachineBefore, bareMachineAfter, bareAfter.own - bareBefore.own + shimCpu),
+  };
+}
+
+/** The suite and its floor for one selection; returns the numbers. */
+async function measure(harness, label, { bareAround = false, ...options }, ticks, cores) {
+  const suite = harness.resolveSuite(options);
+  const settings = {
+    shim: suite.shim,
+    shimArgs: [],
+    userEnv: {},
+    timeoutMs: 30_000,
+    platform: process.platform,
+    capabilities: suite.capabilities,
+    protocolVersion: harness.PROTOCOL_VERSION,
+  };
+  const jobs = options.jobs ?? harness.defaultJobs();
+  const playable = playableSpecs(harness, suite, settings);
+  const specs = playable.map(({ spec }) => spec);
+  // The floor's bare pass comes after the suite; with bareAround, one before it too (see the floor below).
+  const passes = bareAround ? [await barePass(harness, suite, playable, jobs, ticks)] : [];
+  const before = cpuNow(ticks);
+  const machineBefore = harness.machineCoreTimes().busy;
+  const started = performance.now();
+  const { report, results } = await harness.runConformanceWithResults(options);
+  const wall = performance.now() - started;
+  const after = cpuNow(ticks);
+  const machineAfter = harness.machineCoreTimes().busy;
+  const ownCpu = after.own - before.own;
+  const suiteCpu = ownCpu + ((after.children ?? 0) - (before.children ?? 0));
+  process.stdout.write(
+    `${label}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${seconds(wall)} with --jobs ${jobs}${options.jobs === undefined ? ' (more while the cores idle)' : ''}; CPU ${seconds(suiteCpu)}, the cores ${((100 * suiteCpu) / (wall * cores)).toFixed(0)} % busy with the suite; ${othersText(machineBefore, machineAfter, suiteCpu)}\n`,
+  );
+
+  passes.push(await barePass(harness, suite, playable, jobs, ticks));
+  for (const [position, pass] of passes.entries()) {
+    const which = passes.length > 1 ? ` (${position === 0 ? 'before' : 'after'} the suite)` : '';
+    process.stdout.write(
+      `${label}: bare shim runs${which}: ${specs.length} runs, shim CPU ${seconds(pass.shimCpu)}, ${seconds(pass.elapsed)} wall ${jobs} at a time; longest: ${pass.longestRuns.join(', ')}; ${pass.others}\n`,
+    );
+    if (pass.unplayed > 0)
+      process.stdout.write(
+        `${label}: ${pass.unplayed} bare run(s) ended at ${BARE_TIMEOUT_MS / 1000} s (a step the bare driver cannot play); left out of the longest run\n`,
+      );
+  }
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+  // With a pass on each side of the suite, a machine that speeds up or slows down meanwhile moves both alike.
+  const shimCpu = mean(passes.map((pass) => pass.shimCpu));
+  const longest = mean(passes.map((pass) => pass.longest));
+  const bareWalls = passes.flatMap((pass) => pass.walls);
   const floor = shimCpu / cores + longest;
   process.stdout.write(
-    `${label}: bare shim runs: ${specs.length} runs, shim CPU ${seconds(shimCpu)}, ${seconds(bareElapsed)} wall ${jobs} at a time; longest: ${longestRuns.join(', ')}; ${othersText(bareMachineBefore, bareMachineAfter, bareAfter.own - bareBefore.own + shimCpu)}\n`,
-  );
-  process.stdout.write(
-    `${label}: floor ${seconds(floor)} (shim CPU ${seconds(shimCpu)} / ${cores} cores + longest run ${seconds(longest)})\n`,
+    `${label}: floor ${seconds(floor)} (shim CPU ${seconds(shimCpu)}${passes.length > 1 ? ', the mean of both passes,' : ''} / ${cores} cores + longest run ${seconds(longest)})\n`,
   );
 
   const details = results ?? [];
@@ -232,7 +262,7 @@ async function main() {
   const samples = [];
   for (let index = 1; index <= sampleCount; index += 1) {
     const label = sampleCount > 1 ? `default suite, sample ${index}/${sampleCount}` : 'default suite';
-    samples.push(await measure(harness, label, base, ticks, cores));
+    samples.push(await measure(harness, label, { ...base, bareAround: true }, ticks, cores));
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const of = sampleCount > 1 ? ` (median of ${sampleCount} samples)` : '';
