@@ -11,6 +11,19 @@ import { randomUUID } from 'node:crypto';
 
 /** A bare process still running at this point is ended and counted as a step the driver cannot play. */
 export const BARE_TIMEOUT_MS = 30_000;
+
+/** The run settings preflight() judges a selection's runs with, as the suite's own runner sets them. */
+export function preflightSettings(suite, protocolVersion) {
+  return {
+    shim: suite.shim,
+    shimArgs: [],
+    userEnv: {},
+    timeoutMs: 30_000,
+    platform: process.platform,
+    capabilities: suite.capabilities,
+    protocolVersion,
+  };
+}
 /** The runner's fallback for an interrupt or kill whose scripted moment never comes. */
 const FALLBACK_MS = 8000;
 /** The runner's wait for streamed text once the mock sent its first chunk (the gate and the interrupt). */

@@ -31,7 +31,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BARE_TIMEOUT_MS, bareRun } from './bare-driver.mjs';
+import { BARE_TIMEOUT_MS, bareRun, preflightSettings } from './bare-driver.mjs';
 import { importFromSources } from './import-sources.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -173,15 +173,7 @@ async function barePass(harness, suite, playable, jobs, ticks) {
 /** The suite and its floor for one selection; returns the numbers. */
 async function measure(harness, label, { bareAround = false, ...options }, ticks, cores) {
   const suite = harness.resolveSuite(options);
-  const settings = {
-    shim: suite.shim,
-    shimArgs: [],
-    userEnv: {},
-    timeoutMs: 30_000,
-    platform: process.platform,
-    capabilities: suite.capabilities,
-    protocolVersion: harness.PROTOCOL_VERSION,
-  };
+  const settings = preflightSettings(suite, harness.PROTOCOL_VERSION);
   const jobs = options.jobs ?? harness.defaultJobs();
   const playable = playableSpecs(harness, suite, settings);
   const specs = playable.map(({ spec }) => spec);

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BARE_TIMEOUT_MS, bareRun } from '../../bench/bare-driver.mjs';
+import { BARE_TIMEOUT_MS, bareRun, preflightSettings } from '../../bench/bare-driver.mjs';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { writeAuthHelpers } from '../../harness/mock/auth-helpers.js';
 import { defaultAcceptedCredentials, runCredentials } from '../../harness/mock/credentials.js';
@@ -48,15 +48,7 @@ describe('the bench bare driver', () => {
       scenarios: ['kill-and-resume', 'kill-and-resume-bash', 'bad-argument', 'cli-missing', 'persistent-interrupt'],
       providers: ['openai-chat', 'gemini-cli'],
     });
-    const settings = {
-      shim: suite.shim,
-      shimArgs: [],
-      userEnv: {},
-      timeoutMs: 30_000,
-      platform: process.platform,
-      capabilities: suite.capabilities,
-      protocolVersion: PROTOCOL_VERSION,
-    };
+    const settings = preflightSettings(suite, PROTOCOL_VERSION);
     const templates = new WorkspaceTemplates();
     const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'yc-bench-cache-'));
     const context = { harness, shim: suite.shim, shimArgs: [], capabilities: suite.capabilities, templates, cacheDir };
