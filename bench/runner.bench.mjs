@@ -32,6 +32,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BARE_TIMEOUT_MS, bareRun, preflightSettings } from './bare-driver.mjs';
+import { buildDist } from './build-dist.mjs';
 import { importFromSources } from './import-sources.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -41,9 +42,6 @@ const jobsArg = argValues('jobs')[0];
 const scenarioFilter = argValues('scenario');
 const providerFilter = argValues('provider');
 const withFull = !process.argv.includes('--no-full');
-// --no-build: use dist/ as it is (the tests' smoke run, whose setup has built it: rebuilding under other tests
-// would rewrite the bins they run).
-const withBuild = !process.argv.includes('--no-build');
 const shardCount = Number(argValues('shards')[0] ?? 4);
 const sampleCount = Math.max(1, Number(argValues('samples')[0] ?? 3));
 const shardSampleCount = Math.max(1, Number(argValues('shard-samples')[0] ?? 3));
@@ -232,10 +230,7 @@ async function measure(harness, label, { bareAround = false, ...options }, ticks
 }
 
 async function main() {
-  if (withBuild)
-    execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
-  else if (!existsSync(path.join(root, 'dist', 'yume-shim.cjs')))
-    throw new Error('--no-build: dist/yume-shim.cjs is missing; run npm run build first');
+  buildDist();
   const harness = await loadHarness();
   const ticks = clockTicks();
   const cores = availableParallelism();

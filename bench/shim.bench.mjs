@@ -14,12 +14,13 @@
 // The shim is the one `npm run build` produces (dist/yume-shim.cjs and its bundle, rebuilt here first), run with
 // its compile cache in a private directory of this run. The mock speaks OpenAI Chat Completions on 127.0.0.1
 // and is scripted per request.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDist } from './build-dist.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const arg = (name, fallback) => {
@@ -36,15 +37,6 @@ const shimFile = path.join(root, 'dist', 'yume-shim.cjs');
 const workspace = path.join(work, 'workspace');
 const home = path.join(work, 'home');
 const cacheDir = path.join(work, 'compile-cache');
-
-/** Builds dist/ first, unless --no-build (the tests' smoke run, whose setup has built it). */
-function buildShim() {
-  if (!process.argv.includes('--no-build')) {
-    execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
-  } else if (!existsSync(shimFile)) {
-    throw new Error(`--no-build: ${shimFile} is missing; run npm run build first`);
-  }
-}
 
 // ---------------------------------------------------------------- the mock provider
 const chunk = (delta, finish = null) =>
@@ -259,7 +251,7 @@ async function singleToolTurn(env) {
 }
 
 async function main() {
-  buildShim();
+  buildDist();
   mkdirSync(workspace, { recursive: true });
   mkdirSync(home, { recursive: true });
   writeFileSync(path.join(workspace, 'hello.txt'), 'Hello from the bench.\n');

@@ -10,7 +10,7 @@ import { asBuffer } from '../../protocol/lines.js';
 export const MAX_NESTING = 128;
 
 /** Fields the contract's parser reads as unsigned integers (token counts, durations, turn counts). */
-export const INTEGER_FIELDS: ReadonlySet<string> = new Set([
+export const INTEGER_FIELDS: readonly string[] = [
   'input_tokens',
   'output_tokens',
   'cache_creation_input_tokens',
@@ -25,7 +25,7 @@ export const INTEGER_FIELDS: ReadonlySet<string> = new Set([
   'cacheCreationInputTokens',
   'webSearchRequests',
   'contextWindow',
-]);
+];
 
 /** Values under these keys are the shim's or a tool's free data (tool input, tool output): not protocol fields. */
 const FREE_DATA_KEYS: readonly string[] = ['input', 'content', 'tool_use_result'];
@@ -99,22 +99,21 @@ function spellsOneOf(bytes: Uint8Array, start: number, end: number, names: reado
   return false;
 }
 
-const INTEGER_FIELD_LIST: readonly string[] = [...INTEGER_FIELDS];
-
 /**
  * The problems of one line of valid JSON (bytes[start, end)), at most one per rule (the first). Assumes the
  * line parsed, so the grammar is known to be right. It runs on every line a shim prints, so it allocates
  * nothing for a line without problems: keys are compared byte by byte, and only where a number or a container
- * follows them.
+ * follows them. `escapes`: the index of the whole stream's `\u`s (validateStream keeps one for its lines);
+ * without it, one is made for this line alone.
  */
 export function lexicalProblems(
   bytes: Uint8Array,
   start: number,
   end: number,
-  escapes: UnicodeEscapeIndex = new UnicodeEscapeIndex(asBuffer(bytes)),
+  escapes?: UnicodeEscapeIndex,
 ): readonly LexicalProblem[] {
   const text = asBuffer(bytes);
-  const escaped = escapes.holds(start, end);
+  const escaped = (escapes ?? new UnicodeEscapeIndex(text)).holds(start, end);
   let problems: LexicalProblem[] | undefined;
   const report = (rule: LexicalProblem['rule'], at: number, message: string) => {
     problems ??= [];
@@ -214,12 +213,7 @@ export function lexicalProblems(
         if (d === 0x2e || d === 0x65 || d === 0x45) fractional = true;
         else if (d !== 0x2d && d !== 0x2b) break;
       }
-      if (
-        fractional &&
-        freeDataDepth === 0 &&
-        keyStart >= 0 &&
-        spellsOneOf(bytes, keyStart, keyEnd, INTEGER_FIELD_LIST)
-      ) {
+      if (fractional && freeDataDepth === 0 && keyStart >= 0 && spellsOneOf(bytes, keyStart, keyEnd, INTEGER_FIELDS)) {
         const key = text.toString('utf8', keyStart, keyEnd);
         const written = text.toString('latin1', i, Math.min(j, i + 40));
         report(
