@@ -138,14 +138,20 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
         }
         abort.signal.addEventListener('abort', done, { once: true });
       });
+    // Released by close(), the client going away or the timeout; whichever comes first clears the others, so
+    // a stall released by close() leaves no timer behind to hold the runner's process open.
     const untilStopped = (timeoutMs: number): Promise<void> =>
       new Promise((resolve) => {
-        const finish = (): void => {
+        const timer = setTimeout(finish, timeoutMs);
+        function finish(): void {
+          clearTimeout(timer);
           stopWaiters.delete(finish);
+          abort.signal.removeEventListener('abort', finish);
           resolve();
-        };
+        }
+        if (abort.signal.aborted) return finish();
         stopWaiters.add(finish);
-        void wait(timeoutMs).then(finish);
+        abort.signal.addEventListener('abort', finish, { once: true });
       });
     const body = new ReadableStream<Uint8Array>({
       start: async (controller) => {

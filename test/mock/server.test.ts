@@ -2,7 +2,7 @@
 // turn selection, and the recorded request fields.
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { startMockServer, type MockServerOptions } from '../../harness/mock/mock-server.js';
 import { mockServersClosedAfterEach } from './helpers/mock-servers.js';
 import { driveWithSdk } from './helpers/sdk-drivers.js';
@@ -65,6 +65,46 @@ describe('listening', () => {
     expect(await tryConnect('127.0.0.1', server.port)).toBe('ECONNREFUSED');
     // The server closed it, so the client did not.
     expect(server.requests()[0]).toMatchObject({ closedByClient: false, completed: false });
+  });
+
+  describe('leaves no stall timer running once closed (one held the runner open for the 120 s stall limit)', () => {
+    const STALL_LIMIT_MS = 90_000;
+    /** The stall-limit timers the mock set, and whether each was cleared or fired. */
+    function watchStallTimers() {
+      const set = new Set<unknown>();
+      const realSet = globalThis.setTimeout;
+      const realClear = globalThis.clearTimeout;
+      vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => {
+        const timer = realSet(() => {
+          set.delete(timer);
+          callback();
+        }, ms);
+        if (ms === STALL_LIMIT_MS) set.add(timer);
+        return timer;
+      }) as typeof setTimeout);
+      vi.spyOn(globalThis, 'clearTimeout').mockImplementation(((timer: Parameters<typeof clearTimeout>[0]) => {
+        set.delete(timer);
+        realClear(timer);
+      }) as typeof clearTimeout);
+      return set;
+    }
+    afterEach(() => vi.restoreAllMocks());
+
+    test('a stall released by close()', async () => {
+      const running = watchStallTimers();
+      const server = await startMockServer({
+        scenario: oneTurn('close', [{ text: ['a', 'b'], stall: 'after-first-text' }]),
+        stallTimeoutMs: STALL_LIMIT_MS,
+      });
+      const firstText = new Promise((resolve) => server.events.once('first-text-sent', resolve));
+      const pending = driveWithSdk('openai-chat', { baseUrls: server.baseUrls }).catch(() => undefined);
+      await firstText;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(running.size).toBe(1);
+      await server.close();
+      await pending;
+      expect(running.size).toBe(0);
+    });
   });
 
   test("two servers in parallel never see each other's requests", async () => {
