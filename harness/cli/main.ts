@@ -58,4 +58,20 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * Once the command is done, nothing should keep the process alive; if something does (a timer or socket the
+ * code forgot), the verdict and reports are already out, so say so and exit rather than look hung.
+ */
+export const LINGER_LIMIT_MS = 5000;
+function exitIfLingering(): void {
+  setTimeout(() => {
+    const handles = process.getActiveResourcesInfo().filter((kind) => kind !== 'TTYWrap');
+    process.stderr.write(
+      `yume-conformance: internal error: still running ${LINGER_LIMIT_MS / 1000} s after the command finished (open: ${handles.join(', ') || 'unknown'}); exiting. Please report this.\n`,
+    );
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  }, LINGER_LIMIT_MS).unref();
+}
+
 await main();
+exitIfLingering();
