@@ -1,10 +1,11 @@
 // `--artifacts DIR`: each run's full (redacted) output as files, for a CI job to upload: per process its
 // stdout and stderr, and when it was compared with a golden, the golden and a line diff against it; per run
-// the provider requests it sent. One folder per run, named after its position and point of the matrix; the
+// the provider requests it sent and its timeline (what the runner, the mock and the shim did when: the first
+// thing to read when a verdict depends on timing). One folder per run, named after its position and point of the matrix; the
 // report's `artifacts` field names it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ProcessRecord, RunResult } from '../runner/run-types.js';
+import type { ProcessRecord, RunResult, TimelineEntry } from '../runner/run-types.js';
 import type { ReportRun } from './model.js';
 
 /** A file-name-safe slug. */
@@ -65,6 +66,16 @@ function writeProcess(folder: string, process: ProcessRecord): void {
   }
 }
 
+/** One line per entry: time since the run started, source, text (multi-line texts indented). */
+export function timelineText(timeline: readonly TimelineEntry[]): string {
+  return timeline
+    .map(
+      (entry) =>
+        `${String(entry.atMs).padStart(7)} ms  ${entry.source.padEnd(6)}  ${entry.text.replace(/\n/g, '\n' + ' '.repeat(20))}\n`,
+    )
+    .join('');
+}
+
 /** Writes every run's files under `dir` and records each folder on its report run. */
 export function writeArtifacts(dir: string, runs: ReportRun[], results: readonly RunResult[]): void {
   try {
@@ -77,6 +88,7 @@ export function writeArtifacts(dir: string, runs: ReportRun[], results: readonly
       mkdirSync(folder, { recursive: true });
       for (const process of result.processes) writeProcess(folder, process);
       writeFileSync(path.join(folder, 'requests.json'), `${JSON.stringify(result.requests, null, 2)}\n`);
+      writeFileSync(path.join(folder, 'timeline.txt'), timelineText(result.timeline));
       run.artifacts = name;
     });
   } catch (error) {

@@ -370,13 +370,16 @@ function exitClockNote(expiry: ExitClockExpiry, label: string): string {
 export function describeExit(exit: ShimExit, label: string): string {
   if (exit.spawnError) return `${label}: could not start (${exit.spawnError})`;
   const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`;
+  const when = exit.exitedAtMs === undefined ? '' : ` ${(exit.exitedAtMs / 1000).toFixed(2)} s after its start`;
+  const ended = exit.descendantsKilled.map((info) => `${info.name} pid ${info.pid}`);
   const extras = [
     exit.timedOut && 'timed out',
     exit.flooded && 'flooded stdout',
     exit.stdioHeldOpen && 'stdout held open',
     exit.killedByHarness && 'tree killed by the harness',
+    ended.length > 0 && `ended: ${ended.slice(0, 8).join(', ')}${ended.length > 8 ? ', …' : ''}`,
   ].filter(Boolean);
-  return `${label}: exited with ${how}${extras.length ? ` (${extras.join(', ')})` : ''}`;
+  return `${label}: exited with ${how}${when}${extras.length ? ` (${extras.join(', ')})` : ''}`;
 }
 
 /** Runs the scenario; persistent when the scenario asks for it or when an interrupt must go through stdin (Windows). */

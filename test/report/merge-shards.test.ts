@@ -88,7 +88,20 @@ describe('merge-reports --shards', () => {
     expect(merge.status, merge.stderr).toBe(whole.status);
     expect(merged.exitCode).toBe(unsharded.exitCode);
     expect(merged.verdict).toBe(unsharded.verdict);
-    expect(points(merged)).toEqual(points(unsharded));
+    // On a difference, say why each differing run got its status (timing-sensitive rules show here).
+    const why = (report: ConformanceReport, name: string) =>
+      report.runs
+        .filter((run) => !points(unsharded).includes(`${runKey(run)} → ${run.status}`) || name === 'unsharded')
+        .filter((run) => run.status !== 'passed')
+        .map(
+          (run) =>
+            `${name} ${runKey(run)}: ${run.findings
+              .filter((f) => f.severity !== 'INFO')
+              .map((f) => `${f.severity} ${f.rule}: ${f.message}`)
+              .join(' | ')}`,
+        )
+        .join('\n');
+    expect(points(merged), `${why(merged, 'merged')}\n${why(unsharded, 'unsharded')}`).toEqual(points(unsharded));
     expect({ ...merged.summary }).toEqual({ ...unsharded.summary });
     expect(merged.mergedShards).toBe(3);
     expect(readFileSync(file('merged.xml'), 'utf8')).toContain(`tests="${unsharded.runs.length}"`);

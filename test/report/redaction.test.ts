@@ -91,9 +91,17 @@ describe('reports of a shim that prints its runner’s environment', () => {
       'the-shim.golden.jsonl',
       'the-shim.stderr.txt',
       'the-shim.stdout.jsonl',
+      'timeline.txt',
     ]);
     expect(readFileSync(path.join(folder, 'the-shim.golden.diff'), 'utf8')).toMatch(/^\+ \{"type":"text"/m);
     expect(readFileSync(path.join(folder, 'the-shim.stdout.jsonl'), 'utf8')).toContain(REDACTED);
+    // What happened when, in order: the runner, the mock and the shim's lines, each with its time in the run.
+    const timeline = readFileSync(path.join(folder, 'timeline.txt'), 'utf8').trimEnd().split('\n');
+    const times = timeline.map((line) => Number(/^ *(\d+) ms {2}(runner|mock|shim|stdin) /.exec(line)?.[1]));
+    expect(times.every((time) => Number.isInteger(time))).toBe(true);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const sources = new Set(timeline.map((line) => line.slice(12, 18).trim()));
+    expect(sources.has('runner') && sources.has('mock')).toBe(true);
   });
 
   it('shows the secrets nowhere', () => {

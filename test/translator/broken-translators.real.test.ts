@@ -3,7 +3,7 @@
 // of their bug, judged from the wrapper's log, the mock's requests and the processes left behind. The
 // reference translators pass the same rules with the same CLIs (test/official-cli/real-mode.real.test.ts).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -66,6 +66,8 @@ const PROVIDER: Record<FakeCliName, string> = { gemini: 'gemini-cli', codex: 'co
 interface ReportRun {
   status: string;
   findings: { rule: string; severity: string; message: string }[];
+  /** The run's timeline (from --artifacts), for the failure message: these verdicts depend on timing. */
+  timeline: string;
 }
 
 async function runReal(testCase: Case): Promise<ReportRun> {
@@ -85,13 +87,16 @@ async function runReal(testCase: Case): Promise<ReportRun> {
       ...['--capabilities', capabilities, '--profile', 'spec', '--invocation', 'spec'],
       ...['--cli', 'real', '--cli-path', `${testCase.cli}=${realCliPath(testCase.cli)}`],
       ...['--timeout', String(testCase.timeoutMs ?? 60_000), '--out', report],
+      ...['--artifacts', path.join(out, 'artifacts')],
     ];
     await promisify(execFile)(process.execPath, args, { timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }).catch(
       (error: { code?: number; stderr?: string }) => {
         if (error.code !== 1) throw new Error(`exit ${error.code}: ${error.stderr}`);
       },
     );
-    return (JSON.parse(readFileSync(report, 'utf8')) as { runs: ReportRun[] }).runs[0]!;
+    const run = (JSON.parse(readFileSync(report, 'utf8')) as { runs: (ReportRun & { artifacts?: string })[] }).runs[0]!;
+    const timeline = run.artifacts ? path.join(out, 'artifacts', run.artifacts, 'timeline.txt') : undefined;
+    return { ...run, timeline: timeline && existsSync(timeline) ? readFileSync(timeline, 'utf8') : '(none)' };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -103,10 +108,11 @@ describe.concurrent('broken translators with the real CLIs fail with the rule of
     async (_name, testCase) => {
       const run = await runReal(testCase);
       const must = run.findings.filter((finding) => finding.severity === 'MUST');
-      expect(run.status, `${testCase.bug}: ${JSON.stringify(must)}`).toBe('failed');
+      const said = `${testCase.bug}: ${run.findings.map((finding) => `${finding.severity} ${finding.rule}: ${finding.message}`).join('\n')}\ntimeline:\n${run.timeline}`;
+      expect(run.status, said).toBe('failed');
       expect(
         must.map((finding) => finding.rule),
-        `${testCase.bug}: ${must.map((finding) => `${finding.rule}: ${finding.message}`).join('\n')}`,
+        said,
       ).toContain(testCase.rule);
     },
     150_000,
