@@ -2,6 +2,7 @@
 // tree are gone, what happened (ShimExit).
 import type { ProcessInfo } from './process-table.js';
 import type { SpawnCommand } from './shim-command.js';
+import type { CpuWaitClock } from './cpu-wait.js';
 
 export interface StdoutChunkTime {
   /** Byte offset just past this chunk in the captured stdout. */
@@ -33,6 +34,10 @@ export interface ShimExit {
   exitedAtMs: number | undefined;
   /** ms since spawn at which everything was over. */
   endedAtMs: number;
+  /** performance.now() at spawn: turns the ms-since-spawn times into the runner's clock (loop-stalls.ts). */
+  startedAt?: number;
+  /** The run's CPU wait (cpu-wait.ts) when the exit was seen, where it could still be read. */
+  cpuWaitAtExitMs?: number;
   /**
    * ms the runner spent inside the spawn call (fork, then the wait until the child runs the shim); the runner's
    * thread runs nothing else meanwhile. Absent when nothing was spawned.
@@ -68,6 +73,8 @@ export interface ShimProcess {
   kill(): void;
   /** Descendants seen so far (sampled in the background). */
   descendants(): ProcessInfo[];
+  /** How long the run's processes have waited for a CPU so far (Linux; cpu-wait.ts). */
+  cpuWait?: CpuWaitClock;
   /** Settles once the shim and its tree are gone and output is collected. Never rejects. */
   readonly done: Promise<ShimExit>;
 }

@@ -13,6 +13,7 @@ import { withTimeout } from './timer-scope.js';
 import { trackShim } from './active-shims.js';
 import type { RunCgroup } from './cgroup.js';
 import { signalProcessGroup } from './kill-tree.js';
+import { cpuWaitClock } from './cpu-wait.js';
 import { describeSpawnError, notStarted, wrapperStartFailure } from './start-failure.js';
 import type { ShimExit, ShimProcess, StdoutChunkTime } from './shim-process.js';
 
@@ -123,6 +124,10 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
           ...(options.cgroup ? { members: options.cgroup.members } : {}),
         });
   tracker?.start();
+  // Once the shim is gone its pid may be reused: only the cgroup's pressure is read after the exit.
+  let exitSeen = false;
+  const runCpuWait = cpuWaitClock({ platform, pid, ...(options.cgroup ? { cgroupPath: options.cgroup.path } : {}) });
+  const cpuWait = () => (exitSeen && !options.cgroup ? undefined : runCpuWait());
 
   let wakeUp: () => void = () => undefined;
   const killNow = () => {
@@ -217,6 +222,8 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     } else {
       exitedAtMs = elapsedMs();
     }
+    const cpuWaitAtExitMs = cpuWait();
+    exitSeen = true;
     clearTimeout(timeout);
 
     // Stdout still open after the exit means a descendant holds it: wait a little, then end them.
@@ -278,6 +285,8 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       stdioHeldOpen,
       exitedAtMs,
       endedAtMs: elapsedMs(),
+      startedAt: started,
+      ...(cpuWaitAtExitMs === undefined ? {} : { cpuWaitAtExitMs }),
       spawnMs,
       descendantsSeen: tracker?.seen() ?? [],
       descendantsLeft: left,
@@ -306,6 +315,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     },
     kill: killNow,
     descendants: () => tracker?.seen() ?? [],
+    cpuWait,
     done,
   };
 }

@@ -85,7 +85,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
         }
       : undefined;
   input.processes.forEach((process, index) => {
-    findings.push(...processChecks(process, input.persistent));
+    findings.push(...processChecks(process, input.persistent, out.notVerified));
     if (process.exit.spawnError) return;
     const validation = validateStream(process.exit.stdout, {
       profile: input.profile,
@@ -122,11 +122,19 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
       if (input.scenario.cli === 'missing')
         findings.push(...missingCliOutcomeChecks(turnIndex, turnEvents(process, turnIndex), process.label));
     });
-    findings.push(...interruptChecks(process, input.scenario, input.persistent, validation.dialect));
+    findings.push(...interruptChecks(process, input.scenario, input.persistent, validation.dialect, out.notVerified));
     findings.push(...deltaOnlyTextCheck(process, validation.dialect));
-    if (input.persistent) findings.push(...persistentChecks(process, input.scenario));
+    if (input.persistent) findings.push(...persistentChecks(process, input.scenario, out.notVerified));
     if (input.persistent)
       findings.push(...approvalChecks(input.scenario, process.turns, (turn) => turnEvents(process, turn)));
+    if ((process.gatesUndecided ?? []).length > 0) {
+      out.notVerified.push(
+        about(
+          process.label,
+          `streaming.incremental: no assistant text on stdout by the end of the gate's wait in turn ${process.gatesUndecided!.map((turn) => turn + 1).join(', ')}, but the machine's load (the runner stalled or the shim waited for a CPU) took most of that wait: too busy to judge`,
+        ),
+      );
+    }
     if (process.gateTimeouts.length > 0) {
       findings.push(
         runFinding(

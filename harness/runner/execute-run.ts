@@ -19,7 +19,8 @@ import {
 import { isAssistantText, LiveStdout } from './live-stdout.js';
 import type { RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
 import { TimerScope } from '../process/timer-scope.js';
-import { ExitClock, type ExitClockExpiry } from './exit-clock.js';
+import { ExitClock, machineShare, type ExitClockExpiry, type ExitWindow } from './exit-clock.js';
+import { fairDeadline, ownMs } from './fair-deadline.js';
 
 export { GATE_WAIT_MS, type InterruptRecord };
 
@@ -34,6 +35,8 @@ export interface ExecutedProcess {
   interrupts: InterruptRecord[];
   /** Turns whose first stream was withheld for the full 3 s (no streamed text appeared). */
   gateTimeouts: number[];
+  /** Turns whose gate ran out while the machine's load took most of the wait: the streaming check is not verified. */
+  gatesUndecided?: number[];
   /** Persistent mode: lines written to stdin (raw), with the turn they belong to. */
   stdinLines: { turn: number; text: string }[];
   /** Persistent mode: ms since start when stdin was closed. */
@@ -44,6 +47,8 @@ export interface ExecutedProcess {
   reportedSessionId?: string;
   /** The process outlived its exit clock (last result, stdin EOF or interrupt) and the harness ended it. */
   exitClock?: ExitClockExpiry;
+  /** The last window the exit clock opened (a result, stdin EOF or the interrupt). */
+  exitWindow?: ExitWindow;
 }
 
 export interface ExecutionHooks {
@@ -110,36 +115,38 @@ function withCgroup(cgroup: RunCgroup | undefined): { cgroup?: RunCgroup } {
 
 /**
  * The streaming gate for one turn: opens the mock's withheld stream on the shim's first assistant text,
- * or after GATE_WAIT_MS from the mock's first text chunk (recorded as a gate timeout).
+ * or after GATE_WAIT_MS of the shim's own time from the mock's first text chunk (fair-deadline.ts): a gate
+ * timeout, or, when the machine's load took most of the wait, an undecided one (not verified).
  */
 function watchGate(
-  input: ExecutionInput,
+  input: ScopedInput,
+  shim: ShimProcess,
   live: LiveStdout,
   fromIndex: number,
   turn: number,
-  onTimeout: () => void,
+  onTimeout: (undecided: boolean) => void,
 ): () => void {
   const { mock } = input.hooks;
-  let timer: NodeJS.Timeout | undefined;
+  let waiting = false;
   let done = false;
   const open = () => {
     if (done) return;
     done = true;
-    if (timer) clearTimeout(timer);
     mock.events.off('first-text-sent', onFirstText);
     mock.openGate();
   };
   const onFirstText = (sent: { turn: number }) => {
-    if (sent.turn !== turn || timer || done) return;
-    timer = setTimeout(() => {
+    if (sent.turn !== turn || waiting || done) return;
+    waiting = true;
+    void fairDeadline(input.timers, GATE_WAIT_MS, shim.cpuWait).then((outcome) => {
       if (done) return;
-      onTimeout();
+      onTimeout(outcome.undecided);
       input.hooks.note(
         'runner',
-        `no assistant text on stdout ${GATE_WAIT_MS / 1000} s after the mock streamed its first text chunk: gate opened`,
+        `no assistant text on stdout ${(outcome.elapsedMs / 1000).toFixed(1)} s after the mock streamed its first text chunk${machineShare(outcome.elapsedMs, ownMs(outcome))}: gate opened`,
       );
       open();
-    }, GATE_WAIT_MS);
+    });
   };
   mock.events.on('first-text-sent', onFirstText);
   void live.waitFor(isAssistantText, fromIndex).then((found) => {
@@ -200,7 +207,10 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
     }
     const interrupts: InterruptRecord[] = [];
     const gateTimeouts: number[] = [];
-    const openGate = watchGate(input, live, 0, index, () => gateTimeouts.push(index));
+    const gatesUndecided: number[] = [];
+    const openGate = watchGate(input, shim, live, 0, index, (undecided) =>
+      (undecided ? gatesUndecided : gateTimeouts).push(index),
+    );
     const done = shim.done;
     const interrupting = turn.interrupt
       ? interruptWhenDue(interruptContext(input), shim, live, 0, index, turn, 'sigint-group', interrupts, done, clock)
@@ -224,10 +234,12 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
       live,
       interrupts,
       gateTimeouts,
+      gatesUndecided,
       stdinLines: [],
       turnStarts: new Map([[index, 0]]),
       ...(reportedSessionId === undefined ? {} : { reportedSessionId }),
       ...(clock.expired ? { exitClock: clock.expired } : {}),
+      ...(clock.window ? { exitWindow: clock.window } : {}),
       ...(killed ? { killed } : {}),
     };
     if (clock.expired) hooks.note('runner', exitClockNote(clock.expired, `turn ${index + 1}`));
@@ -251,6 +263,7 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
   const clock = new ExitClock(shim, input.timers);
   const interrupts: InterruptRecord[] = [];
   const gateTimeouts: number[] = [];
+  const gatesUndecided: number[] = [];
   const stdinLines: { turn: number; text: string }[] = [];
   const turns: number[] = [];
   const turnStarts = new Map<number, number>();
@@ -273,7 +286,9 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
     turns.push(index);
     turnStarts.set(index, fromIndex);
     const resultsBefore = live.count('result');
-    const openGate = watchGate(input, live, fromIndex, index, () => gateTimeouts.push(index));
+    const openGate = watchGate(input, shim, live, fromIndex, index, (undecided) =>
+      (undecided ? gatesUndecided : gateTimeouts).push(index),
+    );
     for (const raw of turn.stdin ?? []) write(index, raw.endsWith('\n') ? raw : `${raw}\n`);
     write(index, `${JSON.stringify({ type: 'user', content: turn.prompt })}\n`);
     const turnEnded = live.waitFor(() => live.count('result') > resultsBefore, fromIndex);
@@ -333,11 +348,13 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
         live,
         interrupts,
         gateTimeouts,
+        gatesUndecided,
         stdinLines,
         turnStarts,
         ...(stdinClosedAtMs === undefined ? {} : { stdinClosedAtMs }),
         ...(reportedSessionId === undefined ? {} : { reportedSessionId }),
         ...(clock.expired ? { exitClock: clock.expired } : {}),
+        ...(clock.window ? { exitWindow: clock.window } : {}),
       },
     ],
   };
@@ -364,7 +381,9 @@ async function answerApprovals(
 const MOMENT_TEXT = { result: 'its last result', 'stdin-eof': 'stdin EOF', interrupt: 'the interrupt' } as const;
 
 function exitClockNote(expiry: ExitClockExpiry, label: string): string {
-  return `${label}: still running ${((expiry.killedAtMs - expiry.startedAtMs) / 1000).toFixed(1)} s after ${MOMENT_TEXT[expiry.after]}: the harness ended its process tree`;
+  const elapsedMs = expiry.killedAtMs - expiry.startedAtMs;
+  const own = elapsedMs - expiry.ownMs >= 50 ? `, ${(expiry.ownMs / 1000).toFixed(1)} s of it the shim's own time` : '';
+  return `${label}: still running ${(elapsedMs / 1000).toFixed(1)} s after ${MOMENT_TEXT[expiry.after]}${own}: the harness ended its process tree`;
 }
 
 export function describeExit(exit: ShimExit, label: string): string {

@@ -8,14 +8,29 @@ import { describeInterrupt } from './interrupt-trigger.js';
 import { runFinding } from '../rules/finding.js';
 import type { StreamDialect } from '../protocol/dialect.js';
 import { claudeInterruptAcknowledged, isClaudeDialect } from './claude-forms.js';
-import { EXIT_GRACE_MS } from './exit-clock.js';
+import { EXIT_GRACE_MS, exitTiming, machineShare, type ExitTiming } from './exit-clock.js';
 import { about, turnEvents } from './run-events.js';
 
+/** A rule of exit timing the machine's load kept from being judged (for the run's not-verified list). */
+export function undecidedExit(
+  label: string,
+  rule: string,
+  moment: string,
+  timing: Extract<ExitTiming, { kind: 'undecided' }>,
+): string {
+  return about(
+    label,
+    `${rule}: still running ${(timing.elapsedMs / 1000).toFixed(1)} s after ${moment}, but only ${(timing.ownMs / 1000).toFixed(1)} s of that was its own time (the runner stalled or the shim waited for a CPU): the machine was too busy to judge`,
+  );
+}
+
+/** `notVerified` collects what the machine's load kept from being judged. */
 export function interruptChecks(
   process: ExecutedProcess,
   scenario: LoadedScenario,
   persistent: boolean,
   dialect?: StreamDialect,
+  notVerified: string[] = [],
 ): Finding[] {
   const findings: Finding[] = [];
   for (const turnIndex of process.turns) {
@@ -90,27 +105,34 @@ export function interruptChecks(
         }
       }
     }
-    if (!persistent && process.exit.exitedAtMs !== undefined && process.exit.exitedAtMs - atMs > EXIT_GRACE_MS) {
+    const timing = persistent ? undefined : exitTiming(process, 'interrupt', atMs);
+    if (timing?.kind === 'late') {
       findings.push(
         runFinding(
           'interrupt.exit-in-time',
           about(
             process.label,
-            `exited ${((process.exit.exitedAtMs - atMs) / 1000).toFixed(1)} s after SIGINT; at most ${EXIT_GRACE_MS / 1000} s`,
+            `exited ${(timing.elapsedMs / 1000).toFixed(1)} s after SIGINT${machineShare(timing.elapsedMs, timing.ownMs)}; at most ${EXIT_GRACE_MS / 1000} s`,
           ),
         ),
       );
-    } else if (!persistent && process.exit.exitedAtMs === undefined) {
+    } else if (timing?.kind === 'killed') {
       findings.push(
         runFinding('interrupt.exit-in-time', about(process.label, 'did not exit after SIGINT; the harness killed it')),
       );
+    } else if (timing?.kind === 'undecided') {
+      notVerified.push(undecidedExit(process.label, 'interrupt.exit-in-time', 'SIGINT', timing));
     }
   }
   return findings;
 }
 
 /** Persistent mode: stdin tolerance, error lines for bad frames, next turns, EOF exit. */
-export function persistentChecks(process: ExecutedProcess, scenario: LoadedScenario): Finding[] {
+export function persistentChecks(
+  process: ExecutedProcess,
+  scenario: LoadedScenario,
+  notVerified: string[] = [],
+): Finding[] {
   const findings: Finding[] = [];
   const known = new Set(['user', 'interrupt', 'set_permission_mode', 'tool_approval']);
   for (const turnIndex of process.turns) {
@@ -152,16 +174,18 @@ export function persistentChecks(process: ExecutedProcess, scenario: LoadedScena
     );
   }
   if (process.stdinClosedAtMs !== undefined) {
-    const exitedAt = process.exit.exitedAtMs;
-    if (exitedAt === undefined || exitedAt - process.stdinClosedAtMs > EXIT_GRACE_MS) {
+    const timing = exitTiming(process, 'stdin-eof', process.stdinClosedAtMs);
+    if (timing.kind === 'killed' || timing.kind === 'late') {
       findings.push(
         runFinding(
           'persistent.eof-exit',
-          exitedAt === undefined
+          timing.kind === 'killed'
             ? 'the process did not exit after stdin ended; the harness killed it'
-            : `the process exited ${((exitedAt - process.stdinClosedAtMs) / 1000).toFixed(1)} s after stdin ended; at most ${EXIT_GRACE_MS / 1000} s`,
+            : `the process exited ${(timing.elapsedMs / 1000).toFixed(1)} s after stdin ended${machineShare(timing.elapsedMs, timing.ownMs)}; at most ${EXIT_GRACE_MS / 1000} s`,
         ),
       );
+    } else if (timing.kind === 'undecided') {
+      notVerified.push(undecidedExit(process.label, 'persistent.eof-exit', 'stdin ended', timing));
     }
   } else if (process.exit.exitedAtMs !== undefined && served.length === scenario.turns.length) {
     // Exited before stdin ended although every turn was served: it must stay for the next frame.

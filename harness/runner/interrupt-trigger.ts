@@ -12,6 +12,7 @@ import type { PlatformName } from '../process/platform.js';
 import type { ShimProcess } from '../process/shim-process.js';
 import type { TimerScope } from '../process/timer-scope.js';
 import type { ExitClock } from './exit-clock.js';
+import { fairDeadline } from './fair-deadline.js';
 import { isAssistantText, type LiveStdout } from './live-stdout.js';
 import type { TimelineEntry } from './run-types.js';
 
@@ -211,7 +212,7 @@ export async function interruptWhenDue(
         const onFirstText = (sent: { turn: number }) => {
           if (sent.turn !== turnIndex) return;
           mock.events.off('first-text-sent', onFirstText);
-          void timers.delay(GATE_WAIT_MS).then(() =>
+          void fairDeadline(timers, GATE_WAIT_MS, shim.cpuWait).then(() =>
             resolve({
               trigger: 'gate-timeout',
               cause: `no text on stdout ${seconds(GATE_WAIT_MS)} after the mock streamed its first text chunk`,
@@ -227,7 +228,7 @@ export async function interruptWhenDue(
       race.push(
         stalled.then(async (seen) => {
           if (!seen) return new Promise<never>(() => undefined);
-          await timers.delay(GATE_WAIT_MS);
+          await fairDeadline(timers, GATE_WAIT_MS, shim.cpuWait);
           return {
             trigger: 'gate-timeout' as const,
             cause: `${seconds(GATE_WAIT_MS)} after the official CLI logged that its stream stalls`,

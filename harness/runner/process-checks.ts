@@ -7,10 +7,11 @@ import { ALL_DUMMY_SECRETS } from './environment.js';
 import type { ExecutedProcess } from './execute-run.js';
 import { runFinding } from '../rules/finding.js';
 import { orphanedToolFindings } from './kill-checks.js';
-import { EXIT_GRACE_MS } from './exit-clock.js';
+import { EXIT_GRACE_MS, exitTiming, machineShare } from './exit-clock.js';
 import { about, eventsOf, lineTime } from './run-events.js';
 
-export function processChecks(process: ExecutedProcess, persistent: boolean): Finding[] {
+/** `notVerified` collects what the machine's load kept from being judged. */
+export function processChecks(process: ExecutedProcess, persistent: boolean, notVerified: string[] = []): Finding[] {
   const { exit, label } = process;
   const findings: Finding[] = [];
   if (exit.spawnError) return [runFinding('process.started', about(label, exit.spawnError))];
@@ -75,33 +76,44 @@ export function processChecks(process: ExecutedProcess, persistent: boolean): Fi
   const lastResult = [...events]
     .reverse()
     .find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
-  if (process.exitClock?.after === 'result') {
+  const resultAt = lastResult && !persistent ? lineTime(process, lastResult.line) : undefined;
+  const interrupted = process.interrupts.length > 0;
+  const timing =
+    process.exitClock?.after === 'result' || (resultAt !== undefined && !interrupted && exit.exitedAtMs !== undefined)
+      ? exitTiming(process, 'result', resultAt ?? process.exitClock?.startedAtMs ?? 0)
+      : undefined;
+  const where = lastResult ? { line: lastResult.line } : {};
+  const resultLine = lastResult ? ` (line ${lastResult.line})` : '';
+  if (timing?.kind === 'undecided') {
+    notVerified.push(
+      about(
+        label,
+        `process.exit-after-result: still running ${(timing.elapsedMs / 1000).toFixed(1)} s after its last result${resultLine}, but only ${(timing.ownMs / 1000).toFixed(1)} s of that was its own time (the runner stalled or the shim waited for a CPU): the machine was too busy to judge`,
+      ),
+    );
+  } else if (timing?.kind === 'killed' && process.exitClock?.after === 'result') {
     const lingered = (process.exitClock.killedAtMs - process.exitClock.startedAtMs) / 1000;
     findings.push(
       runFinding(
         'process.exit-after-result',
         about(
           label,
-          `still running ${lingered.toFixed(1)} s after its last result${lastResult ? ` (line ${lastResult.line})` : ''}; at most ${EXIT_GRACE_MS / 1000} s. The harness ended its process tree`,
+          `still running ${lingered.toFixed(1)} s after its last result${resultLine}${machineShare(lingered * 1000, timing.ownMs)}; at most ${EXIT_GRACE_MS / 1000} s. The harness ended its process tree`,
         ),
-        lastResult ? { line: lastResult.line } : {},
+        where,
       ),
     );
-  } else if (lastResult && exit.exitedAtMs !== undefined && !persistent) {
-    const resultAt = lineTime(process, lastResult.line);
-    const interrupted = process.interrupts.length > 0;
-    if (resultAt !== undefined && exit.exitedAtMs - resultAt > EXIT_GRACE_MS && !interrupted) {
-      findings.push(
-        runFinding(
-          'process.exit-after-result',
-          about(
-            label,
-            `exited ${((exit.exitedAtMs - resultAt) / 1000).toFixed(1)} s after its last result (line ${lastResult.line}); at most ${EXIT_GRACE_MS / 1000} s`,
-          ),
-          { line: lastResult.line },
+  } else if (timing?.kind === 'late') {
+    findings.push(
+      runFinding(
+        'process.exit-after-result',
+        about(
+          label,
+          `exited ${(timing.elapsedMs / 1000).toFixed(1)} s after its last result${resultLine}${machineShare(timing.elapsedMs, timing.ownMs)}; at most ${EXIT_GRACE_MS / 1000} s`,
         ),
-      );
-    }
+        where,
+      ),
+    );
   }
   if (lastResult && exit.exitedAtMs !== undefined && !exit.killedByHarness) {
     if (!lastResult.isError && exit.exitCode !== 0) {

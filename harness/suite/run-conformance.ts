@@ -35,6 +35,7 @@ import {
   type RunOptions,
   suiteVersion,
 } from '../runner/suite.js';
+import { loopStalls } from '../process/loop-stalls.js';
 
 export { bundledReferenceShim, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, resolveSuite, suiteVersion };
 export type { ResolvedSuite, RunOptions };
@@ -158,6 +159,8 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     if (stop.stopped) result.interrupted = true;
     return result;
   };
+  // The runner's heartbeat: deadlines discount the stretches in which its own loop could not run.
+  loopStalls.acquire();
   const results = await weightedPool(
     suite.specs,
     { ...slots, order: startOrder(suite.specs), weight: (spec) => runWeight(spec, slots.capacity) },
@@ -168,6 +171,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
       options.onProgress?.(result, finished, suite.specs.length);
     },
   ).finally(async () => {
+    loopStalls.release();
     stop.close();
     suiteCgroup?.close();
     await workspaces.close();

@@ -1,0 +1,57 @@
+// How long a run's processes were ready to run but waited for a CPU (Linux). On a loaded machine a shim that
+// would exit in 50 ms can wait seconds for a core; a deadline counts that time as the machine's, not the
+// shim's. Two sources, best first:
+//   - the run's cgroup v2 leaf: `cpu.pressure`, "some" total = time in which at least one of the run's
+//     processes waited for a CPU, whichever process of the tree it was, and still readable after they exited;
+//   - the shim's own main thread: field 2 of /proc/<pid>/schedstat (ns on a run queue), while it runs.
+// Elsewhere, or when neither can be read, nothing is known and nothing is discounted.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Cumulative ms waited for a CPU so far, or undefined when it cannot be read (now). */
+export type CpuWaitClock = () => number | undefined;
+
+/** The "some" total of a pressure file's text, in ms. */
+export function pressureSomeTotalMs(text: string): number | undefined {
+  const total = /^some .*\btotal=(\d+)/m.exec(text)?.[1];
+  return total === undefined ? undefined : Number(total) / 1000;
+}
+
+/** The run-queue time of a /proc/<pid>/schedstat line, in ms. */
+export function schedstatWaitMs(text: string): number | undefined {
+  const wait = text.trim().split(/\s+/)[1];
+  return wait === undefined || !/^\d+$/.test(wait) ? undefined : Number(wait) / 1e6;
+}
+
+function readOrUndefined(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The CPU wait of a run: its cgroup leaf's pressure where there is one, else the shim's main thread. */
+export function cpuWaitClock(options: {
+  platform: NodeJS.Platform | string;
+  pid: number | undefined;
+  cgroupPath?: string;
+}): CpuWaitClock {
+  if (options.platform !== 'linux') return () => undefined;
+  const { cgroupPath, pid } = options;
+  if (cgroupPath !== undefined) {
+    const file = path.join(cgroupPath, 'cpu.pressure');
+    if (readOrUndefined(file) !== undefined) {
+      return () => {
+        const text = readOrUndefined(file);
+        return text === undefined ? undefined : pressureSomeTotalMs(text);
+      };
+    }
+  }
+  if (pid === undefined) return () => undefined;
+  const file = `/proc/${pid}/schedstat`;
+  return () => {
+    const text = readOrUndefined(file);
+    return text === undefined ? undefined : schedstatWaitMs(text);
+  };
+}

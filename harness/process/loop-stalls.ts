@@ -1,0 +1,83 @@
+// When the runner's own event loop could not run. A deadline the runner keeps (the streaming gate's 3 s, the
+// 2 s a shim has to exit) is measured between two callbacks of this loop: if the loop was blocked or the
+// runner's process waited for a CPU in between, the time it reads is longer than the time the shim had, and
+// a timer can even fire before the pipe data that would have met it is read. A heartbeat timer notes every
+// stretch in which it ran late; a deadline then discounts the stalls that fall inside its window.
+//
+// The heartbeat runs only while some suite holds it (acquire/release) and never keeps the process alive.
+
+/** Heartbeat period. */
+const BEAT_MS = 20;
+/** Lateness below this is ordinary timer jitter, not a stall. */
+const STALL_THRESHOLD_MS = 30;
+/** Stalls kept: the oldest are dropped (a deadline window is seconds long, runs are minutes long). */
+const MAX_STALLS = 1024;
+
+export interface Stall {
+  /** performance.now() when the loop should have run, and when it ran. */
+  from: number;
+  to: number;
+}
+
+export class LoopStalls {
+  private readonly stalls: Stall[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private holders = 0;
+  private lastBeat = 0;
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /** Starts the heartbeat (counted: it stops when every holder has released it). */
+  acquire(): void {
+    this.holders += 1;
+    if (this.timer) return;
+    this.lastBeat = this.now();
+    this.timer = setInterval(() => this.beat(), BEAT_MS);
+    this.timer.unref();
+  }
+
+  release(): void {
+    this.holders = Math.max(0, this.holders - 1);
+    if (this.holders > 0 || !this.timer) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Notes a stall if the loop ran late since the last beat (also called by the heartbeat timer). */
+  beat(at = this.now()): void {
+    const due = this.lastBeat + BEAT_MS;
+    if (at - due > STALL_THRESHOLD_MS) {
+      this.stalls.push({ from: due, to: at });
+      if (this.stalls.length > MAX_STALLS) this.stalls.splice(0, this.stalls.length - MAX_STALLS);
+    }
+    this.lastBeat = at;
+  }
+
+  /**
+   * ms of [from, to] (performance.now() times) in which the loop was stalled, counting a stall still going on
+   * at `to` when the heartbeat is late right now (the callback asking may be the first to run after it).
+   */
+  stalledMsBetween(from: number, to: number): number {
+    let total = 0;
+    const overlap = (stall: Stall) => Math.max(0, Math.min(to, stall.to) - Math.max(from, stall.from));
+    for (let index = this.stalls.length - 1; index >= 0; index -= 1) {
+      const stall = this.stalls[index]!;
+      if (stall.to <= from) break;
+      total += overlap(stall);
+    }
+    if (this.timer) {
+      const due = this.lastBeat + BEAT_MS;
+      const now = this.now();
+      if (now - due > STALL_THRESHOLD_MS) total += overlap({ from: due, to: now });
+    }
+    return total;
+  }
+
+  /** Whether a suite holds the heartbeat (for tests). */
+  get running(): boolean {
+    return this.timer !== undefined;
+  }
+}
+
+/** The runner's one heartbeat. */
+export const loopStalls = new LoopStalls();

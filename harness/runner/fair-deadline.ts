@@ -1,0 +1,79 @@
+// Deadlines judged on the time the shim had, not on the time that passed. The rules give a shim 3 s to print
+// streamed text and 2 s to exit; on a loaded machine (CI running other jobs, a suite sharded four ways on two
+// cores) the runner's loop can stall for a second or more and the shim can wait as long for a CPU. Both are
+// discounted: the stalls of the runner's loop inside the window (loop-stalls.ts) and the time the run's
+// processes waited for a CPU (cpu-wait.ts). A live deadline that runs out while most of it was excused is
+// extended, up to CAP_FACTOR times its length; if it is still short then, the check could not be judged on
+// this machine and is reported as not verified rather than failed.
+import { loopStalls, type LoopStalls } from '../process/loop-stalls.js';
+import type { CpuWaitClock } from '../process/cpu-wait.js';
+import type { TimerScope } from '../process/timer-scope.js';
+
+/** How far past its length a deadline is extended for time that was excused. */
+export const CAP_FACTOR = 4;
+/** A re-armed deadline waits at least this long (no busy re-checking). */
+const MIN_REARM_MS = 20;
+
+/** A window's start: when (performance.now()) and the run's CPU wait then. */
+export interface WindowStart {
+  at: number;
+  cpuWaitMs: number | undefined;
+}
+
+export interface WindowTime {
+  /** ms that passed. */
+  elapsedMs: number;
+  /** ms of them that were the machine's: the runner's loop stalled or the run waited for a CPU. */
+  excusedMs: number;
+}
+
+export function windowStart(cpuWait: CpuWaitClock | undefined, at = performance.now()): WindowStart {
+  return { at, cpuWaitMs: cpuWait?.() };
+}
+
+/** Elapsed and excused time of a window from `start` to `end`; a CPU wait not known at both ends counts nothing. */
+export function windowTime(
+  start: WindowStart,
+  end: { at: number; cpuWaitMs: number | undefined },
+  stalls: LoopStalls = loopStalls,
+): WindowTime {
+  const elapsedMs = Math.max(0, end.at - start.at);
+  const stalled = stalls.stalledMsBetween(start.at, end.at);
+  const waited =
+    start.cpuWaitMs !== undefined && end.cpuWaitMs !== undefined ? Math.max(0, end.cpuWaitMs - start.cpuWaitMs) : 0;
+  // Stalls and waits can overlap (one busy machine causes both): their sum is capped at the window.
+  return { elapsedMs, excusedMs: Math.min(elapsedMs, stalled + waited) };
+}
+
+/** The shim's share of a window: what is left once the machine's part is taken out. */
+export const ownMs = (time: WindowTime) => time.elapsedMs - time.excusedMs;
+
+export interface FairDeadlineOutcome extends WindowTime {
+  /** The deadline reached its cap with less than `limitMs` of the shim's own time: load decided, not the shim. */
+  undecided: boolean;
+}
+
+/**
+ * Resolves once `limitMs` of the shim's own time have passed since `start` (or the cap, whichever is first).
+ * After each timer it first lets pending I/O run (a line the shim printed in time but that the runner had not
+ * read yet is read before the deadline is judged); callers check their own condition again when it resolves.
+ */
+export async function fairDeadline(
+  timers: TimerScope,
+  limitMs: number,
+  cpuWait: CpuWaitClock | undefined,
+  start: WindowStart = windowStart(cpuWait),
+  stalls: LoopStalls = loopStalls,
+): Promise<FairDeadlineOutcome> {
+  const capMs = limitMs * CAP_FACTOR;
+  let waitMs = limitMs - (performance.now() - start.at);
+  for (;;) {
+    await timers.delay(Math.max(waitMs, 0));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const time = windowTime(start, { at: performance.now(), cpuWaitMs: cpuWait?.() }, stalls);
+    const own = ownMs(time);
+    if (own >= limitMs) return { ...time, undecided: false };
+    if (time.elapsedMs >= capMs) return { ...time, undecided: true };
+    waitMs = Math.min(Math.max(limitMs - own, MIN_REARM_MS), capMs - time.elapsedMs);
+  }
+}
