@@ -104,7 +104,11 @@ async function connectionFromPreviousCall(): Promise<void> {
   if (!pending) return;
   draining = undefined;
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([pending, new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_WAIT_MS)))]);
+  // When the wait runs out, socket reads that were due meanwhile go first (setImmediate runs after them): a
+  // process held up past the wait (a loaded machine) finds both due at once, and would otherwise give up on a
+  // connection whose last bytes had already arrived.
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(() => setImmediate(resolve), DRAIN_WAIT_MS)));
+  await Promise.race([pending, waited]);
   clearTimeout(timer);
 }
 

@@ -249,6 +249,26 @@ describe('OpenAI Chat Completions', () => {
     expect(server!.connections).toBe(1);
   });
 
+  it('reuses the connection when the shim was held up past its wait for the end of the last body', async () => {
+    // The end of the first body comes 10 ms after [DONE]; this thread (the shim's) is busy for 50 ms just as
+    // the next call starts waiting up to 20 ms for that connection. When the thread runs again both timers are
+    // due: the end of the body has been sent but not read yet. The wait must read it before giving up.
+    const provider = await chatProvider([{ chunks: finished('one'), tailDelayMs: 10 }, { chunks: finished('two') }]);
+    expect(done(await collect(provider)).text).toBe('one');
+    const next = collect(provider);
+    await new Promise<void>((resolve) =>
+      setTimeout(() => {
+        const until = performance.now() + 50;
+        while (performance.now() < until) {
+          // held up: no timer runs, no socket is read
+        }
+        resolve();
+      }, 1),
+    );
+    expect(done(await next).text).toBe('two');
+    expect(server!.connections).toBe(1);
+  });
+
   it('reuses the connection when the body ends in the same write as [DONE] (nothing left to drain)', async () => {
     const provider = await chatProvider([
       { chunks: finished('one'), endWithLastChunk: true },

@@ -14,6 +14,8 @@ export interface ScriptedReply {
   hold?: boolean;
   /** Send the last chunk together with the end of the body (one write), as most servers end a stream. */
   endWithLastChunk?: boolean;
+  /** ms between the last chunk and the end of the body (default 2). */
+  tailDelayMs?: number;
 }
 
 export interface RecordedCall {
@@ -56,9 +58,10 @@ export async function startByteServer(replies: ScriptedReply[]): Promise<ByteSer
       }
       response.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', ...reply.headers });
       const last = reply.endWithLastChunk ? reply.chunks.length - 1 : reply.chunks.length;
-      for (const chunk of reply.chunks.slice(0, last)) {
+      for (const [index, chunk] of reply.chunks.slice(0, last).entries()) {
         response.write(chunk);
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        const tail = index === last - 1 && reply.tailDelayMs !== undefined;
+        await new Promise((resolve) => setTimeout(resolve, tail ? reply.tailDelayMs : 2));
       }
       if (reply.endWithLastChunk) {
         response.end(reply.chunks[last]);
