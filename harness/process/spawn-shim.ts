@@ -14,6 +14,7 @@ import { trackShim } from './active-shims.js';
 import type { RunCgroup } from './cgroup.js';
 import { signalProcessGroup } from './kill-tree.js';
 import { cpuWaitClock } from './cpu-wait.js';
+import { loopStalls } from './loop-stalls.js';
 import { describeSpawnError, notStarted, wrapperStartFailure } from './start-failure.js';
 import type { ShimExit, ShimProcess, StdoutChunkTime } from './shim-process.js';
 
@@ -239,9 +240,12 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     // waiting, only the ones known are looked at again (a full sweep of the process table each 100 ms cost
     // more than anything else the harness does while a run ends); one more full sweep before deciding.
     let left = await aliveDescendants();
-    const graceEnd = performance.now() + (stdioHeldOpen ? 0 : descendantGraceMs);
+    // The grace is the descendants' time, not the runner's: stretches in which its loop stalled are added.
+    const graceStart = performance.now();
+    const graceEnd = graceStart + (stdioHeldOpen ? 0 : descendantGraceMs);
+    const graceLeft = () => performance.now() < graceEnd + loopStalls.stalledMsBetween(graceStart, performance.now());
     let waited = false;
-    while (left.length > 0 && performance.now() < graceEnd) {
+    while (left.length > 0 && graceLeft()) {
       await sleep(100);
       waited = true;
       left = await aliveDescendants(false);

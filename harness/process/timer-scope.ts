@@ -30,13 +30,17 @@ export class TimerScope {
   }
 }
 
-/** `promise`'s value, or `fallback` once `ms` have passed; the timer is cleared either way. */
+/**
+ * `promise`'s value, or `fallback` once `ms` have passed; the timer is cleared either way. I/O that was due when
+ * the timer fired goes first (setImmediate runs after it): after a stall of the runner's loop the timer and
+ * the event it waited for are both due, and the event must win.
+ */
 export async function withTimeout<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
       promise,
-      new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), ms))),
+      new Promise<F>((resolve) => (timer = setTimeout(() => setImmediate(() => resolve(fallback)), ms))),
     ]);
   } finally {
     clearTimeout(timer);
