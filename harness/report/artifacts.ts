@@ -71,7 +71,7 @@ export function timelineText(timeline: readonly TimelineEntry[]): string {
   return timeline
     .map(
       (entry) =>
-        `${String(entry.atMs).padStart(7)} ms  ${entry.source.padEnd(6)}  ${entry.text.replace(/\n/g, '\n' + ' '.repeat(20))}\n`,
+        `${String(entry.atMs).padStart(7)} ms  ${entry.source.padEnd(6)}  ${entry.text.replace(/\n/g, `\n${' '.repeat(20)}`)}\n`,
     )
     .join('');
 }

@@ -16,11 +16,11 @@ import {
   type KillRecord,
   killWhenDue,
 } from './interrupt-trigger.js';
-import { isAssistantText, LiveStdout } from './live-stdout.js';
+import { LiveStdout } from './live-stdout.js';
 import type { RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
 import { TimerScope } from '../process/timer-scope.js';
-import { ExitClock, machineShare, type ExitClockExpiry, type ExitWindow } from './exit-clock.js';
-import { fairDeadline, ownMs } from './fair-deadline.js';
+import { ExitClock, type ExitClockExpiry, type ExitWindow } from './exit-clock.js';
+import { watchGate } from './streaming-gate.js';
 
 export { GATE_WAIT_MS, type InterruptRecord };
 
@@ -113,50 +113,6 @@ function withCgroup(cgroup: RunCgroup | undefined): { cgroup?: RunCgroup } {
   return cgroup ? { cgroup } : {};
 }
 
-/**
- * The streaming gate for one turn: opens the mock's withheld stream on the shim's first assistant text,
- * or after GATE_WAIT_MS of the shim's own time from the mock's first text chunk (fair-deadline.ts): a gate
- * timeout, or, when the machine's load took most of the wait, an undecided one (not verified).
- */
-function watchGate(
-  input: ScopedInput,
-  shim: ShimProcess,
-  live: LiveStdout,
-  fromIndex: number,
-  turn: number,
-  onTimeout: (undecided: boolean) => void,
-): () => void {
-  const { mock } = input.hooks;
-  let waiting = false;
-  let done = false;
-  const open = () => {
-    if (done) return;
-    done = true;
-    mock.events.off('first-text-sent', onFirstText);
-    mock.openGate();
-  };
-  const onFirstText = (sent: { turn: number }) => {
-    if (sent.turn !== turn || waiting || done) return;
-    waiting = true;
-    void fairDeadline(input.timers, GATE_WAIT_MS, shim.cpuWait).then((outcome) => {
-      if (done) return;
-      onTimeout(outcome.undecided);
-      input.hooks.note(
-        'runner',
-        `no assistant text on stdout ${(outcome.elapsedMs / 1000).toFixed(1)} s after the mock streamed its first text chunk${machineShare(outcome.elapsedMs, ownMs(outcome))}: gate opened`,
-      );
-      open();
-    });
-  };
-  mock.events.on('first-text-sent', onFirstText);
-  void live.waitFor(isAssistantText, fromIndex).then((found) => {
-    if (found && !done)
-      input.hooks.note('runner', `first assistant text on stdout (line ${found.event.line}): gate opened`);
-    open();
-  });
-  return open;
-}
-
 function reportedSession(live: LiveStdout): string | undefined {
   const init = live.events.find((timed) => timed.event.kind === 'init');
   return init?.event.kind === 'init' ? init.event.sessionId : undefined;
@@ -208,7 +164,7 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
     const interrupts: InterruptRecord[] = [];
     const gateTimeouts: number[] = [];
     const gatesUndecided: number[] = [];
-    const openGate = watchGate(input, shim, live, 0, index, (undecided) =>
+    const openGate = watchGate({ ...input.hooks, timers: input.timers }, shim, live, 0, index, (undecided) =>
       (undecided ? gatesUndecided : gateTimeouts).push(index),
     );
     const done = shim.done;
@@ -286,7 +242,7 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
     turns.push(index);
     turnStarts.set(index, fromIndex);
     const resultsBefore = live.count('result');
-    const openGate = watchGate(input, shim, live, fromIndex, index, (undecided) =>
+    const openGate = watchGate({ ...input.hooks, timers: input.timers }, shim, live, fromIndex, index, (undecided) =>
       (undecided ? gatesUndecided : gateTimeouts).push(index),
     );
     for (const raw of turn.stdin ?? []) write(index, raw.endsWith('\n') ? raw : `${raw}\n`);

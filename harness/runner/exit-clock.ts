@@ -117,3 +117,12 @@ export function machineShare(elapsedMs: number, ownMs: number | undefined): stri
   if (ownMs === undefined || elapsedMs - ownMs < 50) return '';
   return ` (${((elapsedMs - ownMs) / 1000).toFixed(1)} s of it the machine's: the runner stalled or the shim waited for a CPU)`;
 }
+
+/** What a not-verified exit-timing rule says (the run's not-verified list). */
+export function undecidedExit(
+  rule: string,
+  moment: string,
+  timing: Extract<ExitTiming, { kind: 'undecided' }>,
+): string {
+  return `${rule}: still running ${(timing.elapsedMs / 1000).toFixed(1)} s after ${moment}, but only ${(timing.ownMs / 1000).toFixed(1)} s of that was its own time (the runner stalled or the shim waited for a CPU): the machine was too busy to judge`;
+}

@@ -8,21 +8,8 @@ import { describeInterrupt } from './interrupt-trigger.js';
 import { runFinding } from '../rules/finding.js';
 import type { StreamDialect } from '../protocol/dialect.js';
 import { claudeInterruptAcknowledged, isClaudeDialect } from './claude-forms.js';
-import { EXIT_GRACE_MS, exitTiming, machineShare, type ExitTiming } from './exit-clock.js';
+import { EXIT_GRACE_MS, exitTiming, machineShare, undecidedExit } from './exit-clock.js';
 import { about, turnEvents } from './run-events.js';
-
-/** A rule of exit timing the machine's load kept from being judged (for the run's not-verified list). */
-export function undecidedExit(
-  label: string,
-  rule: string,
-  moment: string,
-  timing: Extract<ExitTiming, { kind: 'undecided' }>,
-): string {
-  return about(
-    label,
-    `${rule}: still running ${(timing.elapsedMs / 1000).toFixed(1)} s after ${moment}, but only ${(timing.ownMs / 1000).toFixed(1)} s of that was its own time (the runner stalled or the shim waited for a CPU): the machine was too busy to judge`,
-  );
-}
 
 /** `notVerified` collects what the machine's load kept from being judged. */
 export function interruptChecks(
@@ -121,7 +108,7 @@ export function interruptChecks(
         runFinding('interrupt.exit-in-time', about(process.label, 'did not exit after SIGINT; the harness killed it')),
       );
     } else if (timing?.kind === 'undecided') {
-      notVerified.push(undecidedExit(process.label, 'interrupt.exit-in-time', 'SIGINT', timing));
+      notVerified.push(about(process.label, undecidedExit('interrupt.exit-in-time', 'SIGINT', timing)));
     }
   }
   return findings;
@@ -185,7 +172,7 @@ export function persistentChecks(
         ),
       );
     } else if (timing.kind === 'undecided') {
-      notVerified.push(undecidedExit(process.label, 'persistent.eof-exit', 'stdin ended', timing));
+      notVerified.push(about(process.label, undecidedExit('persistent.eof-exit', 'stdin ended', timing)));
     }
   } else if (process.exit.exitedAtMs !== undefined && served.length === scenario.turns.length) {
     // Exited before stdin ended although every turn was served: it must stay for the next frame.

@@ -7,7 +7,7 @@ import { ALL_DUMMY_SECRETS } from './environment.js';
 import type { ExecutedProcess } from './execute-run.js';
 import { runFinding } from '../rules/finding.js';
 import { orphanedToolFindings } from './kill-checks.js';
-import { EXIT_GRACE_MS, exitTiming, machineShare } from './exit-clock.js';
+import { EXIT_GRACE_MS, exitTiming, machineShare, undecidedExit } from './exit-clock.js';
 import { about, eventsOf, lineTime } from './run-events.js';
 
 /** `notVerified` collects what the machine's load kept from being judged. */
@@ -85,12 +85,7 @@ export function processChecks(process: ExecutedProcess, persistent: boolean, not
   const where = lastResult ? { line: lastResult.line } : {};
   const resultLine = lastResult ? ` (line ${lastResult.line})` : '';
   if (timing?.kind === 'undecided') {
-    notVerified.push(
-      about(
-        label,
-        `process.exit-after-result: still running ${(timing.elapsedMs / 1000).toFixed(1)} s after its last result${resultLine}, but only ${(timing.ownMs / 1000).toFixed(1)} s of that was its own time (the runner stalled or the shim waited for a CPU): the machine was too busy to judge`,
-      ),
-    );
+    notVerified.push(about(label, undecidedExit('process.exit-after-result', `its last result${resultLine}`, timing)));
   } else if (timing?.kind === 'killed' && process.exitClock?.after === 'result') {
     const lingered = (process.exitClock.killedAtMs - process.exitClock.startedAtMs) / 1000;
     findings.push(
