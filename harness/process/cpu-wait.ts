@@ -31,6 +31,14 @@ function readOrUndefined(file: string): string | undefined {
   }
 }
 
+/** A clock that reads `file` and parses it at each call. */
+const fileClock =
+  (file: string, parse: (text: string) => number | undefined): CpuWaitClock =>
+  () => {
+    const text = readOrUndefined(file);
+    return text === undefined ? undefined : parse(text);
+  };
+
 /** The CPU wait of a run: its cgroup leaf's pressure where there is one, else the shim's main thread. */
 export function cpuWaitClock(options: {
   platform: NodeJS.Platform | string;
@@ -40,18 +48,9 @@ export function cpuWaitClock(options: {
   if (options.platform !== 'linux') return () => undefined;
   const { cgroupPath, pid } = options;
   if (cgroupPath !== undefined) {
-    const file = path.join(cgroupPath, 'cpu.pressure');
-    if (readOrUndefined(file) !== undefined) {
-      return () => {
-        const text = readOrUndefined(file);
-        return text === undefined ? undefined : pressureSomeTotalMs(text);
-      };
-    }
+    const pressure = fileClock(path.join(cgroupPath, 'cpu.pressure'), pressureSomeTotalMs);
+    if (pressure() !== undefined) return pressure;
   }
   if (pid === undefined) return () => undefined;
-  const file = `/proc/${pid}/schedstat`;
-  return () => {
-    const text = readOrUndefined(file);
-    return text === undefined ? undefined : schedstatWaitMs(text);
-  };
+  return fileClock(`/proc/${pid}/schedstat`, schedstatWaitMs);
 }

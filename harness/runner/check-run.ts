@@ -28,6 +28,7 @@ import { processChecks, secretsCheck } from './process-checks.js';
 import { faultOutcomeChecks, missingCliOutcomeChecks, retried } from './fault-outcome-checks.js';
 import { interruptChecks, persistentChecks } from './interrupt-checks.js';
 import { resumeChecks, sessionFileCheck } from './session-checks.js';
+import { MACHINE_CAUSE } from './fair-deadline.js';
 import { deltaOnlyTextCheck, goldenChecks } from './golden-checks.js';
 
 export type { CheckInput, CheckOutput };
@@ -127,11 +128,11 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     if (input.persistent) findings.push(...persistentChecks(process, input.scenario, out.notVerified));
     if (input.persistent)
       findings.push(...approvalChecks(input.scenario, process.turns, (turn) => turnEvents(process, turn)));
-    if ((process.gatesUndecided ?? []).length > 0) {
+    if (process.gatesUndecided.length > 0) {
       out.notVerified.push(
         about(
           process.label,
-          `streaming.incremental: no assistant text on stdout by the end of the gate's wait in turn ${process.gatesUndecided!.map((turn) => turn + 1).join(', ')}, but the machine's load (the runner stalled or the shim waited for a CPU) took most of that wait: too busy to judge`,
+          `streaming.incremental: no assistant text on stdout by the end of the gate's wait in turn ${process.gatesUndecided.map((turn) => turn + 1).join(', ')}, but the machine's load (${MACHINE_CAUSE}) took most of that wait: too busy to judge`,
         ),
       );
     }

@@ -36,7 +36,7 @@ export interface ExecutedProcess {
   /** Turns whose first stream was withheld for the full 3 s (no streamed text appeared). */
   gateTimeouts: number[];
   /** Turns whose gate ran out while the machine's load took most of the wait: the streaming check is not verified. */
-  gatesUndecided?: number[];
+  gatesUndecided: number[];
   /** Persistent mode: lines written to stdin (raw), with the turn they belong to. */
   stdinLines: { turn: number; text: string }[];
   /** Persistent mode: ms since start when stdin was closed. */

@@ -5,7 +5,7 @@
 // time (fair-deadline.ts): stalls of the runner's loop and waits for a CPU are not the shim's.
 import type { ShimExit, ShimProcess } from '../process/shim-process.js';
 import type { TimerScope } from '../process/timer-scope.js';
-import { fairDeadline, ownMs, windowStart, windowTime, type WindowStart } from './fair-deadline.js';
+import { fairDeadline, MACHINE_CAUSE, ownMs, windowStart, windowTime, type WindowStart } from './fair-deadline.js';
 
 /** How long a process may run on after the moment that requires its exit. */
 export const EXIT_GRACE_MS = 2000;
@@ -112,17 +112,11 @@ export function exitTiming(process: TimedExit, moment: ExitMoment, momentAtMs: n
   return own <= EXIT_GRACE_MS ? { kind: 'in-time' } : { kind: 'late', elapsedMs, ownMs: own };
 }
 
-/** " (1.2 s of it the machine's)" when part of a window was excused, else "". */
-export function machineShare(elapsedMs: number, ownMs: number | undefined): string {
-  if (ownMs === undefined || elapsedMs - ownMs < 50) return '';
-  return ` (${((elapsedMs - ownMs) / 1000).toFixed(1)} s of it the machine's: the runner stalled or the shim waited for a CPU)`;
-}
-
 /** What a not-verified exit-timing rule says (the run's not-verified list). */
 export function undecidedExit(
   rule: string,
   moment: string,
   timing: Extract<ExitTiming, { kind: 'undecided' }>,
 ): string {
-  return `${rule}: still running ${(timing.elapsedMs / 1000).toFixed(1)} s after ${moment}, but only ${(timing.ownMs / 1000).toFixed(1)} s of that was its own time (the runner stalled or the shim waited for a CPU): the machine was too busy to judge`;
+  return `${rule}: still running ${(timing.elapsedMs / 1000).toFixed(1)} s after ${moment}, but only ${(timing.ownMs / 1000).toFixed(1)} s of that was its own time (${MACHINE_CAUSE}): the machine was too busy to judge`;
 }

@@ -48,6 +48,15 @@ export function windowTime(
 /** The shim's share of a window: what is left once the machine's part is taken out. */
 export const ownMs = (time: WindowTime) => time.elapsedMs - time.excusedMs;
 
+/** What the machine's part of a window is, in findings and notes. */
+export const MACHINE_CAUSE = 'the runner stalled or the shim waited for a CPU';
+
+/** " (1.2 s of it the machine's: …)" when part of a window was excused, else "". */
+export function machineShare(elapsedMs: number, ownMs: number | undefined): string {
+  if (ownMs === undefined || elapsedMs - ownMs < 50) return '';
+  return ` (${((elapsedMs - ownMs) / 1000).toFixed(1)} s of it the machine's: ${MACHINE_CAUSE})`;
+}
+
 export interface FairDeadlineOutcome extends WindowTime {
   /** The deadline reached its cap with less than `limitMs` of the shim's own time: load decided, not the shim. */
   undecided: boolean;

@@ -8,7 +8,8 @@ import { describeInterrupt } from './interrupt-trigger.js';
 import { runFinding } from '../rules/finding.js';
 import type { StreamDialect } from '../protocol/dialect.js';
 import { claudeInterruptAcknowledged, isClaudeDialect } from './claude-forms.js';
-import { EXIT_GRACE_MS, exitTiming, machineShare, undecidedExit } from './exit-clock.js';
+import { EXIT_GRACE_MS, exitTiming, undecidedExit } from './exit-clock.js';
+import { machineShare } from './fair-deadline.js';
 import { about, turnEvents } from './run-events.js';
 
 /** `notVerified` collects what the machine's load kept from being judged. */

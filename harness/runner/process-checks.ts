@@ -7,7 +7,8 @@ import { ALL_DUMMY_SECRETS } from './environment.js';
 import type { ExecutedProcess } from './execute-run.js';
 import { runFinding } from '../rules/finding.js';
 import { orphanedToolFindings } from './kill-checks.js';
-import { EXIT_GRACE_MS, exitTiming, machineShare, undecidedExit } from './exit-clock.js';
+import { EXIT_GRACE_MS, exitTiming, undecidedExit } from './exit-clock.js';
+import { machineShare } from './fair-deadline.js';
 import { about, eventsOf, lineTime } from './run-events.js';
 
 /** `notVerified` collects what the machine's load kept from being judged. */

@@ -1,10 +1,10 @@
-// The streaming gate (docs/protocol.md, "Output discipline"): the mock withholds the rest of a stream after its first text chunk until the shim
-// prints assistant text, so a shim that prints only whole messages is caught, and then opens it either way.
+// The streaming gate (docs/protocol.md, "Output discipline"): the mock withholds the rest of a stream after its
+// first text chunk until the shim prints assistant text, so a shim that prints only whole messages is caught,
+// and then opens it either way.
 import type { MockServer } from '../mock/mock-server.js';
 import type { ShimProcess } from '../process/shim-process.js';
 import type { TimerScope } from '../process/timer-scope.js';
-import { machineShare } from './exit-clock.js';
-import { fairDeadline, ownMs } from './fair-deadline.js';
+import { fairDeadline, machineShare, ownMs } from './fair-deadline.js';
 import { GATE_WAIT_MS } from './interrupt-trigger.js';
 import { isAssistantText, type LiveStdout } from './live-stdout.js';
 import type { TimelineEntry } from './run-types.js';
