@@ -73,6 +73,25 @@ export class LoopStalls {
     return total;
   }
 
+  /**
+   * The start of the stall that `at` ends (a performance.now() time), if any: something the runner saw at `at`,
+   * in the first callbacks after a stall, may have happened at any time during it. The heartbeat notes a stall
+   * only when it runs again, so `at` may fall up to a beat after the stall's recorded end, or before it.
+   */
+  stallEndingAt(at: number): number | undefined {
+    if (this.timer) {
+      // Not noted yet: the heartbeat is late right now.
+      const due = this.lastBeat + BEAT_MS;
+      if (this.now() - due > STALL_THRESHOLD_MS && due < at) return due;
+    }
+    for (let index = this.stalls.length - 1; index >= 0; index -= 1) {
+      const stall = this.stalls[index]!;
+      if (stall.from >= at) continue;
+      return at <= stall.to + BEAT_MS ? stall.from : undefined;
+    }
+    return undefined;
+  }
+
   /** Whether a suite holds the heartbeat (for tests). */
   get running(): boolean {
     return this.timer !== undefined;

@@ -39,6 +39,11 @@ export interface ShimExit {
   /** The run's CPU wait (cpu-wait.ts) when the exit was seen, where it could still be read. */
   cpuWaitAtExitMs?: number;
   /**
+   * When it exited, ms since spawn, as the exit watcher saw it (exit-watcher.ts; only while a deadline was on):
+   * running at aliveAtMs (absent: never seen running once watched), gone by goneByMs.
+   */
+  exitInterval?: { aliveAtMs?: number; goneByMs: number };
+  /**
    * ms the runner spent inside the spawn call (fork, then the wait until the child runs the shim); the runner's
    * thread runs nothing else meanwhile. Absent when nothing was spawned.
    */
@@ -75,6 +80,10 @@ export interface ShimProcess {
   descendants(): ProcessInfo[];
   /** How long the run's processes have waited for a CPU so far (Linux; cpu-wait.ts). */
   cpuWait?: CpuWaitClock;
+  /** Starts timing the exit on the exit watcher (a deadline is on; exit-watcher.ts). */
+  watchExit?(): void;
+  /** The shim's own process has exited: the runner saw it, or the exit watcher did (the runner's loop was busy). */
+  exited?(): boolean;
   /** Settles once the shim and its tree are gone and output is collected. Never rejects. */
   readonly done: Promise<ShimExit>;
 }

@@ -15,6 +15,7 @@ import type { RunCgroup } from './cgroup.js';
 import { signalProcessGroup } from './kill-tree.js';
 import { cpuWaitClock } from './cpu-wait.js';
 import { loopStalls } from './loop-stalls.js';
+import { exitWatcher, type ExitWatch } from './exit-watcher.js';
 import { describeSpawnError, notStarted, wrapperStartFailure } from './start-failure.js';
 import type { ShimExit, ShimProcess, StdoutChunkTime } from './shim-process.js';
 
@@ -129,6 +130,11 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
   let exitSeen = false;
   const runCpuWait = cpuWaitClock({ platform, pid, ...(options.cgroup ? { cgroupPath: options.cgroup.path } : {}) });
   const cpuWait = () => (exitSeen && !options.cgroup ? undefined : runCpuWait());
+  // The exit's time as a thread the runner's loop cannot stall saw it (exit-watcher.ts), once a deadline is on.
+  let exitWatch: ExitWatch | undefined;
+  const watchExit = () => {
+    if (!exitWatch && !exitSeen && pid !== undefined) exitWatch = exitWatcher.watch(pid);
+  };
 
   let wakeUp: () => void = () => undefined;
   const killNow = () => {
@@ -225,6 +231,8 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     }
     const cpuWaitAtExitMs = cpuWait();
     exitSeen = true;
+    const watched = exitedAtMs === undefined ? undefined : exitWatch?.interval();
+    exitWatch?.stop();
     clearTimeout(timeout);
 
     // Stdout still open after the exit means a descendant holds it: wait a little, then end them.
@@ -291,6 +299,14 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       endedAtMs: elapsedMs(),
       startedAt: started,
       ...(cpuWaitAtExitMs === undefined ? {} : { cpuWaitAtExitMs }),
+      ...(watched
+        ? {
+            exitInterval: {
+              ...(watched.aliveAt === undefined ? {} : { aliveAtMs: watched.aliveAt - started }),
+              goneByMs: watched.goneBy - started,
+            },
+          }
+        : {}),
       spawnMs,
       descendantsSeen: tracker?.seen() ?? [],
       descendantsLeft: left,
@@ -320,6 +336,8 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     kill: killNow,
     descendants: () => tracker?.seen() ?? [],
     cpuWait,
+    watchExit,
+    exited: () => exitSeen || exitWatch?.interval() !== undefined,
     done,
   };
 }

@@ -2,10 +2,21 @@
 // stdin EOF (persistent mode) or of the interrupt signal. When the clock runs out the harness ends the process
 // tree at once, so a shim that lingers costs about two seconds rather than the whole run timeout, and the
 // checks report it once, under the rule of the moment that started the clock. The clock counts the shim's own
-// time (fair-deadline.ts): stalls of the runner's loop and waits for a CPU are not the shim's.
+// time (fair-deadline.ts): time it waited for a CPU is not the shim's. When it exited is taken from the exit
+// watcher (exit-watcher.ts), which the runner's own stalls cannot delay; without one, an exit the runner saw
+// right after its loop stalled may have happened at any time during the stall.
 import type { ShimExit, ShimProcess } from '../process/shim-process.js';
 import type { TimerScope } from '../process/timer-scope.js';
-import { fairDeadline, MACHINE_CAUSE, ownMs, windowStart, windowTime, type WindowStart } from './fair-deadline.js';
+import { loopStalls } from '../process/loop-stalls.js';
+import {
+  fairDeadline,
+  MACHINE_CAUSE,
+  ownMs,
+  windowStart,
+  windowTime,
+  type RunnerWait,
+  type WindowStart,
+} from './fair-deadline.js';
 
 /** How long a process may run on after the moment that requires its exit. */
 export const EXIT_GRACE_MS = 2000;
@@ -30,6 +41,8 @@ export interface ExitClockExpiry {
 export interface ExitWindow {
   after: ExitMoment;
   start: WindowStart;
+  /** The runner's stalls in which the shim may have waited on it (fair-deadline.ts). */
+  runnerWait?: RunnerWait;
 }
 
 export class ExitClock {
@@ -44,6 +57,7 @@ export class ExitClock {
   constructor(
     private readonly shim: ShimProcess,
     private readonly timers: TimerScope,
+    private readonly runnerWait?: RunnerWait,
   ) {}
 
   /**
@@ -57,9 +71,13 @@ export class ExitClock {
     const generation = this.generation;
     const startedAtMs = this.shim.elapsedMs();
     const start = windowStart(this.shim.cpuWait);
-    this.window = { after: moment, start };
-    void fairDeadline(this.timers, EXIT_GRACE_MS + KILL_SLACK_MS, this.shim.cpuWait, start).then((outcome) => {
+    this.window = { after: moment, start, ...(this.runnerWait ? { runnerWait: this.runnerWait } : {}) };
+    this.shim.watchExit?.();
+    const limitMs = EXIT_GRACE_MS + KILL_SLACK_MS;
+    void fairDeadline(this.timers, limitMs, this.shim.cpuWait, start, this.runnerWait).then((outcome) => {
       if (this.finished || generation !== this.generation) return;
+      // Exited already (its tree and output may still be winding down): the exit is judged when the run ends.
+      if (this.shim.exited?.()) return;
       this.expired = {
         after: moment,
         startedAtMs,
@@ -80,18 +98,35 @@ export class ExitClock {
 /** How a process's exit after a moment went, judged on its own time. */
 export type ExitTiming =
   | { kind: 'in-time' }
-  /** It exited, later than the grace even without the machine's part. */
+  /** It exited, later than the grace even at the earliest it can have exited and without the machine's part. */
   | { kind: 'late'; elapsedMs: number; ownMs: number }
   /** The harness ended it: the clock ran out (or the run ended it for another reason). */
   | { kind: 'killed'; ownMs: number | undefined }
-  /** The machine's load left too little of the shim's own time to judge. */
-  | { kind: 'undecided'; elapsedMs: number; ownMs: number };
+  /** Too uncertain to judge: the machine's load took the time, or the exit's time is known only within a range. */
+  | { kind: 'undecided'; elapsedMs: number; ownMs: number; why: string };
 
 export interface TimedExit {
-  exit: Pick<ShimExit, 'exitedAtMs' | 'startedAt' | 'cpuWaitAtExitMs'>;
+  exit: Pick<ShimExit, 'exitedAtMs' | 'startedAt' | 'cpuWaitAtExitMs' | 'exitInterval'>;
   exitClock?: ExitClockExpiry;
   exitWindow?: ExitWindow;
 }
+
+/** The earliest and the latest the process can have exited, ms after the moment (it was seen at `seenMs`). */
+function exitBounds(exit: TimedExit['exit'], momentAtMs: number, seenMs: number): { earliest: number; latest: number } {
+  if (exit.exitInterval) {
+    const { aliveAtMs, goneByMs } = exit.exitInterval;
+    return {
+      earliest: Math.max(0, (aliveAtMs ?? momentAtMs) - momentAtMs),
+      latest: Math.max(0, Math.min(seenMs, goneByMs - momentAtMs)),
+    };
+  }
+  const stallFrom =
+    exit.startedAt === undefined ? undefined : loopStalls.stallEndingAt(exit.startedAt + exit.exitedAtMs!);
+  if (stallFrom === undefined) return { earliest: seenMs, latest: seenMs };
+  return { earliest: Math.max(0, Math.min(seenMs, stallFrom - exit.startedAt! - momentAtMs)), latest: seenMs };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Judges the exit after `moment`, which the runner saw `momentAtMs` after the spawn. */
 export function exitTiming(process: TimedExit, moment: ExitMoment, momentAtMs: number): ExitTiming {
@@ -99,17 +134,34 @@ export function exitTiming(process: TimedExit, moment: ExitMoment, momentAtMs: n
   if (exitClock?.after === moment) {
     const elapsedMs = exitClock.killedAtMs - exitClock.startedAtMs;
     return exitClock.undecided
-      ? { kind: 'undecided', elapsedMs, ownMs: exitClock.ownMs }
+      ? {
+          kind: 'undecided',
+          elapsedMs,
+          ownMs: exitClock.ownMs,
+          why: `but only ${seconds(exitClock.ownMs)} of that was its own time (${MACHINE_CAUSE}): the machine was too busy to judge`,
+        }
       : { kind: 'killed', ownMs: exitClock.ownMs };
   }
   if (exit.exitedAtMs === undefined) return { kind: 'killed', ownMs: undefined };
-  const elapsedMs = exit.exitedAtMs - momentAtMs;
-  if (elapsedMs <= EXIT_GRACE_MS) return { kind: 'in-time' };
-  if (exit.startedAt === undefined || exitWindow?.after !== moment)
-    return { kind: 'late', elapsedMs, ownMs: elapsedMs };
-  const time = windowTime(exitWindow.start, { at: exit.startedAt + exit.exitedAtMs, cpuWaitMs: exit.cpuWaitAtExitMs });
-  const own = Math.min(elapsedMs, ownMs(time));
-  return own <= EXIT_GRACE_MS ? { kind: 'in-time' } : { kind: 'late', elapsedMs, ownMs: own };
+  const seenMs = exit.exitedAtMs - momentAtMs;
+  if (seenMs <= EXIT_GRACE_MS) return { kind: 'in-time' };
+  const { earliest, latest } = exitBounds(exit, momentAtMs, seenMs);
+  // The machine's part of the window, up to each bound (known only for the window the clock opened).
+  const excused = (bound: number) => {
+    if (exit.startedAt === undefined || exitWindow?.after !== moment) return 0;
+    const at = exit.startedAt + momentAtMs + bound;
+    return windowTime(exitWindow.start, { at, cpuWaitMs: exit.cpuWaitAtExitMs }, exitWindow.runnerWait).excusedMs;
+  };
+  const ownLatest = Math.max(0, latest - excused(latest));
+  const ownEarliest = Math.max(0, earliest - excused(earliest));
+  if (ownLatest <= EXIT_GRACE_MS) return { kind: 'in-time' };
+  if (ownEarliest > EXIT_GRACE_MS) return { kind: 'late', elapsedMs: latest, ownMs: ownEarliest };
+  return {
+    kind: 'undecided',
+    elapsedMs: seenMs,
+    ownMs: ownEarliest,
+    why: `but it exited at some time between ${seconds(earliest)} and ${seconds(latest)} after it, while the runner's loop was stalled and could not see when: too uncertain to judge`,
+  };
 }
 
 /** What a not-verified exit-timing rule says (the run's not-verified list). */
@@ -118,5 +170,5 @@ export function undecidedExit(
   moment: string,
   timing: Extract<ExitTiming, { kind: 'undecided' }>,
 ): string {
-  return `${rule}: still running ${(timing.elapsedMs / 1000).toFixed(1)} s after ${moment}, but only ${(timing.ownMs / 1000).toFixed(1)} s of that was its own time (${MACHINE_CAUSE}): the machine was too busy to judge`;
+  return `${rule}: still running ${seconds(timing.elapsedMs)} after ${moment}, ${timing.why}`;
 }

@@ -36,6 +36,7 @@ import {
   suiteVersion,
 } from '../runner/suite.js';
 import { loopStalls } from '../process/loop-stalls.js';
+import { exitWatcher } from '../process/exit-watcher.js';
 
 export { bundledReferenceShim, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, resolveSuite, suiteVersion };
 export type { ResolvedSuite, RunOptions };
@@ -161,6 +162,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
   };
   // The runner's heartbeat: deadlines discount the stretches in which its own loop could not run.
   loopStalls.acquire();
+  exitWatcher.acquire();
   const results = await weightedPool(
     suite.specs,
     { ...slots, order: startOrder(suite.specs), weight: (spec) => runWeight(spec, slots.capacity) },
@@ -172,6 +174,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     },
   ).finally(async () => {
     loopStalls.release();
+    exitWatcher.release();
     stop.close();
     suiteCgroup?.close();
     await workspaces.close();

@@ -40,6 +40,26 @@ describe('LoopStalls', () => {
     }
   });
 
+  it('dates what the runner saw right after a stall back to its start, and nothing else', () => {
+    let now = 0;
+    const stalls = new LoopStalls(() => now);
+    stalls.acquire();
+    try {
+      for (const at of [20, 40, 540, 560]) {
+        now = at;
+        stalls.beat(); // a stall from 60 to 540
+      }
+      expect(stalls.stallEndingAt(530)).toBe(60); // seen before the heartbeat noted the stall's end
+      expect(stalls.stallEndingAt(555)).toBe(60); // within a beat after it
+      expect(stalls.stallEndingAt(600)).toBeUndefined(); // the loop had run since
+      expect(stalls.stallEndingAt(50)).toBeUndefined(); // before it
+      now = 1000; // no beat since 560: a stall going on now, due at 580
+      expect(stalls.stallEndingAt(1000)).toBe(580);
+    } finally {
+      stalls.release();
+    }
+  });
+
   it('runs while held, counted, and stops when the last holder releases it', () => {
     const stalls = new LoopStalls();
     stalls.acquire();

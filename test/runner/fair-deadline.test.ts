@@ -1,44 +1,96 @@
-// Deadlines on the shim's own time (fair-deadline.ts): a window's excused part, and a live deadline that is
-// extended for the machine's part up to its cap, where it ends undecided.
+// Deadlines on the shim's own time (fair-deadline.ts): a window's excused part (the run's CPU wait, never a
+// stall of the runner's own loop: the shim ran on meanwhile), and a live deadline that is extended for the
+// machine's part up to its cap, where it ends undecided.
 import { describe, expect, it } from 'vitest';
 import { LoopStalls } from '../../harness/process/loop-stalls.js';
 import { TimerScope } from '../../harness/process/timer-scope.js';
-import { CAP_FACTOR, fairDeadline, ownMs, windowTime } from '../../harness/runner/fair-deadline.js';
+import {
+  CAP_FACTOR,
+  fairDeadline,
+  ownMs,
+  stallsWhileAnswering,
+  windowTime,
+} from '../../harness/runner/fair-deadline.js';
 
-/** Stalls that cover a fixed share of any window. */
-function stallingShare(share: number): LoopStalls {
-  const stalls = new LoopStalls();
-  stalls.stalledMsBetween = (from, to) => (to - from) * share;
-  return stalls;
+/** A CPU-wait clock that grows by `share` of the time passed since it was made. */
+function waitingShare(share: number): () => number {
+  const from = performance.now();
+  return () => (performance.now() - from) * share;
 }
 
 describe('fair deadlines', () => {
-  it('excuses the runner stalls and the CPU wait inside a window, never more than the window', () => {
-    const none = new LoopStalls();
-    expect(windowTime({ at: 0, cpuWaitMs: 100 }, { at: 1000, cpuWaitMs: 400 }, none)).toEqual({
+  it('excuses the CPU wait inside a window, never more than the window', () => {
+    expect(windowTime({ at: 0, cpuWaitMs: 100 }, { at: 1000, cpuWaitMs: 400 })).toEqual({
       elapsedMs: 1000,
       excusedMs: 300,
     });
-    expect(windowTime({ at: 0, cpuWaitMs: undefined }, { at: 1000, cpuWaitMs: 400 }, none).excusedMs).toBe(0);
-    const half = stallingShare(0.5);
-    const time = windowTime({ at: 0, cpuWaitMs: 0 }, { at: 1000, cpuWaitMs: 900 }, half);
+    expect(windowTime({ at: 0, cpuWaitMs: undefined }, { at: 1000, cpuWaitMs: 400 }).excusedMs).toBe(0);
+    const time = windowTime({ at: 0, cpuWaitMs: 0 }, { at: 1000, cpuWaitMs: 1900 });
     expect(time).toEqual({ elapsedMs: 1000, excusedMs: 1000 });
     expect(ownMs(time)).toBe(0);
+  });
+
+  it('excuses the runner’s stalls only while the mock was answering the run (the shim may have waited on it)', () => {
+    let now = 0;
+    const stalls = new LoopStalls(() => now);
+    stalls.acquire();
+    try {
+      for (const at of [20, 40, 540, 560, 580, 1580, 1600, 2100]) {
+        now = at;
+        stalls.beat(); // stalls: 60..540, 600..1580 and 1620..2100
+      }
+      // As the mock records them, at moments the loop ran: before and after stalls, never inside one.
+      const spans: { from: number; to?: number }[] = [
+        { from: 30, to: 545 }, // answering through the first stall: 480
+        { from: 35, to: 550 }, // overlaps the span before: counted once
+        { from: 1585, to: 1700 }, // seen right after the second stall: may have come at its start (600)
+      ];
+      const onRunner = stallsWhileAnswering(() => spans, stalls);
+      expect(onRunner(0, 600)).toBe(480);
+      expect(onRunner(590, 1700)).toBe(980 + 80); // the second stall, and 1620..1700 of the third
+      expect(onRunner(1750, 2100)).toBe(0); // a stall while nothing was asked: the shim ran on
+      spans.push({ from: 1610 }); // still answering: counted up to the window's end
+      expect(onRunner(1750, 2100)).toBe(350);
+      const time = windowTime({ at: 0, cpuWaitMs: 0 }, { at: 600, cpuWaitMs: 50 }, onRunner);
+      expect(time).toEqual({ elapsedMs: 600, excusedMs: 530 });
+    } finally {
+      stalls.release();
+    }
   });
 
   it('ends after the limit when nothing is excused', async () => {
     const timers = new TimerScope();
     const started = performance.now();
-    const outcome = await fairDeadline(timers, 100, undefined, undefined, new LoopStalls());
+    const outcome = await fairDeadline(timers, 100, undefined);
     expect(outcome.undecided).toBe(false);
     expect(performance.now() - started).toBeGreaterThanOrEqual(95);
     expect(outcome.excusedMs).toBe(0);
   });
 
+  it('does not excuse a stall of the runner’s own loop: the shim ran on meanwhile', async () => {
+    const stalls = new LoopStalls();
+    stalls.acquire();
+    try {
+      const timers = new TimerScope();
+      const started = performance.now();
+      const deadline = fairDeadline(timers, 100, undefined);
+      while (performance.now() < started + 300) {
+        // the runner's loop is stalled past the deadline
+      }
+      const outcome = await deadline;
+      expect(stalls.stalledMsBetween(started, performance.now())).toBeGreaterThan(200);
+      expect(outcome.undecided).toBe(false);
+      expect(outcome.excusedMs).toBe(0);
+      expect(outcome.elapsedMs).toBeGreaterThanOrEqual(300);
+    } finally {
+      stalls.release();
+    }
+  });
+
   it('waits longer while part of the time is the machine’s', async () => {
     const timers = new TimerScope();
     const started = performance.now();
-    const outcome = await fairDeadline(timers, 100, undefined, undefined, stallingShare(0.5));
+    const outcome = await fairDeadline(timers, 100, waitingShare(0.5));
     expect(outcome.undecided).toBe(false);
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
     expect(ownMs(outcome)).toBeGreaterThanOrEqual(100);
@@ -47,7 +99,7 @@ describe('fair deadlines', () => {
   it('ends undecided at its cap when the machine took (nearly) all of it', async () => {
     const timers = new TimerScope();
     let waited = 0;
-    const outcome = await fairDeadline(timers, 50, () => (waited += 1000), undefined, new LoopStalls());
+    const outcome = await fairDeadline(timers, 50, () => (waited += 1000));
     expect(outcome.undecided).toBe(true);
     expect(outcome.elapsedMs).toBeGreaterThanOrEqual(50 * CAP_FACTOR);
   });

@@ -1,0 +1,102 @@
+// `npm run test:real`: a stall of the runner's own loop neither blames the shim nor lets a late exit through,
+// proven against real Claude Code rather than a fixture. The runner is this test's process, so the test stalls
+// it for real: the moment the runner has read claude's result line (a spy on the stdout socket's `data` event,
+// after the runner's own listener took the chunk), the test busy-waits on the runner's thread, so claude's exit
+// is seen only once the stall ends. claude is held open after its result, where a case needs it, by its own
+// SessionEnd hook (a `sleep`, configured through --settings). All ways:
+// - claude, which exits soon after its result, passes process.exit-after-result after a 2.7 s stall;
+// - claude held 3 s by its hook exits inside a 4.5 s stall: it fails, timed by the exit watcher at about 3 s;
+// - claude held 4 s runs on past a 2.7 s stall: it fails, ended by the exit clock.
+// A spy on the child's `exit` event shows that each stall fell between the result and the exit the runner saw,
+// so no verdict is one the stall could not have touched.
+import { ChildProcess } from 'node:child_process';
+import { Socket } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
+// @ts-expect-error: plain ESM script without declarations
+import { ensureRealProgram } from '../../scripts/real-programs.mjs';
+
+const RESULT = Buffer.from('"type":"result"');
+/** claude's own settings: every session end waits on `sleep <seconds>`, after the result is printed. */
+const lingering = (seconds: number) =>
+  `--settings=${JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: `sleep ${seconds}` }] }] } })}`;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Runs plain-text (spec profile) with real claude, stalling the runner's thread once it has read the result. */
+async function runStalled(stallMs: number, shimArgs: string[]) {
+  const claude = ensureRealProgram('claude', { log: () => {} }) as string;
+  const times: { result?: number; exit?: number } = {};
+  const socketEmit = Socket.prototype.emit;
+  vi.spyOn(Socket.prototype, 'emit').mockImplementation(function (
+    this: Socket,
+    event: string | symbol,
+    ...args: unknown[]
+  ) {
+    const handled = Reflect.apply(socketEmit, this, [event, ...args]) as boolean;
+    const [chunk] = args;
+    if (event === 'data' && times.result === undefined && Buffer.isBuffer(chunk) && chunk.includes(RESULT)) {
+      times.result = performance.now();
+      // The runner's listener has the chunk; nothing else of the runner runs until this returns.
+      while (performance.now() < times.result + stallMs) {
+        // a stalled runner: no timer fires, no pipe is read, no exit is seen
+      }
+    }
+    return handled;
+  } as Socket['emit']);
+  const childEmit = ChildProcess.prototype.emit;
+  vi.spyOn(ChildProcess.prototype, 'emit').mockImplementation(function (
+    this: ChildProcess,
+    event: string | symbol,
+    ...args: unknown[]
+  ) {
+    // claude's own exit: the harness also starts git and its helpers
+    if (event === 'exit' && this.spawnargs.includes('-p')) times.exit = performance.now();
+    return Reflect.apply(childEmit, this, [event, ...args]) as boolean;
+  } as ChildProcess['emit']);
+  const { results } = await runConformanceWithResults({
+    preset: 'claude-code',
+    shim: claude,
+    scenarios: ['plain-text'],
+    profile: 'spec',
+    shimArgs,
+    jobs: 1,
+  });
+  expect(results).toHaveLength(1);
+  // The stall happened, and the runner saw claude's exit only after it.
+  expect(times.result, 'the runner never read a result line').toBeDefined();
+  expect(times.exit, 'the runner never saw claude exit').toBeDefined();
+  expect(times.exit! - times.result!).toBeGreaterThanOrEqual(stallMs);
+  return results[0]!;
+}
+
+describe('a runner stall after the result, with real Claude Code as the shim', () => {
+  it('does not fail claude, which exits soon after its result', async () => {
+    const result = await runStalled(2700, []);
+    const musts = result.findings.filter((finding) => finding.severity === 'MUST');
+    expect(musts, JSON.stringify(musts)).toEqual([]);
+    expect(result.status).toBe('passed');
+  }, 90_000);
+
+  it('fails claude held 3 s after its result by a SessionEnd hook, though it exits during the stall', async () => {
+    const result = await runStalled(4500, [lingering(3)]);
+    expect(result.status).toBe('failed');
+    const finding = result.findings.find((found) => found.rule === 'process.exit-after-result');
+    const exitedAfter = /^exited (\d+\.\d) s after its last result/.exec(finding?.message ?? '')?.[1];
+    expect(exitedAfter, JSON.stringify(result.findings)).toBeDefined();
+    // Timed where it happened (the hook's 3 s and claude's own wind-down), not when the runner looked (4.5 s).
+    expect(Number(exitedAfter)).toBeGreaterThan(2.9);
+    expect(Number(exitedAfter)).toBeLessThan(4.4);
+  }, 90_000);
+
+  it('fails claude held 4 s after its result by a SessionEnd hook, running on past the stall', async () => {
+    const result = await runStalled(2700, [lingering(4)]);
+    expect(result.status).toBe('failed');
+    const finding = result.findings.find((found) => found.rule === 'process.exit-after-result');
+    expect(finding?.message, JSON.stringify(result.findings)).toMatch(
+      /^still running \d+\.\d s after its last result .*The harness ended its process tree/,
+    );
+  }, 90_000);
+});
