@@ -183,11 +183,19 @@ async function measure(harness, label, { bareAround = false, ...options }, ticks
   const { report, results } = await harness.runConformanceWithResults(options);
   const wall = performance.now() - started;
   const after = cpuNow(ticks);
+  // A run that fails here fails only under this load (the reference shim passes the suite): say which, and why.
+  for (const run of report.runs.filter((candidate) => candidate.status === 'failed' || candidate.status === 'error')) {
+    const why =
+      run.error ?? run.findings.map((finding) => `${finding.rule}: ${finding.message.split('\n')[0]}`).join('; ');
+    process.stdout.write(
+      `${label}: FAILED ${run.scenario} · ${run.provider} · ${run.invocation}/${run.profile}/${run.dialect}${run.seed === undefined ? '' : ` · seed ${run.seed}`}: ${why}\n`,
+    );
+  }
   const machineAfter = harness.machineCoreTimes().busy;
   const ownCpu = after.own - before.own;
   const suiteCpu = ownCpu + ((after.children ?? 0) - (before.children ?? 0));
   process.stdout.write(
-    `${label}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${seconds(wall)} with --jobs ${jobs}${options.jobs === undefined ? ' (more while the cores idle)' : ''}; CPU ${seconds(suiteCpu)}, the cores ${((100 * suiteCpu) / (wall * cores)).toFixed(0)} % busy with the suite; ${othersText(machineBefore, machineAfter, suiteCpu)}\n`,
+    `${label}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${seconds(wall)} with --jobs ${jobs}${options.jobs === undefined ? ' (more while the cores idle)' : ''}; CPU ${seconds(suiteCpu)} (the runner's own ${seconds(ownCpu)}, its resident memory ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB), the cores ${((100 * suiteCpu) / (wall * cores)).toFixed(0)} % busy with the suite; ${othersText(machineBefore, machineAfter, suiteCpu)}\n`,
   );
 
   passes.push(await barePass(harness, suite, playable, jobs, ticks));
