@@ -295,6 +295,7 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
   if (!exited) {
     stdinClosedAtMs = shim.elapsedMs();
     hooks.note('runner', 'stdin closed (EOF)');
+    shim.watchExit?.(); // timed from before the EOF leaves (see interruptWhenDue)
     shim.closeStdin();
     clock.start('stdin-eof');
   }

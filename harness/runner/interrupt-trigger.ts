@@ -247,6 +247,8 @@ export async function interruptWhenDue(
     return;
   }
   const atMs = shim.elapsedMs();
+  // Timed from before the signal leaves: the runner may not run again until long after the shim reacted.
+  if (method === 'sigint-group') shim.watchExit?.();
   const delivered = deliverInterrupt(shim, method);
   record.push({ turn: turnIndex, atMs, method, delivered, trigger: triggered.trigger, cause: triggered.cause });
   if (delivered && method === 'sigint-group') clock?.start('interrupt');

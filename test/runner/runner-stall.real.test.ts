@@ -6,8 +6,10 @@
 // SessionEnd hook (a `sleep`, configured through --settings). All ways:
 // - claude, which exits soon after its result, passes process.exit-after-result after a 2.7 s stall;
 // - claude held 3 s by its hook exits inside a 4.5 s stall: it fails, timed by the exit watcher at about 3 s;
-// - claude held 4 s runs on past a 2.7 s stall: it fails, ended by the exit clock.
-// A spy on the child's `exit` event shows that each stall fell between the result and the exit the runner saw,
+// - claude held 4 s runs on past a 2.7 s stall: it fails, ended by the exit clock;
+// - claude interrupted, the runner stalled 2.7 s right after sending SIGINT (a spy on process.kill): its exit
+//   passes interrupt.exit-in-time.
+// A spy on the child's `exit` event shows that each stall fell between its moment and the exit the runner saw,
 // so no verdict is one the stall could not have touched.
 import { ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
@@ -25,9 +27,44 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Runs plain-text (spec profile) with real claude, stalling the runner's thread once it has read the result. */
-async function runStalled(stallMs: number, shimArgs: string[]) {
+/** Blocks the runner's thread: no timer fires, no pipe is read, no exit is seen. */
+function stallFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // stalled
+  }
+}
+
+/** Records when the runner saw claude exit (the harness also starts git and its helpers: claude runs with -p). */
+function spyOnClaudeExit(times: { exit?: number }): void {
+  const childEmit = ChildProcess.prototype.emit;
+  vi.spyOn(ChildProcess.prototype, 'emit').mockImplementation(function (
+    this: ChildProcess,
+    event: string | symbol,
+    ...args: unknown[]
+  ) {
+    if (event === 'exit' && this.spawnargs.includes('-p')) times.exit = performance.now();
+    return Reflect.apply(childEmit, this, [event, ...args]) as boolean;
+  } as ChildProcess['emit']);
+}
+
+/** Runs one scenario (spec profile) with real claude under the claude-code preset. */
+async function runClaude(scenario: string, shimArgs: string[] = []) {
   const claude = ensureRealProgram('claude', { log: () => {} }) as string;
+  const { results } = await runConformanceWithResults({
+    preset: 'claude-code',
+    shim: claude,
+    scenarios: [scenario],
+    profile: 'spec',
+    shimArgs,
+    jobs: 1,
+  });
+  expect(results).toHaveLength(1);
+  return results[0]!;
+}
+
+/** Runs plain-text with real claude, stalling the runner's thread once it has read the result. */
+async function runStalled(stallMs: number, shimArgs: string[]) {
   const times: { result?: number; exit?: number } = {};
   const socketEmit = Socket.prototype.emit;
   vi.spyOn(Socket.prototype, 'emit').mockImplementation(function (
@@ -40,36 +77,17 @@ async function runStalled(stallMs: number, shimArgs: string[]) {
     if (event === 'data' && times.result === undefined && Buffer.isBuffer(chunk) && chunk.includes(RESULT)) {
       times.result = performance.now();
       // The runner's listener has the chunk; nothing else of the runner runs until this returns.
-      while (performance.now() < times.result + stallMs) {
-        // a stalled runner: no timer fires, no pipe is read, no exit is seen
-      }
+      stallFor(stallMs);
     }
     return handled;
   } as Socket['emit']);
-  const childEmit = ChildProcess.prototype.emit;
-  vi.spyOn(ChildProcess.prototype, 'emit').mockImplementation(function (
-    this: ChildProcess,
-    event: string | symbol,
-    ...args: unknown[]
-  ) {
-    // claude's own exit: the harness also starts git and its helpers
-    if (event === 'exit' && this.spawnargs.includes('-p')) times.exit = performance.now();
-    return Reflect.apply(childEmit, this, [event, ...args]) as boolean;
-  } as ChildProcess['emit']);
-  const { results } = await runConformanceWithResults({
-    preset: 'claude-code',
-    shim: claude,
-    scenarios: ['plain-text'],
-    profile: 'spec',
-    shimArgs,
-    jobs: 1,
-  });
-  expect(results).toHaveLength(1);
+  spyOnClaudeExit(times);
+  const result = await runClaude('plain-text', shimArgs);
   // The stall happened, and the runner saw claude's exit only after it.
   expect(times.result, 'the runner never read a result line').toBeDefined();
   expect(times.exit, 'the runner never saw claude exit').toBeDefined();
   expect(times.exit! - times.result!).toBeGreaterThanOrEqual(stallMs);
-  return results[0]!;
+  return result;
 }
 
 describe('a runner stall after the result, with real Claude Code as the shim', () => {
@@ -98,5 +116,27 @@ describe('a runner stall after the result, with real Claude Code as the shim', (
     expect(finding?.message, JSON.stringify(result.findings)).toMatch(
       /^still running \d+\.\d s after its last result .*The harness ended its process tree/,
     );
+  }, 90_000);
+
+  it('does not fail claude’s exit after SIGINT when the runner stalls right after sending it', async () => {
+    const times: { sigint?: number; exit?: number } = {};
+    const kill = process.kill;
+    vi.spyOn(process, 'kill').mockImplementation(((pid: number, signal?: string | number) => {
+      const sent = Reflect.apply(kill, process, [pid, signal]) as boolean;
+      if (signal === 'SIGINT' && times.sigint === undefined) {
+        times.sigint = performance.now();
+        stallFor(2700);
+      }
+      return sent;
+    }) as typeof process.kill);
+    spyOnClaudeExit(times);
+    const result = await runClaude('interrupt');
+    expect(times.sigint, 'the runner never sent SIGINT').toBeDefined();
+    expect(times.exit! - times.sigint!).toBeGreaterThanOrEqual(2700);
+    const timing = result.findings.filter((finding) =>
+      ['interrupt.exit-in-time', 'process.exit-after-result', 'process.timeout'].includes(finding.rule),
+    );
+    expect(timing, JSON.stringify(result.findings)).toEqual([]);
+    expect(result.notVerified ?? '').not.toMatch(/exit-in-time/);
   }, 90_000);
 });
