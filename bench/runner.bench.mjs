@@ -18,8 +18,9 @@
 // again, the floor taken from the mean of both passes: the harness's CPU is the difference of two large sums,
 // and this machine's speed drifted by up to a fifth between one pass and the next), and each goal is judged on
 // the median of the samples' own ratios: on a shared machine one sample's load can move a ratio by a third. The
-// full-matrix shards likewise, --shard-samples times each (round after round; one bare pass, after the suite);
-// a round of four shards takes about ten minutes on 2 cores.
+// full-matrix shards likewise, --shard-samples times each (round after round, each shard between two bare passes
+// of its own runs: one pass after the suite read shim CPU from 84 s to 110 s for the same shard from one round to
+// the next); a round of four shards takes about eleven minutes on 2 cores.
 // CPU comes from /proc/self/stat (this process's own time and that of the children it waited for), so the
 // CPU goals are measured on Linux only. The machine may be shared: loaded cores inflate wall times (the
 // ratios), while CPU sums stay comparable.
@@ -295,7 +296,7 @@ async function main() {
         const shard = await measure(
           harness,
           `full matrix shard ${index}/${shardCount}${sampleLabel}`,
-          { ...base, full: true, shard: { index, count: shardCount } },
+          { ...base, full: true, shard: { index, count: shardCount }, bareAround: true },
           ticks,
           cores,
         );

@@ -15,8 +15,9 @@ import { ensureNodeBinary, NODE_BINARY_PINS } from './node-binaries.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 // Benchmarks read 100 MB files and spawn shims, and the runner bench measures the full matrix in four shards
-// three times each: about 30 minutes on 2 cores. Generous, but a hung bench still ends.
-const DEFAULT_TIMEOUT_MS = 60 * 60_000;
+// three times each, each between two bare passes: about 40 minutes on 2 cores. Generous, but a hung bench still
+// ends.
+const DEFAULT_TIMEOUT_MS = 90 * 60_000;
 // Lines worth repeating in the closing summary: ratios ("0.62x", "ratio"), goals and throughputs.
 const HEADLINE = /ratio|goal|more than|\d(?:\.\d+)?\s*x\b|MB\/s/i;
 // Benches that also run on the other pinned Node majors (scripts/node-binaries.mjs), side by side.
