@@ -160,7 +160,7 @@ export function exitTiming(process: TimedExit, moment: ExitMoment, momentAtMs: n
     kind: 'undecided',
     elapsedMs: seenMs,
     ownMs: ownEarliest,
-    why: `but it exited at some time between ${seconds(earliest)} and ${seconds(latest)} after it, while the runner's loop was stalled and could not see when: too uncertain to judge`,
+    why: `but it exited at some time between ${seconds(earliest)} and ${seconds(latest)} after it, and the runner could not look meanwhile (its loop stalled): too uncertain to judge`,
   };
 }
 
