@@ -12,14 +12,7 @@ import { requestView } from './request-views.js';
 import type { MockProviderId, ModelResponse } from './scenario-types.js';
 import { buildStreamPlan, type PlanStep } from './stream-plan.js';
 import type { WireFrame } from './wire-frames.js';
-import type {
-  AnsweringSpan,
-  MockServer,
-  MockServerOptions,
-  RecordedRequest,
-  RequestOutcome,
-  ToolMapper,
-} from './mock-types.js';
+import type { MockServer, MockServerOptions, RecordedRequest, RequestOutcome, ToolMapper } from './mock-types.js';
 import { DEFAULT_MAX_BODY_BYTES } from './mock-types.js';
 import { ResponseScript } from './response-script.js';
 import { renderJson, renderStream } from './render-response.js';
@@ -259,16 +252,8 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     socket.on('close', () => sockets.delete(socket));
   });
 
-  // From each request's arrival to the end of its answer (performance.now()): while the runner's loop stalls
-  // inside one, the shim may be waiting on the mock (fair-deadline.ts).
-  const answering: AnsweringSpan[] = [];
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const arrived = Date.now();
-    const span: AnsweringSpan = { from: performance.now() };
-    answering.push(span);
-    res.on('close', () => {
-      span.to = performance.now();
-    });
     const url = new URL(req.url ?? '/', `http://${HOST}`);
     const received = await readBody(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     if (received === 'aborted') return; // client went away while sending
@@ -417,7 +402,6 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       for (const resolve of waiting) resolve();
     },
     requests: () => recorded.slice(),
-    answering: () => answering,
     events,
     async close(): Promise<void> {
       closing = true;

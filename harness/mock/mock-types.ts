@@ -80,12 +80,6 @@ export interface RecordedRequest {
   completed: boolean;
 }
 
-/** A stretch in which the mock had a request it had not finished answering. */
-export interface AnsweringSpan {
-  from: number;
-  to?: number;
-}
-
 export interface MockServer {
   url: string;
   baseUrls: { openai: string; anthropic: string; gemini: string };
@@ -94,8 +88,6 @@ export interface MockServer {
   currentTurn(): number;
   openGate(): void;
   requests(): RecordedRequest[];
-  /** performance.now() spans from each request's arrival to the end of its answer (no `to`: still answering). */
-  answering(): readonly AnsweringSpan[];
   /** 'request' (RecordedRequest), 'first-text-sent' ({ index, turn }), 'client-closed' (RecordedRequest), 'response-end' (RecordedRequest). */
   events: EventEmitter;
   close(): Promise<void>;

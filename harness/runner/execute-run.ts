@@ -20,7 +20,6 @@ import { LiveStdout } from './live-stdout.js';
 import type { RunSpec, SuiteSettings, TimelineEntry } from './run-types.js';
 import { TimerScope } from '../process/timer-scope.js';
 import { ExitClock, type ExitClockExpiry, type ExitWindow } from './exit-clock.js';
-import { stallsWhileAnswering } from './fair-deadline.js';
 import { watchGate } from './streaming-gate.js';
 
 export { GATE_WAIT_MS, type InterruptRecord };
@@ -154,11 +153,7 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
       `turn ${index + 1}: start ${[input.settings.shim, ...built.args].map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}`,
     );
     const shim = startProcess(input, built, live);
-    const clock = new ExitClock(
-      shim,
-      input.timers,
-      stallsWhileAnswering(() => input.hooks.mock.answering()),
-    );
+    const clock = new ExitClock(shim, input.timers);
     live.onEvent((timed) => {
       if (timed.event.kind === 'result') clock.start('result');
     });
@@ -221,11 +216,7 @@ async function executePersistent(input: ScopedInput): Promise<ExecutionOutcome> 
   hooks.setCliTurn?.(0);
   hooks.note('runner', `start ${[settings.shim, ...built.args].join(' ')} (persistent mode)`);
   const shim = startProcess(input, built, live);
-  const clock = new ExitClock(
-    shim,
-    input.timers,
-    stallsWhileAnswering(() => input.hooks.mock.answering()),
-  );
+  const clock = new ExitClock(shim, input.timers);
   const interrupts: InterruptRecord[] = [];
   const gateTimeouts: number[] = [];
   const gatesUndecided: number[] = [];

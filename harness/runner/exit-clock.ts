@@ -8,15 +8,7 @@
 import type { ShimExit, ShimProcess } from '../process/shim-process.js';
 import type { TimerScope } from '../process/timer-scope.js';
 import { loopStalls } from '../process/loop-stalls.js';
-import {
-  fairDeadline,
-  MACHINE_CAUSE,
-  ownMs,
-  windowStart,
-  windowTime,
-  type RunnerWait,
-  type WindowStart,
-} from './fair-deadline.js';
+import { fairDeadline, MACHINE_CAUSE, ownMs, windowStart, windowTime, type WindowStart } from './fair-deadline.js';
 
 /** How long a process may run on after the moment that requires its exit. */
 export const EXIT_GRACE_MS = 2000;
@@ -41,8 +33,6 @@ export interface ExitClockExpiry {
 export interface ExitWindow {
   after: ExitMoment;
   start: WindowStart;
-  /** The runner's stalls in which the shim may have waited on it (fair-deadline.ts). */
-  runnerWait?: RunnerWait;
 }
 
 export class ExitClock {
@@ -57,7 +47,6 @@ export class ExitClock {
   constructor(
     private readonly shim: ShimProcess,
     private readonly timers: TimerScope,
-    private readonly runnerWait?: RunnerWait,
   ) {}
 
   /**
@@ -71,10 +60,10 @@ export class ExitClock {
     const generation = this.generation;
     const startedAtMs = this.shim.elapsedMs();
     const start = windowStart(this.shim.cpuWait);
-    this.window = { after: moment, start, ...(this.runnerWait ? { runnerWait: this.runnerWait } : {}) };
+    this.window = { after: moment, start };
     this.shim.watchExit?.();
     const limitMs = EXIT_GRACE_MS + KILL_SLACK_MS;
-    void fairDeadline(this.timers, limitMs, this.shim.cpuWait, start, this.runnerWait).then((outcome) => {
+    void fairDeadline(this.timers, limitMs, this.shim.cpuWait, start).then((outcome) => {
       if (this.finished || generation !== this.generation) return;
       // Exited already (its tree and output may still be winding down): the exit is judged when the run ends.
       if (this.shim.exited?.()) return;
@@ -150,7 +139,7 @@ export function exitTiming(process: TimedExit, moment: ExitMoment, momentAtMs: n
   const excused = (bound: number) => {
     if (exit.startedAt === undefined || exitWindow?.after !== moment) return 0;
     const at = exit.startedAt + momentAtMs + bound;
-    return windowTime(exitWindow.start, { at, cpuWaitMs: exit.cpuWaitAtExitMs }, exitWindow.runnerWait).excusedMs;
+    return windowTime(exitWindow.start, { at, cpuWaitMs: exit.cpuWaitAtExitMs }).excusedMs;
   };
   const ownLatest = Math.max(0, latest - excused(latest));
   const ownEarliest = Math.max(0, earliest - excused(earliest));

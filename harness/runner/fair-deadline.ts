@@ -1,19 +1,14 @@
 // Deadlines judged on the time the shim had, not on the time that passed. The rules give a shim 3 s to print
 // streamed text and 2 s to exit; on a loaded machine (CI running other jobs, a suite sharded four ways on two
-// cores) the shim can wait a second or more for a CPU, and the runner's own loop can stall as long. Excused, as
-// the machine's time:
-//   - the time the run's processes waited for a CPU (cpu-wait.ts);
-//   - the runner's stalls (loop-stalls.ts) while the mock was answering one of the run's requests: the mock runs
-//     on that loop, so the shim may have been waiting on an answer the stalled runner could not send.
-// A stall outside those is not the shim's time lost: the shim ran on meanwhile. What it blurs is when the runner
-// saw something, and that is handled where it is seen: a deadline lets pending I/O run before it judges (a line
-// printed in time is read first), and an exit is timed by a thread the loop cannot stall (exit-watcher.ts), else
-// dated back to the stall it ended (exit-clock.ts).
-// A live deadline that runs out while most of it was excused is extended, up to CAP_FACTOR times its length; if
-// it is still short then, the check could not be judged on this machine and is reported as not verified rather
-// than failed.
-import { loopStalls, type LoopStalls } from '../process/loop-stalls.js';
-import type { AnsweringSpan } from '../mock/mock-types.js';
+// cores) the shim can wait a second or more for a CPU. That time (cpu-wait.ts) is the machine's: a live deadline
+// that runs out while most of it was the machine's is extended, up to CAP_FACTOR times its length; if it is still
+// short then, the check could not be judged on this machine and is reported as not verified rather than failed.
+//
+// A stall of the runner's own loop is not the shim's time lost: the shim ran on meanwhile, and each deadline
+// starts once the shim has all it needs from the mock (a result printed, a signal or EOF sent, a first text chunk
+// streamed). What a stall blurs is when the runner saw something, and that is handled where it is seen: a
+// deadline lets pending I/O run before it judges (a line printed in time is read first), and an exit is timed by
+// a thread the loop cannot stall (exit-watcher.ts), else dated back to the stall it ended (exit-clock.ts).
 import type { CpuWaitClock } from '../process/cpu-wait.js';
 import type { TimerScope } from '../process/timer-scope.js';
 
@@ -31,7 +26,7 @@ export interface WindowStart {
 export interface WindowTime {
   /** ms that passed. */
   elapsedMs: number;
-  /** ms of them that were the machine's: the run waited for a CPU, or on the stalled runner. */
+  /** ms of them that were the machine's: the run's processes waited for a CPU. */
   excusedMs: number;
 }
 
@@ -39,60 +34,19 @@ export function windowStart(cpuWait: CpuWaitClock | undefined, at = performance.
   return { at, cpuWaitMs: cpuWait?.() };
 }
 
-/** ms of [from, to] (performance.now()) in which the runner's loop stalled while the shim may have waited on it. */
-export type RunnerWait = (from: number, to: number) => number;
-
-/**
- * The runner's stalls while the mock was answering one of `spans`' requests. A request the runner saw right
- * after a stall may have arrived at any time during it: its span starts at the stall's start.
- */
-export function stallsWhileAnswering(
-  spans: () => readonly AnsweringSpan[],
-  stalls: LoopStalls = loopStalls,
-): RunnerWait {
-  return (from, to) => {
-    const clipped = spans()
-      .map((span) => ({
-        from: Math.max(from, stalls.stallEndingAt(span.from) ?? span.from),
-        to: Math.min(to, span.to ?? to),
-      }))
-      .filter((span) => span.to > span.from)
-      .sort((a, b) => a.from - b.from);
-    let total = 0;
-    let merged: { from: number; to: number } | undefined;
-    for (const span of clipped) {
-      if (merged && span.from <= merged.to) merged.to = Math.max(merged.to, span.to);
-      else {
-        if (merged) total += stalls.stalledMsBetween(merged.from, merged.to);
-        merged = { ...span };
-      }
-    }
-    if (merged) total += stalls.stalledMsBetween(merged.from, merged.to);
-    return total;
-  };
-}
-
-/**
- * Elapsed and excused time of a window from `start` to `end`; a CPU wait not known at both ends counts nothing.
- * CPU waits and runner stalls can overlap (one busy machine causes both): their sum is capped at the window.
- */
-export function windowTime(
-  start: WindowStart,
-  end: { at: number; cpuWaitMs: number | undefined },
-  runnerWait?: RunnerWait,
-): WindowTime {
+/** Elapsed and excused time of a window from `start` to `end`; a CPU wait not known at both ends counts nothing. */
+export function windowTime(start: WindowStart, end: { at: number; cpuWaitMs: number | undefined }): WindowTime {
   const elapsedMs = Math.max(0, end.at - start.at);
   const waited =
     start.cpuWaitMs !== undefined && end.cpuWaitMs !== undefined ? Math.max(0, end.cpuWaitMs - start.cpuWaitMs) : 0;
-  const onRunner = runnerWait?.(start.at, end.at) ?? 0;
-  return { elapsedMs, excusedMs: Math.min(elapsedMs, waited + onRunner) };
+  return { elapsedMs, excusedMs: Math.min(elapsedMs, waited) };
 }
 
 /** The shim's share of a window: what is left once the machine's part is taken out. */
 export const ownMs = (time: WindowTime) => time.elapsedMs - time.excusedMs;
 
 /** What the machine's part of a window is, in findings and notes. */
-export const MACHINE_CAUSE = 'the shim waited for a CPU or on the stalled runner';
+export const MACHINE_CAUSE = 'the shim waited for a CPU';
 
 /** " (1.2 s of it the machine's: …)" when part of a window was excused, else "". */
 export function machineShare(elapsedMs: number, ownMs: number | undefined): string {
@@ -115,14 +69,13 @@ export async function fairDeadline(
   limitMs: number,
   cpuWait: CpuWaitClock | undefined,
   start: WindowStart = windowStart(cpuWait),
-  runnerWait?: RunnerWait,
 ): Promise<FairDeadlineOutcome> {
   const capMs = limitMs * CAP_FACTOR;
   let waitMs = limitMs - (performance.now() - start.at);
   for (;;) {
     await timers.delay(Math.max(waitMs, 0));
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const time = windowTime(start, { at: performance.now(), cpuWaitMs: cpuWait?.() }, runnerWait);
+    const time = windowTime(start, { at: performance.now(), cpuWaitMs: cpuWait?.() });
     const own = ownMs(time);
     if (own >= limitMs) return { ...time, undecided: false };
     if (time.elapsedMs >= capMs) return { ...time, undecided: true };

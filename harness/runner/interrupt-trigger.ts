@@ -12,7 +12,7 @@ import type { PlatformName } from '../process/platform.js';
 import type { ShimProcess } from '../process/shim-process.js';
 import type { TimerScope } from '../process/timer-scope.js';
 import type { ExitClock } from './exit-clock.js';
-import { fairDeadline, stallsWhileAnswering } from './fair-deadline.js';
+import { fairDeadline } from './fair-deadline.js';
 import { isAssistantText, type LiveStdout } from './live-stdout.js';
 import type { TimelineEntry } from './run-types.js';
 
@@ -193,7 +193,6 @@ export async function interruptWhenDue(
   clock?: ExitClock,
 ): Promise<void> {
   const { mock, timers } = context;
-  const onRunner = stallsWhileAnswering(() => mock.answering());
   // If the scripted moment never comes (a shim that prints nothing while it waits), interrupt anyway.
   const fallbackMs = Math.min(context.fallbackMs ?? 8000, context.timeoutMs / 2);
   const race = fallbackRace(timers, fallbackMs, finished);
@@ -213,7 +212,7 @@ export async function interruptWhenDue(
         const onFirstText = (sent: { turn: number }) => {
           if (sent.turn !== turnIndex) return;
           mock.events.off('first-text-sent', onFirstText);
-          void fairDeadline(timers, GATE_WAIT_MS, shim.cpuWait, undefined, onRunner).then(() =>
+          void fairDeadline(timers, GATE_WAIT_MS, shim.cpuWait).then(() =>
             resolve({
               trigger: 'gate-timeout',
               cause: `no text on stdout ${seconds(GATE_WAIT_MS)} after the mock streamed its first text chunk`,
@@ -229,7 +228,7 @@ export async function interruptWhenDue(
       race.push(
         stalled.then(async (seen) => {
           if (!seen) return new Promise<never>(() => undefined);
-          await fairDeadline(timers, GATE_WAIT_MS, shim.cpuWait, undefined, onRunner);
+          await fairDeadline(timers, GATE_WAIT_MS, shim.cpuWait);
           return {
             trigger: 'gate-timeout' as const,
             cause: `${seconds(GATE_WAIT_MS)} after the official CLI logged that its stream stalls`,

@@ -4,7 +4,7 @@
 import type { MockServer } from '../mock/mock-server.js';
 import type { ShimProcess } from '../process/shim-process.js';
 import type { TimerScope } from '../process/timer-scope.js';
-import { fairDeadline, machineShare, ownMs, stallsWhileAnswering } from './fair-deadline.js';
+import { fairDeadline, machineShare, ownMs } from './fair-deadline.js';
 import { GATE_WAIT_MS } from './interrupt-trigger.js';
 import { isAssistantText, type LiveStdout } from './live-stdout.js';
 import type { TimelineEntry } from './run-types.js';
@@ -40,8 +40,7 @@ export function watchGate(
   const onFirstText = (sent: { turn: number }) => {
     if (sent.turn !== turn || waiting || done) return;
     waiting = true;
-    const onRunner = stallsWhileAnswering(() => mock.answering());
-    void fairDeadline(input.timers, GATE_WAIT_MS, shim.cpuWait, undefined, onRunner).then((outcome) => {
+    void fairDeadline(input.timers, GATE_WAIT_MS, shim.cpuWait).then((outcome) => {
       if (done) return;
       onTimeout(outcome.undecided);
       input.note(

@@ -4,13 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { LoopStalls } from '../../harness/process/loop-stalls.js';
 import { TimerScope } from '../../harness/process/timer-scope.js';
-import {
-  CAP_FACTOR,
-  fairDeadline,
-  ownMs,
-  stallsWhileAnswering,
-  windowTime,
-} from '../../harness/runner/fair-deadline.js';
+import { CAP_FACTOR, fairDeadline, ownMs, windowTime } from '../../harness/runner/fair-deadline.js';
 
 /** A CPU-wait clock that grows by `share` of the time passed since it was made. */
 function waitingShare(share: number): () => number {
@@ -28,34 +22,6 @@ describe('fair deadlines', () => {
     const time = windowTime({ at: 0, cpuWaitMs: 0 }, { at: 1000, cpuWaitMs: 1900 });
     expect(time).toEqual({ elapsedMs: 1000, excusedMs: 1000 });
     expect(ownMs(time)).toBe(0);
-  });
-
-  it('excuses the runner’s stalls only while the mock was answering the run (the shim may have waited on it)', () => {
-    let now = 0;
-    const stalls = new LoopStalls(() => now);
-    stalls.acquire();
-    try {
-      for (const at of [20, 40, 540, 560, 580, 1580, 1600, 2100]) {
-        now = at;
-        stalls.beat(); // stalls: 60..540, 600..1580 and 1620..2100
-      }
-      // As the mock records them, at moments the loop ran: before and after stalls, never inside one.
-      const spans: { from: number; to?: number }[] = [
-        { from: 30, to: 545 }, // answering through the first stall: 480
-        { from: 35, to: 550 }, // overlaps the span before: counted once
-        { from: 1585, to: 1700 }, // seen right after the second stall: may have come at its start (600)
-      ];
-      const onRunner = stallsWhileAnswering(() => spans, stalls);
-      expect(onRunner(0, 600)).toBe(480);
-      expect(onRunner(590, 1700)).toBe(980 + 80); // the second stall, and 1620..1700 of the third
-      expect(onRunner(1750, 2100)).toBe(0); // a stall while nothing was asked: the shim ran on
-      spans.push({ from: 1610 }); // still answering: counted up to the window's end
-      expect(onRunner(1750, 2100)).toBe(350);
-      const time = windowTime({ at: 0, cpuWaitMs: 0 }, { at: 600, cpuWaitMs: 50 }, onRunner);
-      expect(time).toEqual({ elapsedMs: 600, excusedMs: 530 });
-    } finally {
-      stalls.release();
-    }
   });
 
   it('ends after the limit when nothing is excused', async () => {
