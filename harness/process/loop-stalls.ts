@@ -1,8 +1,8 @@
-// When the runner's own event loop could not run. A deadline the runner keeps (the streaming gate's 3 s, the
-// 2 s a shim has to exit) is measured between two callbacks of this loop: if the loop was blocked or the
-// runner's process waited for a CPU in between, the time it reads is longer than the time the shim had, and
-// a timer can even fire before the pipe data that would have met it is read. A heartbeat timer notes every
-// stretch in which it ran late; a deadline then discounts the stalls that fall inside its window.
+// When the runner's own event loop could not run. A stall does not take the shim's time (the shim runs on
+// meanwhile), but it hides when things happened: what the runner sees in the first callbacks after a stall may
+// have happened at any time during it (stallEndingAt, used to date an exit where no exit watcher timed it), and
+// a grace the runner gives its descendants is extended by the stalls inside it (stalledMsBetween). A heartbeat
+// timer notes every stretch in which it ran late.
 //
 // The heartbeat runs only while some suite holds it (acquire/release) and never keeps the process alive.
 

@@ -100,19 +100,20 @@ export interface TimedExit {
   exitWindow?: ExitWindow;
 }
 
-/** The earliest and the latest the process can have exited, ms after the moment (it was seen at `seenMs`). */
+/** The earliest and the latest the process can have exited, ms after the moment (the runner saw it at `seenMs`). */
 function exitBounds(exit: TimedExit['exit'], momentAtMs: number, seenMs: number): { earliest: number; latest: number } {
-  if (exit.exitInterval) {
-    const { aliveAtMs, goneByMs } = exit.exitInterval;
+  const { exitInterval, startedAt } = exit;
+  if (exitInterval) {
+    const { aliveAtMs = momentAtMs, goneByMs } = exitInterval;
     return {
-      earliest: Math.max(0, (aliveAtMs ?? momentAtMs) - momentAtMs),
+      earliest: Math.max(0, aliveAtMs - momentAtMs),
       latest: Math.max(0, Math.min(seenMs, goneByMs - momentAtMs)),
     };
   }
-  const stallFrom =
-    exit.startedAt === undefined ? undefined : loopStalls.stallEndingAt(exit.startedAt + exit.exitedAtMs!);
+  // No watcher: seen right after a stall, it may have exited at any time during it.
+  const stallFrom = startedAt === undefined ? undefined : loopStalls.stallEndingAt(startedAt + momentAtMs + seenMs);
   if (stallFrom === undefined) return { earliest: seenMs, latest: seenMs };
-  return { earliest: Math.max(0, Math.min(seenMs, stallFrom - exit.startedAt! - momentAtMs)), latest: seenMs };
+  return { earliest: Math.max(0, Math.min(seenMs, stallFrom - startedAt! - momentAtMs)), latest: seenMs };
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

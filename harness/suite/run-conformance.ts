@@ -160,7 +160,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     if (stop.stopped) result.interrupted = true;
     return result;
   };
-  // The runner's heartbeat: deadlines discount the stretches in which its own loop could not run.
+  // The runner's heartbeat (when its own loop could not run) and its exit watcher (exits timed off that loop).
   loopStalls.acquire();
   exitWatcher.acquire();
   const results = await weightedPool(

@@ -30,11 +30,20 @@ async function until<T>(check: () => T | undefined, ms: number): Promise<T | und
   }
 }
 
+/** Runs `body` with `watcher` held, releasing it after. */
+async function holding(watcher: ExitWatcher, body: () => void | Promise<void>): Promise<void> {
+  watcher.acquire();
+  try {
+    await body();
+  } finally {
+    watcher.release();
+  }
+}
+
 describe.runIf(linux)('ExitWatcher (Linux)', () => {
   it('brackets an exit that happened while the runner was stalled', async () => {
     const watcher = new ExitWatcher();
-    watcher.acquire();
-    try {
+    await holding(watcher, async () => {
       const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 200)'], { stdio: 'ignore' });
       const exited = new Promise((resolve) => child.on('exit', resolve));
       await new Promise((resolve) => child.on('spawn', resolve));
@@ -54,15 +63,12 @@ describe.runIf(linux)('ExitWatcher (Linux)', () => {
       expect(interval!.goneBy - spawnedAt).toBeLessThan(1000);
       expect(seenAt - interval!.goneBy).toBeGreaterThan(400);
       watch.stop();
-    } finally {
-      watcher.release();
-    }
+    });
   });
 
   it('reports a process that was already gone as never seen running', async () => {
     const watcher = new ExitWatcher();
-    watcher.acquire();
-    try {
+    await holding(watcher, async () => {
       const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
       await new Promise((resolve) => child.on('exit', resolve));
       const watch = watcher.watch(child.pid!)!;
@@ -70,9 +76,7 @@ describe.runIf(linux)('ExitWatcher (Linux)', () => {
       expect(interval?.aliveAt).toBeUndefined();
       expect(interval?.goneBy).toBeGreaterThan(0);
       watch.stop();
-    } finally {
-      watcher.release();
-    }
+    });
   });
 
   it('keeps a running process open, and watches nothing once released', async () => {
@@ -92,13 +96,10 @@ describe.runIf(linux)('ExitWatcher (Linux)', () => {
     expect(watcher.watch(child.pid!)).toBeUndefined();
   });
 
-  it('does not watch where there is no /proc', () => {
+  it('does not watch where there is no /proc', async () => {
     const watcher = new ExitWatcher(path.join(scratch, 'no-proc'));
-    watcher.acquire();
-    try {
+    await holding(watcher, () => {
       expect(watcher.watch(process.pid)).toBeUndefined();
-    } finally {
-      watcher.release();
-    }
+    });
   });
 });
