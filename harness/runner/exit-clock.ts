@@ -112,8 +112,8 @@ function exitBounds(exit: TimedExit['exit'], momentAtMs: number, seenMs: number)
   }
   // No watcher: seen right after a stall, it may have exited at any time during it.
   const stallFrom = startedAt === undefined ? undefined : loopStalls.stallEndingAt(startedAt + momentAtMs + seenMs);
-  if (stallFrom === undefined) return { earliest: seenMs, latest: seenMs };
-  return { earliest: Math.max(0, Math.min(seenMs, stallFrom - startedAt! - momentAtMs)), latest: seenMs };
+  if (startedAt === undefined || stallFrom === undefined) return { earliest: seenMs, latest: seenMs };
+  return { earliest: Math.max(0, Math.min(seenMs, stallFrom - startedAt - momentAtMs)), latest: seenMs };
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
