@@ -52,23 +52,23 @@ function loadHarness() {
     stdin: {
       contents: `
         export { runConformanceWithResults, resolveSuite } from './harness/suite/run-conformance.ts';
-        export { defaultJobs } from './harness/runner/schedule.ts';
-        export { machineCoreTimes } from './harness/runner/idle-core-slots.ts';
+        export { defaultJobs } from './harness/suite/schedule.ts';
+        export { machineCoreTimes } from './harness/suite/idle-core-slots.ts';
         export { PROTOCOL_VERSION } from './generated/protocol.ts';
         export { preflight } from './harness/runner/run-scenario.ts';
-        export { buildInvocation } from './harness/runner/invocation.ts';
-        export { buildEnvironment } from './harness/runner/environment.ts';
-        export { createRunDirectories, removeRunDirectories } from './harness/runner/workspace.ts';
-        export { scratchDirectory } from './harness/runner/scratch-dir.ts';
+        export { buildInvocation } from './harness/runner/config/invocation.ts';
+        export { buildEnvironment } from './harness/runner/setup/environment.ts';
+        export { createRunDirectories, removeRunDirectories } from './harness/runner/setup/workspace.ts';
+        export { scratchDirectory } from './harness/runner/setup/scratch-dir.ts';
         export { processTableFor } from './harness/process/process-table.ts';
-        export { providerEntry, providerFlags, cliFor } from './harness/runner/providers.ts';
+        export { providerEntry, providerFlags, cliFor } from './harness/runner/config/providers.ts';
         export { startMockServer } from './harness/mock/mock-server.ts';
         export { writeAuthHelpers } from './harness/mock/auth-helpers.ts';
         export { installOfficialCli } from './harness/official-cli/backend.ts';
         export { runCredentials, defaultAcceptedCredentials } from './harness/mock/credentials.ts';
-        export { hideProgramsFromPath, keepNodeReachable } from './harness/runner/missing-cli.ts';
-        export { DIALECT_VARIABLE } from './harness/runner/capabilities.ts';
-        export { WorkspaceTemplates } from './harness/runner/git-workspace.ts';
+        export { hideProgramsFromPath, keepNodeReachable } from './harness/runner/setup/missing-cli.ts';
+        export { DIALECT_VARIABLE } from './harness/runner/config/capabilities.ts';
+        export { WorkspaceTemplates } from './harness/runner/setup/git-workspace.ts';
       `,
       resolveDir: root,
       loader: 'ts',

@@ -4,10 +4,10 @@ export { runConformance, runConformanceWithResults, bundledReferenceShim } from 
 export { UsageError } from './errors.js';
 export { YumeError } from '../common/errors.js';
 export type { RunOptions, ConformanceRunReport, ConformanceRunOutcome } from './suite/run-conformance.js';
-export type { RunResult, RunStatus, ProcessRecord, RequestRecord, TimelineEntry } from './runner/run-types.js';
-export { PROVIDER_IDS } from './runner/providers.js';
-export type { ProviderId } from './runner/providers.js';
-export { ConfigFileError } from './runner/config-file.js';
+export type { RunResult, RunStatus, ProcessRecord, RequestRecord, TimelineEntry } from './runner/results/run-types.js';
+export { PROVIDER_IDS } from './runner/config/providers.js';
+export type { ProviderId } from './runner/config/providers.js';
+export { ConfigFileError } from './runner/config/config-file.js';
 export { renderHtml } from './report/html.js';
 export { emitReports, parseReporterSpec, reporterNames } from './report/reporters.js';
 

@@ -60,7 +60,7 @@ async function generateTypes() {
 
 /**
  * The protocol's validators (one per schema file, the options harness/protocol/schemas.ts uses) and the
- * scenario validator (harness/mock/scenario-loader.ts's options), as ES module code. ajv's code loads its
+ * scenario validator (harness/mock/scenario/scenario-loader.ts's options), as ES module code. ajv's code loads its
  * small runtime helpers with require(); a require made for the module itself serves it under ESM and bundles.
  */
 function generateValidatorsModule() {

@@ -1,4 +1,4 @@
-// Prints harness/runner/typical-durations.ts's table from a JSON report (`--reporter json:FILE`): the mean
+// Prints harness/suite/typical-durations.ts's table from a JSON report (`--reporter json:FILE`): the mean
 // duration of each scenario's runs, rounded to 10 ms (the mean, not the median: a scenario whose official-CLI
 // runs take seconds and whose REST runs do not costs its mean per run, which is what shards add up and what
 // the start order must see). Paste the lines into the table.

@@ -5,8 +5,8 @@
 // shim could not be started.
 import { type Command, Option } from 'commander';
 import { emitReports, parseReporterSpec, prepareReportFiles } from '../report/reporters.js';
-import { parseEnvAssignments } from '../runner/environment.js';
-import { invocationName } from '../runner/invocation.js';
+import { parseEnvAssignments } from '../runner/setup/environment.js';
+import { invocationName } from '../runner/config/invocation.js';
 import { preflight } from '../runner/run-scenario.js';
 import {
   resolveSuite,
@@ -14,15 +14,15 @@ import {
   DEFAULT_TIMEOUT_MS,
   type RunOptions,
 } from '../suite/run-conformance.js';
-import type { RunResult } from '../runner/run-types.js';
+import type { RunResult } from '../runner/results/run-types.js';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { UsageError } from '../errors.js';
 import { EXIT_OK, EXIT_USAGE, failureOf } from './exit-codes.js';
-import { defaultJobs } from '../runner/schedule.js';
-import { parseShard } from '../runner/shard.js';
+import { defaultJobs } from '../suite/schedule.js';
+import { parseShard } from '../suite/shard.js';
 import type { OfficialCliSettings } from '../official-cli/backend.js';
 import { FAKE_CLI_NAMES, type FakeCliName } from '../official-cli/script-types.js';
-import { requiredUnder } from '../mock/scenario-types.js';
+import { requiredUnder } from '../mock/scenario/scenario-types.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../mock/mock-server.js';
 
 interface RunFlags {

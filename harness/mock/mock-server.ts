@@ -5,17 +5,22 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { getResponse, http, HttpResponse, type RequestHandler } from 'msw';
 import { type AcceptedCredentials, defaultAcceptedCredentials } from './credentials.js';
-import { type HttpErrorReply, providerErrorReply, toolsNotDeclaredReply, unscriptedReply } from './error-bodies.js';
-import { type ChunkMode, responseSeed, seededRandom, splitAtRandomOffsets } from './rechunk.js';
-import type { WireRenderContext } from './render-context.js';
+import {
+  type HttpErrorReply,
+  providerErrorReply,
+  toolsNotDeclaredReply,
+  unscriptedReply,
+} from './render/error-bodies.js';
+import { type ChunkMode, responseSeed, seededRandom, splitAtRandomOffsets } from './render/rechunk.js';
+import type { WireRenderContext } from './render/render-context.js';
 import { requestView } from './request-views.js';
-import type { MockProviderId, ModelResponse } from './scenario-types.js';
-import { buildStreamPlan, type PlanStep } from './stream-plan.js';
-import type { WireFrame } from './wire-frames.js';
+import type { MockProviderId, ModelResponse } from './scenario/scenario-types.js';
+import { buildStreamPlan, type PlanStep } from './render/stream-plan.js';
+import type { WireFrame } from './render/wire-frames.js';
 import type { MockServer, MockServerOptions, RecordedRequest, RequestOutcome, ToolMapper } from './mock-types.js';
 import { DEFAULT_MAX_BODY_BYTES } from './mock-types.js';
-import { ResponseScript } from './response-script.js';
-import { renderJson, renderStream } from './render-response.js';
+import { ResponseScript } from './scenario/response-script.js';
+import { renderJson, renderStream } from './render/render-response.js';
 import { checkAuth } from './request-auth.js';
 import { readBody } from './read-body.js';
 

@@ -1,7 +1,7 @@
 // The mock provider's public shapes: how it is started, what it records of each request, and its handle.
 import type { EventEmitter } from 'node:events';
 import type { AcceptedCredentials } from './credentials.js';
-import type { MockProviderId, ModelResponse, Scenario } from './scenario-types.js';
+import type { MockProviderId, ModelResponse, Scenario } from './scenario/scenario-types.js';
 
 export interface MockServerOptions {
   scenario: Scenario;

@@ -1,7 +1,7 @@
 // The credentials check of each provider API, as the real ones make it.
 import type { AcceptedCredentials } from './credentials.js';
-import { authErrorReply, geminiInvalidTokenReply, type HttpErrorReply } from './error-bodies.js';
-import type { MockProviderId } from './scenario-types.js';
+import { authErrorReply, geminiInvalidTokenReply, type HttpErrorReply } from './render/error-bodies.js';
+import type { MockProviderId } from './scenario/scenario-types.js';
 
 import type { RecordedRequest } from './mock-types.js';
 

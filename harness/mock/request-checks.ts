@@ -2,8 +2,8 @@
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
 import { type HistoryItem, type HistoryToolResult, requestView } from './request-views.js';
-import type { MockProviderId, ModelResponse, Scenario, ScriptToolCall } from './scenario-types.js';
-import { toolCallIdMap } from './tool-call-ids.js';
+import type { MockProviderId, ModelResponse, Scenario, ScriptToolCall } from './scenario/scenario-types.js';
+import { toolCallIdMap } from './scenario/tool-call-ids.js';
 import type { RecordedRequest } from './mock-server.js';
 
 export type { Finding };

@@ -1,6 +1,6 @@
 // Reads what a shim sent, per provider, into one neutral shape: the model, the declared tools, whether it
 // streams and asks for usage, and the conversation history with its tool calls and tool results.
-import type { MockProviderId } from './scenario-types.js';
+import type { MockProviderId } from './scenario/scenario-types.js';
 
 export interface HistoryToolCall {
   id?: string;

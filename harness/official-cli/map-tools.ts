@@ -5,9 +5,9 @@
 // that does not declare the scripted names still gets the 400 of `requests.tools-declared`. The mock knows
 // nothing of CLIs: the runner and `serve` hand it this mapper.
 import { codexShellCommand, codexShellEdit, geminiToolCall } from './tool-mapping.js';
-import { markCustomToolCall } from '../mock/custom-tool-calls.js';
+import { markCustomToolCall } from '../mock/scenario/custom-tool-calls.js';
 import type { ToolMapper } from '../mock/mock-types.js';
-import type { MockProviderId, ScriptToolCall } from '../mock/scenario-types.js';
+import type { MockProviderId, ScriptToolCall } from '../mock/scenario/scenario-types.js';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const lines = (value: string) => value.replace(/\n$/, '').split('\n');

@@ -2,8 +2,8 @@
 // request, in order (`repeat` answers that many consecutive requests), with the CLI's own retry budget
 // for HTTP 429/5xx. Stream faults (cut, malformed chunk, mid-stream error) are not retried, so a
 // scenario that scripts one fails as R5 expects without needing a second scripted response.
-import { resolveUsage } from '../mock/render-context.js';
-import type { ModelResponse } from '../mock/scenario-types.js';
+import { resolveUsage } from '../mock/render/render-context.js';
+import type { ModelResponse } from '../mock/scenario/scenario-types.js';
 import type { ScriptFault, ScriptResponse, ScriptUsage } from './script-types.js';
 
 /** What a provider request ended with, when it did not deliver a usable response. */

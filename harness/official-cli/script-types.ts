@@ -1,5 +1,5 @@
 // The part of a scenario (docs/architecture.md, "Contract: scenarios") the fake official CLIs read. The field types
-// come from the scenario types generated from schemas/scenario.schema.json (via harness/mock/scenario-types.ts);
+// come from the scenario types generated from schemas/scenario.schema.json (via harness/mock/scenario/scenario-types.ts);
 // only the set of fields is narrower, so any full `Scenario` fits: the fakes depend only on the fields they render,
 // and an older or newer scenario file with extra fields still plays.
 import type {
@@ -10,7 +10,7 @@ import type {
   Turn,
   TurnExpectation,
   Fault,
-} from '../mock/scenario-types.js';
+} from '../mock/scenario/scenario-types.js';
 
 export type { ScriptToolCall, ScriptUsage };
 

@@ -5,7 +5,7 @@
 // report's `artifacts` field names it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ProcessRecord, RunResult, TimelineEntry } from '../runner/run-types.js';
+import type { ProcessRecord, RunResult, TimelineEntry } from '../runner/results/run-types.js';
 import type { ReportRun } from './model.js';
 
 /** A file-name-safe slug. */

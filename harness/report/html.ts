@@ -3,7 +3,7 @@
 // and the lines findings point at highlighted, the requests the shim sent to the mocked provider, stderr,
 // and a timeline. A link to #run-N opens that run's section (the browser reveals a closed <details> that
 // holds the target), so other pages (the interop matrix) can point at a run.
-import type { ProcessRecord, RequestRecord, RunResult } from '../runner/run-types.js';
+import type { ProcessRecord, RequestRecord, RunResult } from '../runner/results/run-types.js';
 import { escapeHtml, type TranscriptView, transcriptTable, viewFromReport, visible } from './html-transcript.js';
 import type { ConformanceReport, ReportFinding, ReportRequest, ReportRun } from './model.js';
 import { REQUEST_BODY_CHARS } from './run-output.js';

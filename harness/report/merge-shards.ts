@@ -3,8 +3,8 @@
 // again from them. Refuses what cannot be one suite run: reports of different suite versions, shims,
 // platforms or selections, a shard missing or given twice, a run in two shards, and a shard that was
 // interrupted (its runs are incomplete, so the verdict would be a guess).
-import { runKey } from '../runner/shard.js';
-import { suiteExit, suiteVerdict, summarizeResults } from '../runner/verdict.js';
+import { runKey } from '../runner/results/run-identity.js';
+import { suiteExit, suiteVerdict, summarizeResults } from '../runner/results/verdict.js';
 import type { ConformanceReport, ReportRun } from './model.js';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 

@@ -2,7 +2,7 @@
 // A program embedding the harness may add a reporter with registerReporter().
 import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunResult } from '../runner/run-types.js';
+import type { RunResult } from '../runner/results/run-types.js';
 import { renderHtml } from './html.js';
 import { colorWanted, renderHuman } from './human.js';
 import { renderJson } from './json.js';

@@ -1,7 +1,7 @@
 // What the JSON report keeps of a run's processes and provider requests, so a failure in CI can be read
 // from the report alone: stdout's head and tail (64 KiB each) and its length, stderr's tail, and each
 // request with its body capped. The run was redacted before (runner/redact-result.ts); the cuts come after.
-import type { ProcessRecord, RequestRecord } from '../runner/run-types.js';
+import type { ProcessRecord, RequestRecord } from '../runner/results/run-types.js';
 import type { ReportProcess, ReportRequest } from './model.js';
 
 export const OUTPUT_PART_CHARS = 64 * 1024;

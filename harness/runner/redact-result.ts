@@ -2,7 +2,7 @@
 // (see report/redact.ts): what the shim printed, what it sent to the mock, the findings quoting it, the
 // timeline. The checks have already judged the raw output (the credential-echo rule must see the key).
 import type { Redactor } from './redact.js';
-import type { RunResult } from './run-types.js';
+import type { RunResult } from './results/run-types.js';
 
 export function redactResult(result: RunResult, suite: Redactor): RunResult {
   const redactor = result.secrets?.length ? suite.with(result.secrets) : suite;

@@ -7,7 +7,7 @@
 //     CREDENTIAL, ... and a value long enough to be one);
 //   - known key shapes (sk-…, AIza…, ghp_…/gho_…, github_pat_…, xox…-, ya29.…, AKIA…), whoever's they are.
 // A secret is matched as written and as it appears inside a JSON string (escaped).
-import { ALL_DUMMY_SECRETS } from './environment.js';
+import { ALL_DUMMY_SECRETS } from './setup/environment.js';
 
 export const REDACTED = '[redacted]';
 

@@ -5,21 +5,21 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { installOfficialCli, mockOptionsFor, type InstalledOfficialCli } from '../official-cli/backend.js';
-import { requiredUnder } from '../mock/scenario-types.js';
+import { requiredUnder } from '../mock/scenario/scenario-types.js';
 import { writeAuthHelpers } from '../mock/auth-helpers.js';
 import { defaultAcceptedCredentials, runCredentials } from '../mock/credentials.js';
 import { startMockServer, type MockServer } from '../mock/mock-server.js';
 import { findPackageRoot } from '../mock/package-paths.js';
 import { pathFor } from '../process/platform.js';
 import type { Finding } from '../rules/types.js';
-import { declaredLimitation, DIALECT_VARIABLE } from './capabilities.js';
-import { checkRun } from './check-run.js';
-import { buildEnvironment } from './environment.js';
+import { declaredLimitation, DIALECT_VARIABLE } from './config/capabilities.js';
+import { checkRun } from './checks/check-run.js';
+import { buildEnvironment } from './setup/environment.js';
 import { secretValues } from './redact.js';
-import { executeRun, type ExecutedProcess } from './execute-run.js';
-import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from './missing-cli.js';
-import { buildInvocation, invocationName } from './invocation.js';
-import { cliFor, providerEntry, providerFlags, type ProviderEntry } from './providers.js';
+import { executeRun, type ExecutedProcess } from './execution/execute-run.js';
+import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from './setup/missing-cli.js';
+import { buildInvocation, invocationName } from './config/invocation.js';
+import { cliFor, providerEntry, providerFlags, type ProviderEntry } from './config/providers.js';
 import { runFinding } from '../rules/finding.js';
 import type {
   ProcessRecord,
@@ -29,10 +29,10 @@ import type {
   RunSpec,
   SuiteSettings,
   TimelineEntry,
-} from './run-types.js';
+} from './results/run-types.js';
 import { capPerRule, causesFirst } from './finding-order.js';
-import { WorkspaceTemplates } from './git-workspace.js';
-import { createRunDirectories, removeRunDirectories } from './workspace.js';
+import { WorkspaceTemplates } from './setup/git-workspace.js';
+import { createRunDirectories, removeRunDirectories } from './setup/workspace.js';
 
 export interface Preflight {
   /** Run the scenario in persistent mode (its own mode, or an interrupt that must go through stdin on Windows). */

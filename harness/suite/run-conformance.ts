@@ -1,5 +1,5 @@
 // runConformance(): the programmatic form of `yume-conformance run`, above the runner and the reports: it
-// resolves the suite (runner/suite.ts), runs it `jobs` at a time, applies expected failures and returns the
+// resolves the suite (suite/resolve-suite.ts), runs it `jobs` at a time, applies expected failures and returns the
 // report (schemas/report.schema.json) with the exit code. runConformanceWithResults() also returns the full
 // result of each run (whole transcripts, requests, timelines), which the caller hands to the reporters.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -7,25 +7,25 @@ import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import type { ConformanceReport, ReportRun } from '../report/model.js';
 import { toReportFinding } from '../report/model.js';
-import { WorkspaceTemplates } from '../runner/git-workspace.js';
+import { WorkspaceTemplates } from '../runner/setup/git-workspace.js';
 import { notVerifiedResult, runScenario } from '../runner/run-scenario.js';
-import { SuiteStop } from '../runner/stop-signals.js';
-import { suiteScratchDirectory } from '../runner/scratch-dir.js';
+import { SuiteStop } from './stop-signals.js';
+import { suiteScratchDirectory } from '../runner/setup/scratch-dir.js';
 import { SuiteCgroup } from '../process/cgroup.js';
-import type { RunResult, RunSpec } from '../runner/run-types.js';
-import { runWeight, startOrder, suiteSlots, weightedPool } from '../runner/schedule.js';
+import type { RunResult, RunSpec } from '../runner/results/run-types.js';
+import { runWeight, startOrder, suiteSlots, weightedPool } from './schedule.js';
 import { writeArtifacts } from '../report/artifacts.js';
 import { Redactor } from '../runner/redact.js';
 import { reportProcess, reportRequest } from '../report/run-output.js';
 import { redactResult } from '../runner/redact-result.js';
-import type { Shard } from '../runner/shard.js';
+import type { Shard } from './shard.js';
 import {
   applyExpectedFailures,
   suiteExit,
   suiteVerdict,
   summarizeResults,
   type SuiteSummary,
-} from '../runner/verdict.js';
+} from '../runner/results/verdict.js';
 import {
   bundledReferenceShim,
   DEFAULT_SEED,
@@ -34,7 +34,7 @@ import {
   type ResolvedSuite,
   type RunOptions,
   suiteVersion,
-} from '../runner/suite.js';
+} from './resolve-suite.js';
 import { loopStalls } from '../process/loop-stalls.js';
 import { exitWatcher } from '../process/exit-watcher.js';
 

@@ -79,17 +79,23 @@ describe('boundaries', () => {
   });
 });
 
-/** The import graph between folders (`harness/mock`, `reference-shim/tools`, ...): one edge per folder pair. */
-function folderEdges(prefix: string): ImportEdge[] {
-  const folderOf = (file: string) => file.split('/').slice(0, 2).join('/');
+/**
+ * The import graph between rooms: a room is the folder a file sits in, at any depth (`harness/runner/checks`,
+ * `harness/mock/render`, `reference-shim/tools`). A folder and its own sub-folders are one family: a sub-folder
+ * may use the shared files at its parent's top and the top may use it, so only rooms of which neither holds the
+ * other make an edge. One edge per pair of rooms under `prefix`.
+ */
+function roomEdges(prefix: string, graph: readonly ImportEdge[] = edges): ImportEdge[] {
+  const roomOf = (file: string) => file.split('/').slice(0, -1).join('/');
   const pairs = new Set<string>();
-  for (const edge of edges) {
+  for (const edge of graph) {
     if (!edge.to || !edge.from.startsWith(prefix) || !edge.to.startsWith(prefix)) continue;
-    // Files directly under the prefix (reference-shim/main.ts) are the top; only folders count.
-    if (edge.from.split('/').length < 3 || edge.to.split('/').length < 3) continue;
-    const from = folderOf(edge.from);
-    const to = folderOf(edge.to);
-    if (from !== to) pairs.add(`${from}\n${to}`);
+    const from = roomOf(edge.from);
+    const to = roomOf(edge.to);
+    // Files directly under the prefix (reference-shim/main.ts, harness/index.ts) are entry points, not a room.
+    if (from === prefix.replace(/\/$/, '') || to === prefix.replace(/\/$/, '')) continue;
+    const family = from === to || from.startsWith(`${to}/`) || to.startsWith(`${from}/`);
+    if (!family) pairs.add(`${from}\n${to}`);
   }
   return [...pairs].map((pair) => {
     const [from, to] = pair.split('\n') as [string, string];
@@ -97,26 +103,85 @@ function folderEdges(prefix: string): ImportEdge[] {
   });
 }
 
-describe('folders import each other one way', () => {
-  it('the reference shim’s folders form no circle (tools and session below providers, providers below agent)', () => {
-    const shimFolders = folderEdges('reference-shim/');
-    expect(shimFolders).toContainEqual({
+/** Files at the top of each folder under `roots`: their count, largest first. */
+function folderSizes(roots: readonly string[]): { folder: string; files: number }[] {
+  const counts = new Map<string, number>();
+  for (const file of sourceFiles(roots.map((root) => `${root}/**/*`))) {
+    const folder = file.split('/').slice(0, -1).join('/');
+    counts.set(folder, (counts.get(folder) ?? 0) + 1);
+  }
+  return [...counts].map(([folder, files]) => ({ folder, files })).sort((a, b) => b.files - a.files);
+}
+
+describe('rooms import each other one way', () => {
+  it('sees rooms below the second level, and leaves a folder and its sub-folders to each other', () => {
+    const edge = (from: string, to: string): ImportEdge => ({ from, specifier: to, to });
+    const graph: ImportEdge[] = [
+      edge('harness/runner/run-scenario.ts', 'harness/runner/checks/check-run.ts'),
+      edge('harness/runner/checks/check-run.ts', 'harness/runner/golden/golden-model.ts'),
+      edge('harness/runner/golden/golden-model.ts', 'harness/runner/checks/check-types.ts'),
+      edge('harness/runner/checks/check-run.ts', 'harness/runner/redact.ts'),
+    ];
+    expect(roomEdges('harness/', graph).map((room) => `${room.from} -> ${room.to}`)).toEqual([
+      'harness/runner/checks -> harness/runner/golden',
+      'harness/runner/golden -> harness/runner/checks',
+    ]);
+    expect(importCircles(roomEdges('harness/', graph))).toEqual([['harness/runner/checks', 'harness/runner/golden']]);
+  });
+
+  it('the reference shim’s rooms form no circle (tools and session below providers, providers below agent)', () => {
+    const shimRooms = roomEdges('reference-shim/');
+    expect(shimRooms).toContainEqual({
       from: 'reference-shim/providers',
       specifier: 'reference-shim/tools',
       to: 'reference-shim/tools',
     });
-    expect(importCircles(shimFolders)).toEqual([]);
+    expect(importCircles(shimRooms)).toEqual([]);
   });
 
-  it('the harness’s areas form no circle (suite above runner and reports, drift above the official CLIs)', () => {
-    const areas = folderEdges('harness/');
-    expect(areas).toContainEqual({ from: 'harness/report', specifier: 'harness/runner', to: 'harness/runner' });
-    expect(importCircles(areas)).toEqual([]);
+  it('the harness’s rooms form no circle (suite above runner and reports, drift above the official CLIs)', () => {
+    const rooms = roomEdges('harness/');
+    expect(rooms).toContainEqual({
+      from: 'harness/report',
+      specifier: 'harness/runner/results',
+      to: 'harness/runner/results',
+    });
+    expect(rooms).toContainEqual({
+      from: 'harness/runner/checks',
+      specifier: 'harness/runner/golden',
+      to: 'harness/runner/golden',
+    });
+    expect(importCircles(rooms)).toEqual([]);
+  });
+
+  it('the runner and the reports sit below the suite: nothing in them imports harness/suite or harness/goldens', () => {
+    const upward = roomEdges('harness/').filter(
+      (edge) =>
+        (edge.from.startsWith('harness/runner') || edge.from === 'harness/report') &&
+        (edge.to === 'harness/suite' || edge.to === 'harness/goldens'),
+    );
+    expect(upward).toEqual([]);
   });
 
   it('the mock knows nothing of the runner, the reports or the official CLIs (it is handed a tool mapper)', () => {
-    const above = ['harness/runner', 'harness/report', 'harness/official-cli', 'harness/cli'];
-    const upward = folderEdges('harness/').filter((edge) => edge.from === 'harness/mock' && above.includes(edge.to!));
+    const above = ['harness/runner', 'harness/report', 'harness/official-cli', 'harness/cli', 'harness/suite'];
+    const upward = roomEdges('harness/').filter(
+      (edge) => edge.from.startsWith('harness/mock') && above.some((area) => edge.to!.startsWith(area)),
+    );
     expect(upward).toEqual([]);
+  });
+});
+
+describe('folder sizes', () => {
+  it('no folder of harness/, reference-shim/ and common/ holds more than 20 files at its top', () => {
+    const sizes = folderSizes(['harness', 'reference-shim', 'common']);
+    expect(sizes.length).toBeGreaterThan(10);
+    expect(sizes.filter((entry) => entry.files > 20)).toEqual([]);
+  });
+
+  it('the runner’s top holds at most 15 files', () => {
+    const top = folderSizes(['harness/runner']).find((entry) => entry.folder === 'harness/runner');
+    expect(top?.files).toBeGreaterThan(0);
+    expect(top!.files).toBeLessThanOrEqual(15);
   });
 });

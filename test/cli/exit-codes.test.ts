@@ -5,9 +5,9 @@ import { YumeError } from '../../common/errors.js';
 import { UnquotableArgumentError } from '../../common/windows-command-line.js';
 import { EXIT_CODE_BY_ERROR_CODE, EXIT_USAGE, failureOf, isKnownError } from '../../harness/cli/exit-codes.js';
 import { UsageError } from '../../harness/errors.js';
-import { ScenarioLoadError } from '../../harness/mock/scenario-loader.js';
+import { ScenarioLoadError } from '../../harness/mock/scenario/scenario-loader.js';
 import { ReportWriteError } from '../../harness/report/reporters.js';
-import { ConfigFileError } from '../../harness/runner/config-file.js';
+import { ConfigFileError } from '../../harness/runner/config/config-file.js';
 import { runCli } from './helpers/run-cli.js';
 import { MergeError } from '../../harness/report/merge-shards.js';
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 import { startMockServer, type MockServer } from '../../harness/mock/mock-server.js';
 import { requestView } from '../../harness/mock/request-views.js';
-import type { MockProviderId, Scenario } from '../../harness/mock/scenario-types.js';
+import type { MockProviderId, Scenario } from '../../harness/mock/scenario/scenario-types.js';
 import {
   CLI_PROVIDER,
   captureNames,

@@ -6,7 +6,7 @@ import {
   type HttpFaultStatus,
   type MockProviderId,
   type ModelResponse,
-} from '../../harness/mock/scenario-types.js';
+} from '../../harness/mock/scenario/scenario-types.js';
 import { mockServersClosedAfterEach } from './helpers/mock-servers.js';
 import { driveWithSdk, sdkFailure } from './helpers/sdk-drivers.js';
 import { oneTurn } from './helpers/scenario-fixtures.js';

@@ -4,10 +4,10 @@ import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { checkProviderRequests, type CheckedRequest, type Finding } from '../../harness/mock/request-checks.js';
 import { REQUEST_RULES } from '../../harness/rules/request-rules.js';
 import { RULE_PROOFS } from '../rules/helpers/rule-proofs.js';
-import { loadScenario } from '../../harness/mock/scenario-loader.js';
+import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
 import { startMockServer, type MockServer } from '../../harness/mock/mock-server.js';
-import { MOCK_PROVIDER_IDS, type MockProviderId, type Scenario } from '../../harness/mock/scenario-types.js';
-import { toolCallIdMap } from '../../harness/mock/tool-call-ids.js';
+import { MOCK_PROVIDER_IDS, type MockProviderId, type Scenario } from '../../harness/mock/scenario/scenario-types.js';
+import { toolCallIdMap } from '../../harness/mock/scenario/tool-call-ids.js';
 import {
   conversationBody,
   send,

@@ -7,7 +7,7 @@ import { startMockServer, type MockServerOptions } from '../../harness/mock/mock
 import { mockServersClosedAfterEach } from './helpers/mock-servers.js';
 import { driveWithSdk } from './helpers/sdk-drivers.js';
 import { oneTurn } from './helpers/scenario-fixtures.js';
-import type { Scenario } from '../../harness/mock/scenario-types.js';
+import type { Scenario } from '../../harness/mock/scenario/scenario-types.js';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 
 const start = mockServersClosedAfterEach();

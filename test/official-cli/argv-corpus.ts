@@ -2,7 +2,7 @@
 // scenarios, permission modes, resume and stdin-prompt variants, reduced to one argv per shape (the
 // prompt's text and the workspace path vary, the shape does not), plus argv known to be refused.
 import path from 'node:path';
-import { loadAllScenarios } from '../../harness/mock/scenario-loader.js';
+import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
 import type { CorpusEntry } from '../../harness/drift/differential.js';
 import type { FakeCliName } from '../../harness/official-cli/script-types.js';
 import { claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';

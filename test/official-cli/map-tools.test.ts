@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 import { startMockServer } from '../../harness/mock/mock-server.js';
-import { loadScenario } from '../../harness/mock/scenario-loader.js';
+import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
 import { mapToolsToDeclared } from '../../harness/official-cli/map-tools.js';
 
 const transcripts = path.resolve(import.meta.dirname, '..', '..', 'transcripts');

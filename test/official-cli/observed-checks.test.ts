@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../harness/mock/mock-server.js';
-import { loadScenario } from '../../harness/mock/scenario-loader.js';
-import type { MockProviderId } from '../../harness/mock/scenario-types.js';
+import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
+import type { MockProviderId } from '../../harness/mock/scenario/scenario-types.js';
 import {
   checkObservedCliRun,
   type ObservedCliRunInput,

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenario } from '../../harness/mock/scenario-loader.js';
+import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
 import { writeRealCliWrapper } from '../../harness/official-cli/real/wrapper.js';
 import type { FakeCliName } from '../../harness/official-cli/script-types.js';
 import { type FakeCliLogEntry, readLog, writeState } from '../../harness/official-cli/state.js';

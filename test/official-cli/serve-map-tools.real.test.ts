@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 import { prepareOfflineEnvironment } from '../../harness/official-cli/real/offline-environment.js';
 import { runBounded } from '../../harness/official-cli/real/run-bounded.js';
-import { commitFixtures } from '../../harness/runner/git-workspace.js';
+import { commitFixtures } from '../../harness/runner/setup/git-workspace.js';
 import { realCliPath } from './shared-programs.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 import { providerEnvironment } from '../../harness/mock/provider-environment.js';
 import { startMockServer } from '../../harness/mock/mock-server.js';
-import type { MockProviderId, Scenario } from '../../harness/mock/scenario-types.js';
+import type { MockProviderId, Scenario } from '../../harness/mock/scenario/scenario-types.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
 import { runPersistentScenario } from './helpers/persistent-run.js';
 import { runScenario } from './helpers/scenario-run.js';

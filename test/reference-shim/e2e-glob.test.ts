@@ -2,7 +2,7 @@
 // CommonJS, where its ES-module expectations (import.meta.url) only hold because the build provides them.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Scenario } from '../../harness/mock/scenario-types.js';
+import type { Scenario } from '../../harness/mock/scenario/scenario-types.js';
 import { runScenario } from './helpers/scenario-run.js';
 import { toolResults } from './helpers/shim-process.js';
 

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkProviderRequests } from '../../harness/mock/request-checks.js';
-import type { LoadedScenario, MockProviderId } from '../../harness/mock/scenario-types.js';
+import type { LoadedScenario, MockProviderId } from '../../harness/mock/scenario/scenario-types.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
 import { ROOT, toolResults, toolUses } from './helpers/shim-process.js';
 import { runPersistentScenario } from './helpers/persistent-run.js';

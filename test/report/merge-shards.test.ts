@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport, ReportRun } from '../../harness/report/model.js';
-import { runKey } from '../../harness/runner/shard.js';
+import { runKey } from '../../harness/runner/results/run-identity.js';
 import { fixtureShim, root } from '../runner/helpers/run-fixture.js';
 
 const cliPath = path.join(root, 'dist', 'cli.js');

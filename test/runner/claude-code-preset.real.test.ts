@@ -5,9 +5,9 @@
 // exits 0 without its result), accepted only in exactly that shape. Any other failure fails this test, naming the
 // rule and the stdout excerpt.
 import { describe, expect, it } from 'vitest';
-import { loadPreset } from '../../harness/runner/preset.js';
+import { loadPreset } from '../../harness/suite/preset.js';
 import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
-import type { RunResult } from '../../harness/runner/run-types.js';
+import type { RunResult } from '../../harness/runner/results/run-types.js';
 // @ts-expect-error: plain ESM script without declarations
 import { ensureRealProgram } from '../../scripts/real-programs.mjs';
 

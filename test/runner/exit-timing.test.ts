@@ -2,7 +2,7 @@
 // one, else on when the runner saw it, dated back over a stall it saw it right after; on the shim's own time.
 import { describe, expect, it } from 'vitest';
 import { loopStalls } from '../../harness/process/loop-stalls.js';
-import { EXIT_GRACE_MS, exitTiming, type TimedExit } from '../../harness/runner/exit-clock.js';
+import { EXIT_GRACE_MS, exitTiming, type TimedExit } from '../../harness/runner/execution/exit-clock.js';
 
 /** A process spawned at performance.now() `startedAt`, seen exiting `seenMs` after its spawn. */
 function exited(seenMs: number, extra: Partial<TimedExit['exit']> = {}, startedAt = 0): TimedExit {

@@ -4,8 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { runConformance } from '../../harness/suite/run-conformance.js';
 import { describeFindings, fixtureShim, processesTagged, rules, runFixture } from './helpers/run-fixture.js';
 
-vi.mock('../../harness/runner/check-run.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../harness/runner/check-run.js')>();
+vi.mock('../../harness/runner/checks/check-run.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../harness/runner/checks/check-run.js')>();
   return {
     ...original,
     // A deliberate fault in the judge, for one scenario only.

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DUMMY_CREDENTIALS, DUMMY_CREDENTIAL_PATTERN, runCredentials } from '../../harness/mock/credentials.js';
-import { buildEnvironment } from '../../harness/runner/environment.js';
+import { buildEnvironment } from '../../harness/runner/setup/environment.js';
 import { defaultCacheDir } from '../../reference-shim/launcher/compile-cache.js';
 import { describeFindings, fixtureShim, processesTagged, rules, runFixture } from './helpers/run-fixture.js';
 

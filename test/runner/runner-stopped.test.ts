@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stopSignalsFor, SuiteStop } from '../../harness/runner/stop-signals.js';
+import { stopSignalsFor, SuiteStop } from '../../harness/suite/stop-signals.js';
 import { fixtureShim, processesTagged, root } from './helpers/run-fixture.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAllScenarios } from '../../harness/mock/scenario-loader.js';
+import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
 import { schemaFileNames, schemaOf } from '../../harness/protocol/schemas.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
 import { transcripts } from './helpers/run-fixture.js';

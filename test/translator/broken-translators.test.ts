@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeCliName } from '../../harness/official-cli/script-types.js';
-import { loadScenario } from '../../harness/mock/scenario-loader.js';
+import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
 import type { Profile } from '../../harness/rules/types.js';
 import { ROOT, translatorShim } from './helpers/build-shim.js';
 import { runWithFakeCli, type CliScenarioRun, type RunnableScenario } from './helpers/cli-run.js';

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_OMISSIONS } from '../../harness/official-cli/omissions.js';
 import type { FakeCliName } from '../../harness/official-cli/script-types.js';
-import { endsInMalformedChunk } from '../../harness/runner/cli-adjustments.js';
-import { loadAllScenarios } from '../../harness/mock/scenario-loader.js';
-import type { LoadedScenario } from '../../harness/mock/scenario-types.js';
+import { endsInMalformedChunk } from '../../harness/runner/golden/cli-adjustments.js';
+import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
+import type { LoadedScenario } from '../../harness/mock/scenario/scenario-types.js';
 import { ROOT, translatorShim } from './helpers/build-shim.js';
 import { mustFindings, runWithFakeCli, type CliScenarioRun } from './helpers/cli-run.js';
 

@@ -5,7 +5,7 @@
 // harness had to end. A rule whose evidence is missing in a run is reported not verified, with why.
 import type { RecordedRequest } from '../../mock/mock-server.js';
 import { type HistoryItem, type HistoryToolResult, requestView } from '../../mock/request-views.js';
-import type { MockProviderId } from '../../mock/scenario-types.js';
+import type { MockProviderId } from '../../mock/scenario/scenario-types.js';
 import type { ProcessInfo } from '../../process/process-table.js';
 import type { CanonicalEvent } from '../../protocol/canonical.js';
 import { runFinding } from '../../rules/finding.js';

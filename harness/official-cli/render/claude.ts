@@ -5,7 +5,7 @@
 // `aborted: true`, "[Request interrupted by user]", an error_during_execution result, exit 0.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { providerToolCallId } from '../../mock/tool-call-ids.js';
+import { providerToolCallId } from '../../mock/scenario/tool-call-ids.js';
 import type { Invocation } from '../args/invocation.js';
 import type { CliRuntime } from '../runtime.js';
 import {

@@ -1,7 +1,7 @@
 // Reads test/fixtures/streams/captures (real claude, gemini and codex CLIs against a local mock) for the shape tests.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MockProviderId, ModelResponse } from '../../../harness/mock/scenario-types.js';
+import type { MockProviderId, ModelResponse } from '../../../harness/mock/scenario/scenario-types.js';
 
 export const CAPTURES_DIR = path.resolve(import.meta.dirname, '../../fixtures/streams/captures');
 

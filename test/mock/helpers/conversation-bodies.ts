@@ -1,6 +1,6 @@
 // Hand-built request bodies in each provider's format, as a correct shim would send them (and broken variants).
 import { DUMMY_CREDENTIALS } from '../../../harness/mock/credentials.js';
-import type { MockProviderId } from '../../../harness/mock/scenario-types.js';
+import type { MockProviderId } from '../../../harness/mock/scenario/scenario-types.js';
 
 export interface SentCall {
   id?: string;

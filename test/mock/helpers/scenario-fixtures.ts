@@ -1,5 +1,5 @@
 // Small in-memory scenarios for the mock tests (the shipped ones live in transcripts/).
-import type { ModelResponse, Scenario, Turn } from '../../../harness/mock/scenario-types.js';
+import type { ModelResponse, Scenario, Turn } from '../../../harness/mock/scenario/scenario-types.js';
 
 export function oneTurn(id: string, responses: Turn['responses'], extra: Partial<Scenario> = {}): Scenario {
   return {

@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { DUMMY_CREDENTIALS } from '../../../harness/mock/credentials.js';
-import type { MockProviderId } from '../../../harness/mock/scenario-types.js';
+import type { MockProviderId } from '../../../harness/mock/scenario/scenario-types.js';
 
 export interface Assembled {
   text: string;

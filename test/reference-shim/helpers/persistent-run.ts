@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { providerEnvironment } from '../../../harness/mock/provider-environment.js';
 import { startMockServer, type RecordedRequest } from '../../../harness/mock/mock-server.js';
-import type { LoadedScenario, MockProviderId, Scenario } from '../../../harness/mock/scenario-types.js';
+import type { LoadedScenario, MockProviderId, Scenario } from '../../../harness/mock/scenario/scenario-types.js';
 import { lineText, runShim, type ShimRun } from './shim-process.js';
 
 const FLAGS: Record<MockProviderId, string[]> = {

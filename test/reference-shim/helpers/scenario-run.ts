@@ -8,7 +8,7 @@ import { checkProviderRequests, type Finding } from '../../../harness/mock/reque
 import { providerEnvironment } from '../../../harness/mock/provider-environment.js';
 import { startMockServer, type RecordedRequest } from '../../../harness/mock/mock-server.js';
 import { writeAuthHelpers } from '../../../harness/mock/auth-helpers.js';
-import type { LoadedScenario, MockProviderId, Scenario } from '../../../harness/mock/scenario-types.js';
+import type { LoadedScenario, MockProviderId, Scenario } from '../../../harness/mock/scenario/scenario-types.js';
 import { lineText, runShim, type ShimRun } from './shim-process.js';
 
 export type Invocation = 'spec' | 'yume-app';

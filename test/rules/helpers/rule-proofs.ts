@@ -28,7 +28,7 @@ const fixture = (rule: string, shim: string, scenario: string, conforming: Fixtu
   conforming,
   ...(runIn ? { runIn } : {}),
 });
-const EXIT_CLOCK = 'test/runner/exit-clock.test.ts';
+const EXIT_CLOCK = 'test/runner/execution/exit-clock.test.ts';
 const MISBEHAVING = 'test/runner/fixture-shims-broken.test.ts';
 
 export const RULE_PROOFS: readonly RuleProof[] = [
@@ -108,16 +108,16 @@ export const RULE_PROOFS: readonly RuleProof[] = [
     MISBEHAVING,
   ),
   // proven with constructed inputs
-  { rule: 'golden.text', unit: 'test/runner/golden-compare.test.ts' },
-  { rule: 'golden.tool-calls', unit: 'test/runner/golden-compare.test.ts' },
-  { rule: 'golden.result', unit: 'test/runner/golden-compare.test.ts' },
-  { rule: 'golden.turns', unit: 'test/runner/golden-compare.test.ts' },
-  { rule: 'scenario.required-verified', unit: 'test/runner/suite-config.test.ts' },
+  { rule: 'golden.text', unit: 'test/runner/golden/golden-compare.test.ts' },
+  { rule: 'golden.tool-calls', unit: 'test/runner/golden/golden-compare.test.ts' },
+  { rule: 'golden.result', unit: 'test/runner/golden/golden-compare.test.ts' },
+  { rule: 'golden.turns', unit: 'test/runner/golden/golden-compare.test.ts' },
+  { rule: 'scenario.required-verified', unit: 'test/suite/resolve-suite.test.ts' },
   { rule: 'process.orphaned-tools', unit: 'test/runner/kill-and-resume.test.ts' },
   { rule: 'cli.failure-not-success', unit: 'test/official-cli/exit-checks.test.ts' },
   { rule: 'cli.refused-to-start', unit: 'test/official-cli/exit-checks.test.ts' },
   { rule: 'requests.body-size', unit: 'test/runner/request-body-limit.test.ts' },
-  { rule: 'expected-failures.stale', unit: 'test/runner/suite-config.test.ts' },
+  { rule: 'expected-failures.stale', unit: 'test/suite/resolve-suite.test.ts' },
 ];
 
 /**

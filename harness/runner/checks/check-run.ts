@@ -1,0 +1,233 @@
+// The per-run checks, on what execute-run.ts observed, in order: each process (process-checks.ts), its
+// stream (the validator's rules), fault outcomes (fault-outcome-checks.ts), interrupts and persistent stdin
+// (interrupt-checks.ts), goldens (golden-checks.ts, R10), workspace side effects, provider requests or the
+// official CLI's use (fake: official-cli/checks.ts; real: official-cli/real/observed-checks.ts), and the
+// session file (session-checks.ts, R8).
+import { readFileSync } from 'node:fs';
+import { checkFakeCliRun, loggedByWrapper } from '../../official-cli/checks.js';
+import { checkObservedCliRun } from '../../official-cli/real/observed-checks.js';
+import { checkProviderRequests } from '../../mock/request-checks.js';
+import { requestView } from '../../mock/request-views.js';
+import { validateStream } from '../../validate/validate-stream.js';
+import { buildTurnModels } from '../golden/golden-model.js';
+import type { NormaliseContext } from '../golden/normalise.js';
+import { runFinding } from '../../rules/finding.js';
+import { checkToolOutputs } from '../golden/tool-output-check.js';
+import { endsInMalformedChunk, omissionsOf } from '../golden/cli-adjustments.js';
+import { expectedToolCall } from '../../official-cli/omissions.js';
+import { stableJson } from '../golden/golden-model.js';
+import { normaliseToolInput } from '../golden/normalise.js';
+import { checkWorkspace } from '../setup/workspace.js';
+import { approvalChecks, deniesACall } from './approval-check.js';
+import { outsideCwdChecks } from './outside-cwd-check.js';
+import { argumentErrorCheck } from './argument-error-check.js';
+import { killedStreamFindings } from './kill-checks.js';
+import type { CheckInput, CheckOutput } from './check-types.js';
+import { about, eventsOf, prefixed, turnEvents } from './run-events.js';
+import { processChecks, secretsCheck } from './process-checks.js';
+import { faultOutcomeChecks, missingCliOutcomeChecks, retried } from './fault-outcome-checks.js';
+import { interruptChecks, persistentChecks } from './interrupt-checks.js';
+import { resumeChecks, sessionFileCheck } from './session-checks.js';
+import { MACHINE_CAUSE } from '../execution/fair-deadline.js';
+import { deltaOnlyTextCheck, goldenChecks } from './golden-checks.js';
+
+export type { CheckInput, CheckOutput };
+
+export async function checkRun(input: CheckInput): Promise<CheckOutput> {
+  const out: CheckOutput = { findings: [], notVerified: [], limitations: [], goldens: [] };
+  const context: NormaliseContext = { workspace: input.workspace, home: input.home };
+  const findings = out.findings;
+  const started = input.processes.filter((process) => !process.exit.spawnError);
+  for (const process of started) {
+    const untied = process.exit.untied ?? [];
+    if (untied.length === 0) continue;
+    out.notVerified.push(
+      `${about(process.label, `process isolation: ${untied.length} process(es) orphaned to init started during the run with nothing tying them to it (${untied.map((info) => `${info.name} pid ${info.pid}`).join(', ')}); without a cgroup the harness cannot tell whether the shim started them, so they were not killed`)}`,
+    );
+  }
+  const usedCliEarly = input.cli?.log.some((entry) => entry.event === 'start' && entry.cli === input.cli!.name);
+  const cliUsed = usedCliEarly ? input.cli!.name : undefined;
+  // A real codex offers apply_patch for some models only; without it the mock had the edits made through the shell.
+  const editsThroughShell =
+    cliUsed === 'codex' &&
+    input.requests.some(
+      (request) =>
+        request.provider === 'openai-responses' &&
+        request.body !== undefined &&
+        !requestView('openai-responses', request.body, request.path).declaredTools.includes('apply_patch'),
+    );
+  const omissions = cliUsed ? (input.cli?.omissions ?? omissionsOf(cliUsed)) : undefined;
+  const cliToolOptions =
+    cliUsed && omissions
+      ? {
+          outputNotPrinted: omissions.toolOutputs,
+          shellFailureAsSuccess: omissions.shellFailureAsSuccess,
+          ...(omissions.ownToolCalls
+            ? {
+                keyOf: (call: { id: string; name: string; input?: Record<string, unknown>; rawArguments?: string }) => {
+                  const translated = expectedToolCall(
+                    cliUsed,
+                    call,
+                    input.workspace,
+                    (file) => {
+                      try {
+                        return readFileSync(file, 'utf8');
+                      } catch {
+                        return undefined;
+                      }
+                    },
+                    { editsThroughShell },
+                  );
+                  const normalised = normaliseToolInput(translated.input, context);
+                  return stableJson({ name: translated.name, input: normalised });
+                },
+              }
+            : {}),
+        }
+      : undefined;
+  input.processes.forEach((process, index) => {
+    findings.push(...processChecks(process, input.persistent, out.notVerified));
+    if (process.exit.spawnError) return;
+    const validation = validateStream(process.exit.stdout, {
+      profile: input.profile,
+      mode: input.persistent ? 'persistent' : 'spawn-per-turn',
+      keepEvents: false,
+    });
+    const streamFindings = process.killed ? killedStreamFindings(validation.findings, process) : validation.findings;
+    findings.push(...prefixed(streamFindings, process.label));
+    findings.push(...secretsCheck(process));
+    if (!input.recordOnly)
+      findings.push(...goldenChecks(input, process, index, context, out, cliUsed, editsThroughShell));
+    const models = buildTurnModels(eventsOf(process), context);
+    process.turns.forEach((turnIndex, position) => {
+      const turn = input.scenario.turns[turnIndex]!;
+      const model = input.persistent ? models[position] : models[0];
+      findings.push(
+        ...prefixed(
+          checkToolOutputs(turn, model, { context, ...(cliToolOptions ? { cli: cliToolOptions } : {}) }),
+          process.label,
+        ),
+      );
+      // A CLI that drops a malformed event (codex) ends that turn as a success: its outcome is the CLI's.
+      if (!(omissions?.dropsMalformedEvents && endsInMalformedChunk(turn)))
+        findings.push(
+          ...faultOutcomeChecks(
+            turn,
+            turnIndex,
+            turnEvents(process, turnIndex),
+            process.label,
+            !omissions?.retriesOnStderrOnly && retried(input, turnIndex),
+            validation.dialect,
+          ),
+        );
+      if (input.scenario.cli === 'missing')
+        findings.push(...missingCliOutcomeChecks(turnIndex, turnEvents(process, turnIndex), process.label));
+    });
+    findings.push(...interruptChecks(process, input.scenario, input.persistent, validation.dialect, out.notVerified));
+    findings.push(...deltaOnlyTextCheck(process, validation.dialect));
+    if (input.persistent) findings.push(...persistentChecks(process, input.scenario, out.notVerified));
+    if (input.persistent)
+      findings.push(...approvalChecks(input.scenario, process.turns, (turn) => turnEvents(process, turn)));
+    if (process.gatesUndecided.length > 0) {
+      out.notVerified.push(
+        about(
+          process.label,
+          `streaming.incremental: no assistant text on stdout by the end of the gate's wait in turn ${process.gatesUndecided.map((turn) => turn + 1).join(', ')}, but the machine's load (${MACHINE_CAUSE}) took most of that wait: too busy to judge`,
+        ),
+      );
+    }
+    if (process.gateTimeouts.length > 0) {
+      findings.push(
+        runFinding(
+          'streaming.incremental',
+          about(
+            process.label,
+            `no assistant text appeared on stdout within ${3} s after the provider streamed the first text chunk of turn ${process.gateTimeouts.map((turn) => turn + 1).join(', ')}; the text seems to be printed only once the message is complete`,
+          ),
+        ),
+      );
+    }
+  });
+  if (started.length === 0) return out;
+
+  // Side effects: workspace-after/ when the scenario changes files, otherwise the untouched fixtures.
+  const expectedDir = input.scenario.workspaceAfterDir ?? input.scenario.workspaceDir;
+  const expectedLabel = input.scenario.workspaceAfterDir
+    ? `transcripts/${input.scenario.id}/workspace-after/`
+    : `the fixtures (transcripts/${input.scenario.id}/workspace/, which this scenario must not change)`;
+  const workspaceFindings = await checkWorkspace(
+    expectedDir,
+    input.workspace,
+    expectedLabel,
+    input.cli?.leftoverDirs ?? [],
+  );
+  findings.push(...outsideCwdChecks(input.scenario, input.workspace, started.flatMap(eventsOf)));
+  const denied = input.scenario.permissionMode === 'deny';
+  const deniedByApproval = deniesACall(input.scenario);
+  findings.push(
+    ...workspaceFindings.map((finding) =>
+      denied
+        ? runFinding('workspace.deny-untouched', finding.message)
+        : deniedByApproval
+          ? runFinding('permission.approval-honoured', `${finding.message} (a call denied by tool_approval ran)`)
+          : finding,
+    ),
+  );
+
+  // Provider side: the REST mock's requests, or the fake CLI's log, whichever the shim was to use.
+  const usedMock = input.requests.some((request) => request.provider === input.provider.mock);
+  const usedCli = usedCliEarly;
+  if (input.provider.kind === 'rest' && (usedMock || !usedCli)) {
+    findings.push(...checkProviderRequests(input.scenario, input.provider.mock, input.requests));
+  }
+  if (input.cli && (input.cli.required || usedCli)) {
+    const eventsByTurn = input.persistent
+      ? input.scenario.turns.map((_, turn) => turnEvents(input.processes[0]!, turn))
+      : input.processes.map((process) => eventsOf(process));
+    if (input.cli.logsInside === false || loggedByWrapper(input.cli.log)) {
+      // A real CLI: judged from its wrapper's log, the mock's requests and the processes left behind.
+      const observed = checkObservedCliRun({
+        cli: input.cli.name,
+        scenario: input.scenario,
+        log: input.cli.log,
+        requests: input.requests,
+        provider: input.provider.mock,
+        turns: input.scenario.turns.map((_, turn) => turn),
+        eventsByTurn,
+        interrupted: input.processes.flatMap((process) =>
+          process.interrupts
+            .filter((record) => record.delivered)
+            .map((record) => ({
+              turn: record.turn,
+              endedByHarness: [...process.exit.descendantsKilled, ...process.exit.descendantsLeft],
+            })),
+        ),
+      });
+      findings.push(...observed.findings);
+      out.limitations.push(...observed.notVerified);
+    } else {
+      findings.push(
+        ...checkFakeCliRun({
+          cli: input.cli.name,
+          scenario: input.scenario,
+          log: input.cli.log,
+          eventsByTurn,
+          workspace: input.workspace,
+          usage: input.cli.required ? 'required' : 'if-used',
+        }),
+      );
+    }
+  }
+  if (input.provider.kind === 'cli' && !usedCli && usedMock) {
+    findings.push(...checkProviderRequests(input.scenario, input.provider.mock, input.requests));
+  }
+  findings.push(...sessionFileCheck(input));
+  findings.push(...resumeChecks(input));
+  const badArgument = input.scenario.badArgument;
+  const first = input.processes[0];
+  if (badArgument && first) {
+    const verdict = argumentErrorCheck(first, eventsOf(first), badArgument, input.dialect);
+    out.findings = [...findings.filter(verdict.applies), ...verdict.findings];
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+// What the per-run checks read (what execute-run.ts observed, the scenario, the official CLI's log) and
+// what they return: findings, checks that could not run, and what this kind of run cannot show.
+import type { FakeCliLogEntry } from '../../official-cli/state.js';
+import type { RecordedRequest } from '../../mock/mock-server.js';
+import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
+import type { Finding, Profile } from '../../rules/types.js';
+import type { ExecutedProcess } from '../execution/execute-run.js';
+import type { FakeCliName } from '../../official-cli/script-types.js';
+import type { ProviderEntry } from '../config/providers.js';
+import type { CliOmissions } from '../../official-cli/omissions.js';
+import type { Dialect } from '../config/capabilities.js';
+
+export interface CheckInput {
+  scenario: LoadedScenario;
+  provider: ProviderEntry;
+  profile: Profile;
+  /** The dialect the run asks of the shim (Claude Code's silent argument error conforms only in `claude`). */
+  dialect?: Dialect;
+  persistent: boolean;
+  processes: ExecutedProcess[];
+  workspace: string;
+  home: string;
+  /** The --provider flag value the shim was given (session files live under it, R8). */
+  providerFlag?: string;
+  requests: RecordedRequest[];
+  /**
+   * The official CLI on PATH (fake or real, official-cli/backend.ts): its log, what it leaves out of its
+   * stdout, and whether the log shows what happens inside it.
+   */
+  cli?: {
+    name: FakeCliName;
+    log: FakeCliLogEntry[];
+    required: boolean;
+    omissions?: CliOmissions;
+    logsInside?: boolean;
+    /** Empty folders the CLI itself leaves in the workspace (official-cli/backend.ts). */
+    leftoverDirs?: readonly string[];
+  };
+  recordOnly: boolean;
+}
+
+export interface CheckOutput {
+  findings: Finding[];
+  /** Checks that could not run, with the reason. */
+  notVerified: string[];
+  /** Checks this kind of run cannot make by design (a real CLI shows no tool runs): reported, not failed. */
+  limitations: string[];
+  /** Golden text per process (for the HTML report). */
+  goldens: (string | undefined)[];
+}

@@ -1,0 +1,160 @@
+// Checks of one shim process as a process (R5, R6): how it started and ended, its exit code, what it left
+// running, its output volume, and the dummy credentials it must not print.
+import type { CanonicalEvent } from '../../protocol/canonical.js';
+import { excerptOf } from '../../protocol/lines.js';
+import type { Finding } from '../../rules/types.js';
+import { ALL_DUMMY_SECRETS } from '../setup/environment.js';
+import type { ExecutedProcess } from '../execution/execute-run.js';
+import { runFinding } from '../../rules/finding.js';
+import { orphanedToolFindings } from './kill-checks.js';
+import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-clock.js';
+import { machineShare } from '../execution/fair-deadline.js';
+import { about, eventsOf, lineTime } from './run-events.js';
+
+/** `notVerified` collects what the machine's load kept from being judged. */
+export function processChecks(process: ExecutedProcess, persistent: boolean, notVerified: string[] = []): Finding[] {
+  const { exit, label } = process;
+  const findings: Finding[] = [];
+  if (exit.spawnError) return [runFinding('process.started', about(label, exit.spawnError))];
+  const stderrTail =
+    exit.stderr.length > 0 ? ` Its stderr ends: ${JSON.stringify(exit.stderr.toString('utf8').slice(-300))}` : '';
+  if (exit.timedOut)
+    findings.push(
+      runFinding(
+        'process.timeout',
+        about(label, `still running when the timeout ended it; the harness killed its process tree.${stderrTail}`),
+      ),
+    );
+  if (exit.flooded) {
+    findings.push(
+      runFinding(
+        'process.output-flood',
+        about(
+          label,
+          `wrote more than ${exit.stdout.length} bytes to stdout (${exit.stdoutBytes} when stopped); the harness killed its process tree`,
+        ),
+      ),
+    );
+  }
+  if (exit.stdout.length === 0 && !exit.timedOut) {
+    findings.push(
+      runFinding(
+        'process.no-output',
+        about(
+          label,
+          `exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`}) without printing anything on stdout.${stderrTail}`,
+        ),
+      ),
+    );
+  }
+  if (process.killed) findings.push(...orphanedToolFindings(process, label));
+  else if (exit.stdioHeldOpen) {
+    const holders = exit.descendantsKilled.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
+    findings.push(
+      runFinding(
+        'process.stdout-held-open',
+        about(
+          label,
+          `exited, but its stdout/stderr stayed open${holders ? `, held by ${holders}` : ''}; the harness ended them`,
+        ),
+      ),
+    );
+  }
+  if (exit.descendantsLeft.length > 0 && !exit.timedOut && !process.killed) {
+    const names = exit.descendantsLeft.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
+    findings.push(
+      runFinding(
+        'process.descendants-gone',
+        about(
+          label,
+          `left ${exit.descendantsLeft.length} process(es) running after it exited: ${names}; the harness killed them`,
+        ),
+      ),
+    );
+  }
+  // Exit timing and code, judged on the last result of the process.
+  const events = eventsOf(process);
+  const lastResult = [...events]
+    .reverse()
+    .find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
+  const resultAt = lastResult && !persistent ? lineTime(process, lastResult.line) : undefined;
+  const interrupted = process.interrupts.length > 0;
+  const timing =
+    process.exitClock?.after === 'result' || (resultAt !== undefined && !interrupted && exit.exitedAtMs !== undefined)
+      ? exitTiming(process, 'result', resultAt ?? process.exitClock?.startedAtMs ?? 0)
+      : undefined;
+  const where = lastResult ? { line: lastResult.line } : {};
+  const resultLine = lastResult ? ` (line ${lastResult.line})` : '';
+  if (timing?.kind === 'undecided') {
+    notVerified.push(about(label, undecidedExit('process.exit-after-result', `its last result${resultLine}`, timing)));
+  } else if (timing?.kind === 'killed' && process.exitClock?.after === 'result') {
+    const lingered = (process.exitClock.killedAtMs - process.exitClock.startedAtMs) / 1000;
+    findings.push(
+      runFinding(
+        'process.exit-after-result',
+        about(
+          label,
+          `still running ${lingered.toFixed(1)} s after its last result${resultLine}${machineShare(lingered * 1000, timing.ownMs)}; at most ${EXIT_GRACE_MS / 1000} s. The harness ended its process tree`,
+        ),
+        where,
+      ),
+    );
+  } else if (timing?.kind === 'late') {
+    findings.push(
+      runFinding(
+        'process.exit-after-result',
+        about(
+          label,
+          `exited ${(timing.elapsedMs / 1000).toFixed(1)} s after its last result${resultLine}${machineShare(timing.elapsedMs, timing.ownMs)}; at most ${EXIT_GRACE_MS / 1000} s`,
+        ),
+        where,
+      ),
+    );
+  }
+  if (lastResult && exit.exitedAtMs !== undefined && !exit.killedByHarness) {
+    if (!lastResult.isError && exit.exitCode !== 0) {
+      findings.push(
+        runFinding(
+          'process.exit-code',
+          about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after a success result`),
+          { line: lastResult.line },
+        ),
+      );
+    } else if (lastResult.isError) {
+      findings.push(
+        runFinding(
+          'process.exit-code-after-error',
+          about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after an error result`),
+          { line: lastResult.line },
+        ),
+      );
+    }
+  }
+  return findings;
+}
+
+export function secretsCheck(process: ExecutedProcess): Finding[] {
+  const findings: Finding[] = [];
+  for (const [stream, bytes] of [
+    ['stdout', process.exit.stdout],
+    ['stderr', process.exit.stderr],
+  ] as const) {
+    for (const secret of ALL_DUMMY_SECRETS) {
+      const at = bytes.indexOf(secret);
+      if (at < 0) continue;
+      const line = stream === 'stdout' ? bytes.subarray(0, at).toString('latin1').split('\n').length : undefined;
+      const lineStart = bytes.lastIndexOf(0x0a, at) + 1;
+      findings.push(
+        runFinding(
+          'secrets.no-credential-echo',
+          about(process.label, `the dummy credential ${secret.slice(0, 12)}… appears on ${stream}`),
+          {
+            ...(line === undefined ? {} : { line }),
+            excerpt: excerptOf(bytes, lineStart, Math.min(bytes.length, lineStart + 160)),
+          },
+        ),
+      );
+    }
+  }
+  return findings;
+}

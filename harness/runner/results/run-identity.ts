@@ -1,0 +1,31 @@
+// What identifies a run across reports and shards: the point of the matrix, and its key. It sits with the run's
+// results, below both the reports (merge-shards joins runs by key) and the suite (shards split by key).
+import { invocationName } from '../config/invocation.js';
+import type { RunSpec } from './run-types.js';
+
+/** What identifies a run across reports: the point of the matrix. */
+export interface RunIdentity {
+  scenario: string;
+  provider: string;
+  invocation?: string;
+  profile?: string;
+  dialect?: string;
+  seed?: number;
+}
+
+export function runKey(run: RunIdentity): string {
+  return [run.scenario, run.provider, run.invocation ?? '', run.profile ?? '', run.dialect ?? '', run.seed ?? '-'].join(
+    '|',
+  );
+}
+
+export function specIdentity(spec: RunSpec): RunIdentity {
+  return {
+    scenario: spec.scenario.id,
+    provider: spec.provider,
+    invocation: invocationName(spec.invocation),
+    profile: spec.profile,
+    dialect: spec.dialect,
+    ...(spec.seed === undefined ? {} : { seed: spec.seed }),
+  };
+}

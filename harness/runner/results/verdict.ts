@@ -1,0 +1,145 @@
+// From run results to the suite's verdict: expected failures applied (a listed check that passes is stale
+// and fails the suite), the summary counts, and the exit code (0 all MUST checks pass, 1 some fail or a
+// required run is not verified without a declared limitation, 2 the shim could not be started).
+import { runFinding } from '../../rules/finding.js';
+import { entryMatches, type ExpectedFailure } from '../config/expected-failures.js';
+import type { RunResult } from './run-types.js';
+
+const isMust = (severity: string) => severity === 'MUST';
+
+/** What the summary and the exit code read of a run: a RunResult, or a run of a JSON report (merge-reports). */
+export interface JudgedRun {
+  status: RunResult['status'];
+  expectedFailure?: string | undefined;
+  startFailure?: string | undefined;
+  findings: readonly { rule: string; severity: string }[];
+}
+
+/** Marks expected failures and adds `expected-failures.stale` findings. Mutates and returns the results. */
+/** What an expected-failure entry is matched against. */
+const runOf = (result: RunResult, os: string) => ({
+  scenario: result.scenario,
+  provider: result.provider,
+  os,
+  profile: result.profile,
+  invocation: result.invocation,
+});
+
+export function applyExpectedFailures(
+  results: RunResult[],
+  entries: readonly ExpectedFailure[],
+  os: string,
+): RunResult[] {
+  for (const entry of entries) {
+    const matched = results.filter(
+      (result) =>
+        result.status !== 'not-verified' &&
+        result.status !== 'partial' &&
+        result.status !== 'error' &&
+        entryMatches(entry, runOf(result, os)),
+    );
+    if (matched.length === 0) continue; // not run here (other OS, provider or --scenario filter): neither expected nor stale
+    const label = `${entry.scenario}${entry.provider ? ` / ${entry.provider}` : ''}${entry.rule ? ` / ${entry.rule}` : ''}`;
+    if (entry.rule === undefined) {
+      for (const result of matched) {
+        if (result.status === 'failed') result.expectedFailure = entry.reason;
+        else if (!entry.intermittent) {
+          result.findings.push(
+            runFinding(
+              'expected-failures.stale',
+              `listed as an expected failure (${label}: ${entry.reason}), but the run passes now; remove the entry`,
+            ),
+          );
+          result.status = 'failed';
+        }
+      }
+      continue;
+    }
+    let seen = false;
+    for (const result of matched) {
+      const hits = result.findings.filter((finding) => finding.rule === entry.rule && isMust(finding.severity));
+      if (hits.length === 0) continue;
+      seen = true;
+      // The run's failure is expected when every MUST finding is covered by an expected entry.
+      const uncovered = result.findings.filter(
+        (finding) =>
+          isMust(finding.severity) &&
+          !entries.some((other) => other.rule === finding.rule && entryMatches(other, runOf(result, os))),
+      );
+      if (uncovered.length === 0) result.expectedFailure = entry.reason;
+    }
+    if (!seen && !entry.intermittent) {
+      for (const result of matched) {
+        result.findings.push(
+          runFinding(
+            'expected-failures.stale',
+            `${label} is listed as an expected failure (${entry.reason}), but that check passes now; remove the entry`,
+          ),
+        );
+        result.status = 'failed';
+        delete result.expectedFailure;
+      }
+    }
+  }
+  return results;
+}
+
+export interface SuiteSummary {
+  passed: number;
+  failed: number;
+  warnings: number;
+  notVerified: number;
+  partial: number;
+  expectedFailures: number;
+  errors: number;
+  [key: string]: unknown;
+}
+
+export function summarizeResults(results: readonly JudgedRun[]): SuiteSummary {
+  const summary: SuiteSummary = {
+    passed: 0,
+    failed: 0,
+    warnings: 0,
+    notVerified: 0,
+    partial: 0,
+    expectedFailures: 0,
+    errors: 0,
+  };
+  for (const result of results) {
+    if (result.status === 'error') summary.errors += 1;
+    else if (result.status === 'failed' && result.expectedFailure) summary.expectedFailures += 1;
+    else if (result.status === 'failed') summary.failed += 1;
+    else if (result.status === 'passed') summary.passed += 1;
+    else if (result.status === 'partial') summary.partial += 1;
+    else summary.notVerified += 1;
+    summary.warnings += result.findings.filter((finding) => finding.severity === 'SHOULD').length;
+  }
+  return summary;
+}
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** The suite's exit code and, for 2, the reason. */
+export function suiteExit(results: readonly JudgedRun[]): { code: 0 | 1 | 2; reason?: string } {
+  const attempted = results.filter((result) => result.status !== 'not-verified' && result.status !== 'partial');
+  const failedStart = attempted.filter((result) => result.startFailure);
+  if (attempted.length > 0 && failedStart.length === attempted.length) {
+    return { code: EXIT.usage, reason: `the shim could not be started: ${failedStart[0]!.startFailure}` };
+  }
+  const failing = results.some(
+    (result) => (result.status === 'failed' && !result.expectedFailure) || result.status === 'error',
+  );
+  // A required run not verified without a declared limitation carries a scenario.required-verified finding.
+  const requiredMissing = results.some(
+    (result) =>
+      result.status === 'not-verified' &&
+      result.findings.some((finding) => finding.rule === 'scenario.required-verified'),
+  );
+  return { code: failing || requiredMissing ? EXIT.failed : EXIT.ok };
+}
+
+/** "passed", "partial" or "failed" for the whole suite (the summary line and reports say it). */
+export function suiteVerdict(results: readonly JudgedRun[]): 'passed' | 'partial' | 'failed' {
+  if (suiteExit(results).code !== 0) return 'failed';
+  return results.some((result) => result.status === 'partial') ? 'partial' : 'passed';
+}

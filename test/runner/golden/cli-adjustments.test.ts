@@ -1,0 +1,91 @@
+// Type-B golden adjustments: what a wrapped official CLI cannot print is not expected of it.
+import { describe, expect, it } from 'vitest';
+import type { Turn } from '../../../harness/mock/scenario/scenario-types.js';
+import { toCanonicalEvents } from '../../../harness/protocol/canonical.js';
+import {
+  adjustGoldenForCli,
+  adjustObservedForCli,
+  turnEndsInCutMessage,
+} from '../../../harness/runner/golden/cli-adjustments.js';
+import { compareWithGolden } from '../../../harness/runner/golden/golden-compare.js';
+import { buildTurnModels } from '../../../harness/runner/golden/golden-model.js';
+
+const jsonl = (...messages: object[]) => `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`;
+
+describe('Type-B golden adjustments (R10, harness/official-cli/omissions.ts)', () => {
+  const readTurn: Turn = {
+    prompt: 'p',
+    responses: [
+      { text: ['Reading.'], toolCalls: [{ id: 'r1', name: 'Read', input: { file_path: 'hello.txt' } }] },
+      { text: ['Done.'] },
+    ],
+    expect: { isError: false },
+  };
+  const golden = buildTurnModels(
+    toCanonicalEvents(
+      jsonl(
+        { type: 'text', content: 'Reading.' },
+        { type: 'tool_use', id: 'c1', name: 'Read', input: { file_path: 'hello.txt' } },
+        { type: 'tool_result', tool_use_id: 'c1', content: 'hi' },
+        { type: 'text', content: 'Done.' },
+        { type: 'result', is_error: false },
+      ),
+    ),
+    {},
+  );
+
+  it("expects codex's own tool call (a Read runs as `cat`) instead of the app's", () => {
+    const adjusted = adjustGoldenForCli(golden, [readTurn], 'codex', { workspace: '/w' });
+    const observed = buildTurnModels(
+      toCanonicalEvents(
+        jsonl(
+          { type: 'text', content: 'Reading.' },
+          { type: 'tool_use', id: 'i1', name: 'Bash', input: { command: 'cat hello.txt' } },
+          { type: 'tool_result', tool_use_id: 'i1', content: 'hi' },
+          { type: 'text', content: 'Done.' },
+          { type: 'result', is_error: false },
+        ),
+      ),
+      { workspace: '/w' },
+    );
+    expect(compareWithGolden({ label: 'g', turns: adjusted }, observed, 'o')).toEqual([]);
+    // Without the adjustment the same transcript is a tool-call difference.
+    expect(compareWithGolden({ label: 'g', turns: golden }, observed, 'o')[0]?.rule).toBe('golden.tool-calls');
+  });
+
+  it('drops the partial text of a message cut short for CLIs that print whole messages only', () => {
+    const interrupted: Turn = {
+      prompt: 'p',
+      interrupt: 'after-first-text',
+      responses: [{ text: ['One, '], stall: 'after-first-text' }],
+      expect: { isError: true },
+    };
+    expect(turnEndsInCutMessage(interrupted)).toBe(true);
+    expect(turnEndsInCutMessage(readTurn)).toBe(false);
+    const partial = buildTurnModels(
+      toCanonicalEvents(
+        jsonl({ type: 'text', content: 'One, ' }, { type: 'interrupt' }, { type: 'result', is_error: true }),
+      ),
+      {},
+    );
+    const nothing = buildTurnModels(
+      toCanonicalEvents(jsonl({ type: 'interrupt' }, { type: 'result', is_error: true })),
+      {},
+    );
+    expect(
+      compareWithGolden(
+        { label: 'g', turns: adjustGoldenForCli(partial, [interrupted], 'claude', { workspace: '/w' }) },
+        adjustObservedForCli(nothing, [interrupted], 'claude'),
+        'o',
+      ),
+    ).toEqual([]);
+    // gemini streams partial text, so there it is still compared.
+    expect(
+      compareWithGolden(
+        { label: 'g', turns: adjustGoldenForCli(partial, [interrupted], 'gemini', { workspace: '/w' }) },
+        adjustObservedForCli(nothing, [interrupted], 'gemini'),
+        'o',
+      )[0]?.rule,
+    ).toBe('golden.text');
+  });
+});

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { toCanonicalEvents } from '../../../harness/protocol/canonical.js';
+import { compareWithGolden, textDifference, usageDifference } from '../../../harness/runner/golden/golden-compare.js';
+import { buildTurnModels } from '../../../harness/runner/golden/golden-model.js';
+
+const lines = (...messages: object[]) => `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`;
+const init = {
+  type: 'system',
+  subtype: 'init',
+  session_id: 's1',
+  model: 'm',
+  cwd: '/w',
+  permissionMode: 'default',
+  tools: ['Read'],
+};
+
+/** A flat golden: text, two parallel reads, more text, result. */
+const golden = lines(
+  init,
+  { type: 'text', content: 'Reading ' },
+  { type: 'text', content: 'both.' },
+  { type: 'tool_use', id: 'call_a', name: 'Read', input: { file_path: 'a.txt' } },
+  { type: 'tool_result', tool_use_id: 'call_a', content: '1\tA', is_error: false },
+  { type: 'tool_use', id: 'call_b', name: 'Read', input: { file_path: 'b.txt' } },
+  { type: 'tool_result', tool_use_id: 'call_b', content: 'missing', is_error: true },
+  { type: 'text', content: 'Done.' },
+  { type: 'result', is_error: false, usage: { input_tokens: 10, output_tokens: 5 } },
+  { type: 'message_stop' },
+);
+
+function compare(observed: string, workspace = '/tmp/run/workspace') {
+  const expected = buildTurnModels(toCanonicalEvents(golden), {});
+  return compareWithGolden(
+    { label: 'golden.jsonl', turns: expected },
+    buildTurnModels(toCanonicalEvents(observed), { workspace }),
+    'stdout',
+  );
+}
+
+describe('golden comparison (R10)', () => {
+  it('accepts the envelope dialect, other chunking, other ids, another call order, absolute paths and CRLF', () => {
+    const observed = lines(
+      { ...init, session_id: 'other', cwd: '/tmp/run/workspace' },
+      { type: 'assistant', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'Read' }] } },
+      {
+        type: 'assistant',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'ing both.' },
+            { type: 'thinking', thinking: 'hmm' },
+          ],
+        },
+      },
+      {
+        type: 'assistant',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 'x2', name: 'Read', input: { file_path: '/tmp/run/workspace/b.txt' } },
+            { type: 'tool_use', id: 'x1', name: 'Read', input: { file_path: './a.txt' } },
+          ],
+        },
+      },
+      {
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'x1', content: 'A', is_error: false },
+            { type: 'tool_result', tool_use_id: 'x2', content: 'no such file', is_error: true },
+          ],
+        },
+      },
+      { type: 'usage', input_tokens: 4, output_tokens: 2 },
+      { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } },
+      {
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        duration_ms: 999,
+        total_cost_usd: 1,
+        usage: { input_tokens: 10, output_tokens: 5 },
+      },
+    ).replace(/\n/g, '\r\n');
+    expect(compare(observed)).toEqual([]);
+  });
+
+  it('reports a text difference with expected and observed around it, with line numbers', () => {
+    const observed = golden.replace('"both."', '"one."');
+    const [finding, ...rest] = compare(observed);
+    expect(rest).toEqual([]);
+    expect(finding?.rule).toBe('golden.text');
+    expect(finding?.line).toBe(2);
+    expect(finding?.message).toContain('text differs at character 9');
+    expect(finding?.message).toContain('expected (golden.jsonl):\n  > L2-3     text "Reading both."');
+    expect(finding?.message).toContain('observed (stdout):\n  > L2-3     text "Reading one."');
+    expect(finding?.message).toMatch(/L4-7\s+tools \[Read/);
+  });
+
+  it('reports a different tool input, a missing tool_result and a different is_error as golden.tool-calls', () => {
+    expect(compare(golden.replace('"b.txt"', '"c.txt"'))[0]).toMatchObject({
+      rule: 'golden.tool-calls',
+      message: expect.stringContaining('missing Read {"file_path":"<cwd>/b.txt"}'),
+    });
+    const noResult = golden
+      .split('\n')
+      .filter((line) => !line.includes('"tool_use_id":"call_b"'))
+      .join('\n');
+    expect(compare(noResult)[0]?.message).toContain('has no tool_result answering its id');
+    expect(compare(golden.replace('"is_error":true', '"is_error":false'))[0]?.message).toContain(
+      'answered with is_error false, expected true',
+    );
+  });
+
+  it('reports result is_error, usage totals and a different number of turns', () => {
+    expect(compare(golden.replace('"result","is_error":false', '"result","is_error":true'))[0]?.rule).toBe(
+      'golden.result',
+    );
+    const usage = compare(golden.replace('"input_tokens":10', '"input_tokens":11'))[0];
+    expect(usage?.rule).toBe('usage.totals');
+    expect(usage?.message).toContain('expected usage 10 in / 5 out, observed usage 11 in / 5 out');
+    const twoTurns = golden + lines({ type: 'text', content: 'again' }, { type: 'result', is_error: false });
+    expect(compare(twoTurns).map((finding) => finding.rule)).toContain('golden.turns');
+  });
+
+  it("reports a missing result as the turn's first difference", () => {
+    const cut = golden
+      .split('\n')
+      .filter((line) => !line.includes('"type":"result"'))
+      .join('\n');
+    expect(compare(cut)[0]).toMatchObject({
+      rule: 'golden.result',
+      message: expect.stringContaining('missing result success'),
+    });
+  });
+});
+
+describe('usageDifference (R4)', () => {
+  it('compares reported totals exactly, estimates only for being above 0', () => {
+    expect(usageDifference({ inputTokens: 3, outputTokens: 4 }, { inputTokens: 3, outputTokens: 4 })).toBeUndefined();
+    expect(
+      usageDifference({ inputTokens: 3, outputTokens: 4 }, { inputTokens: 3, outputTokens: 4, estimated: true }),
+    ).toMatch(/estimate/);
+    expect(
+      usageDifference({ estimated: true, inputTokens: 1 }, { inputTokens: 50, outputTokens: 9, estimated: true }),
+    ).toBeUndefined();
+    expect(usageDifference({ estimated: true, inputTokens: 1 }, { inputTokens: 0, outputTokens: 0 })).toMatch(
+      /above 0/,
+    );
+    expect(usageDifference(undefined, { inputTokens: 1, outputTokens: 1 })).toBeUndefined();
+  });
+
+  it('lets an error turn omit usage, but not report other totals', () => {
+    expect(usageDifference({ inputTokens: 3, outputTokens: 4 }, undefined, true)).toBeUndefined();
+    expect(usageDifference({ inputTokens: 3, outputTokens: 4 }, undefined, false)).toMatch(/no usage/);
+    expect(usageDifference({ inputTokens: 3, outputTokens: 4 }, { inputTokens: 9, outputTokens: 4 }, true)).toMatch(
+      /observed usage 9/,
+    );
+  });
+});
+
+describe('textDifference', () => {
+  it('points at the first differing character with context', () => {
+    expect(textDifference('hello world', 'hello there')).toBe(
+      'text differs at character 7: expected …"hello world"…, observed …"hello there"…',
+    );
+  });
+});
