@@ -23,7 +23,10 @@ const HEADLINE = /ratio|goal|more than|\d(?:\.\d+)?\s*x\b|MB\/s/i;
 // Benches that also run on the other pinned Node majors (scripts/node-binaries.mjs), side by side.
 const MULTI_NODE = new Set(['shim.bench.mjs']);
 
-/** [label, node executable] for a bench: this Node, plus the other majors for MULTI_NODE benches. */
+/**
+ * [label, node executable] for a bench: this Node, plus the other majors for MULTI_NODE benches.
+ * @param {string} name
+ */
 function nodesFor(name) {
   const nodes = [[`node ${process.versions.node}`, process.execPath]];
   if (!MULTI_NODE.has(name) || process.env.YUME_BENCH_ONE_NODE) return nodes;
@@ -39,6 +42,7 @@ function nodesFor(name) {
   return nodes;
 }
 
+/** @param {string} message */
 function usage(message) {
   process.stderr.write(`bench: ${message}\nusage: node scripts/bench.mjs [NAME...] [--dir DIR] [--timeout-ms N]\n`);
   return 2;

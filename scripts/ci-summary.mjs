@@ -11,14 +11,15 @@ for (const file of files) {
   try {
     report = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    console.log(`could not read ${file}: ${error.message}`);
+    console.log(`could not read ${file}: ${/** @type {Error} */ (error).message}`);
     failed += 1;
     continue;
   }
   passed += report.numPassedTests ?? 0;
   // A test file that failed to load counts as a failure even though it has no test cases.
   const failedSuites = (report.testResults ?? []).filter(
-    (r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0,
+    (/** @type {{ status?: string, assertionResults?: unknown[] }} */ r) =>
+      r.status === 'failed' && (r.assertionResults ?? []).length === 0,
   ).length;
   failed += (report.numFailedTests ?? 0) + failedSuites;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);

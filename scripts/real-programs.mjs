@@ -23,6 +23,7 @@ export function realProgramsDir() {
   return process.env.YUME_REAL_PROGRAMS_DIR ?? path.join(homedir(), '.cache', 'yume-conformance', 'real-programs');
 }
 
+/** @param {string} name */
 function pinOf(name) {
   const pin = REAL_PROGRAM_PINS[name];
   if (!pin) {
@@ -32,11 +33,19 @@ function pinOf(name) {
   return pin;
 }
 
+/**
+ * @param {{ package: string, version: string }} pin
+ * @param {string} [version]
+ */
 function installFolder(pin, version = pin.version) {
   return path.join(realProgramsDir(), `${pin.package.replace('/', '+')}@${version}`);
 }
 
-/** Installs one program (pinned version unless `version` is given); returns the executable's absolute path. */
+/**
+ * Installs one program (pinned version unless `version` is given); returns the executable's absolute path.
+ * @param {string} name
+ * @param {{ version?: string, log?: (line: string) => void }} [options]
+ */
 export function ensureRealProgram(name, { version, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const pin = pinOf(name);
   const folder = installFolder(pin, version);
@@ -72,7 +81,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       process.exit(2);
     }
   } catch (error) {
-    console.error(`real-programs: ${error.message}`);
+    console.error(`real-programs: ${/** @type {Error} */ (error).message}`);
     process.exit(1);
   }
 }

@@ -7,6 +7,10 @@ import { ensureRealProgram, REAL_PROGRAM_PINS } from './real-programs.mjs';
 
 export const UNPRIVILEGED_USER = 'yume-real';
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function run(command, args) {
   execFileSync(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
 }

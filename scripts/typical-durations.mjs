@@ -12,6 +12,7 @@ if (!file) {
   process.exit(2);
 }
 const report = JSON.parse(readFileSync(file, 'utf8'));
+/** @type {Map<string, number[]>} */
 const byScenario = new Map();
 for (const run of report.runs ?? []) {
   if (typeof run.durationMs !== 'number') continue;
