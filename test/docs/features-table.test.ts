@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_SHIM_CAPABILITIES } from '../../harness/runner/capabilities.js';
+import { REFERENCE_SHIM_CAPABILITIES } from '../../harness/runner/config/capabilities.js';
 
 const root = path.join(import.meta.dirname, '..', '..');
 const GUIDE = path.join(root, 'docs', 'writing-a-shim.md');

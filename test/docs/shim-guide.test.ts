@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAllScenarios } from '../../harness/mock/scenario-loader.js';
+import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
 import { documentSections } from '../../harness/rules/sources.js';
-import { capabilitiesFrom } from '../../harness/runner/capabilities.js';
-import { buildMatrix } from '../../harness/runner/matrix.js';
+import { capabilitiesFrom } from '../../harness/runner/config/capabilities.js';
+import { buildMatrix } from '../../harness/suite/matrix.js';
 
 const root = path.join(import.meta.dirname, '..', '..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
