@@ -26,6 +26,14 @@ export type CheckedRequest = Pick<
 
 const FATAL_STATUSES = new Set([400, 401, 403, 404]);
 
+/** What every request check of one run reads, and where it reports (each finding once). */
+interface RequestCheckContext {
+  scenario: Scenario;
+  provider: MockProviderId;
+  ids: ReturnType<typeof toolCallIdMap>;
+  report: Report;
+}
+
 export function checkProviderRequests(
   scenario: Scenario,
   provider: MockProviderId,
@@ -39,10 +47,23 @@ export function checkProviderRequests(
     seen.add(key);
     findings.push(runFinding(rule, message));
   };
-  const ids = toolCallIdMap(scenario, provider);
+  const ctx: RequestCheckContext = { scenario, provider, ids: toolCallIdMap(scenario, provider), report };
   const ordered = [...requests].sort((a, b) => a.index - b.index);
+  routeChecks(ctx, ordered);
   const mine = ordered.filter((request) => request.provider === provider);
+  scenario.turns.forEach((_, t) => {
+    turnChecks(
+      ctx,
+      t,
+      mine.filter((request) => request.turn === t),
+    );
+  });
+  return findings;
+}
 
+/** What each request's own outcome says: no endpoint, too large, rejected credentials, no JSON, tools undeclared. */
+function routeChecks(ctx: RequestCheckContext, ordered: readonly CheckedRequest[]): void {
+  const { report } = ctx;
   for (const request of ordered) {
     // A connectivity probe (`HEAD /`, as Claude Code sends one) asks nothing of the provider.
     if (request.method === 'HEAD' && request.path === '/') continue;
@@ -50,7 +71,7 @@ export function checkProviderRequests(
     if (request.outcome === 'no-route') report('requests.endpoint', `${where} is not an endpoint of any mocked API`);
     if (request.outcome === 'body-too-large')
       report('requests.body-size', `${where} sent a body over the mock's limit ${request.rawBody ?? ''}; answered 413`);
-    if (request.provider !== provider) continue;
+    if (request.provider !== ctx.provider) continue;
     if (request.outcome === 'auth-rejected')
       report('requests.auth', `${where} was rejected for its credentials (HTTP ${request.status ?? '4xx'})`);
     if (request.outcome === 'bad-body') report('requests.body-json', `${where} has a body that is not JSON`);
@@ -61,91 +82,100 @@ export function checkProviderRequests(
       );
     }
   }
+}
 
-  scenario.turns.forEach((turn, t) => {
-    const inTurn = mine.filter((request) => request.turn === t);
-    const served = inTurn.filter((request) => request.responseIndex !== undefined);
+/** The checks of one turn's requests to the provider under test. */
+function turnChecks(ctx: RequestCheckContext, t: number, inTurn: readonly CheckedRequest[]): void {
+  const { scenario, provider, report } = ctx;
+  const turn = scenario.turns[t]!;
+  const served = inTurn.filter((request) => request.responseIndex !== undefined);
+  retryChecks(ctx, t, inTurn);
+  requestShapeChecks(ctx, t, served);
 
-    // Retries: no retry after a fatal status; retry-after honoured; nothing beyond the script.
-    let afterFatal = false; // requests after a fatal status are reported once, as a forbidden retry
-    inTurn.forEach((request, position) => {
-      const response = request.responseIndex !== undefined ? turn.responses[request.responseIndex] : undefined;
-      const next = inTurn[position + 1];
-      const fault = response?.fault?.kind === 'http' ? response.fault : undefined;
-      if (fault && FATAL_STATUSES.has(fault.status) && next) {
-        afterFatal = true;
-        report(
-          'requests.no-retry-after-fatal',
-          `turn ${t + 1}: the shim sent another request (#${next.index + 1}) after HTTP ${fault.status}`,
-        );
-      } else if (request.outcome === 'unscripted' && !afterFatal) {
-        report(
-          'requests.unscripted',
-          `turn ${t + 1}: request #${request.index + 1} came after all ${turn.responses.length} scripted response(s) were used`,
-        );
-      }
-      if (fault?.retryAfter && fault.retryAfter > 0 && next) {
-        const gap = next.elapsedMs - request.elapsedMs;
-        // 10% slack for timer granularity; a shim that ignores the header retries within a few ms.
-        if (gap < fault.retryAfter * 1000 * 0.9) {
-          report(
-            'requests.retry-after-honoured',
-            `turn ${t + 1}: retried after ${gap} ms, but retry-after was ${fault.retryAfter} s`,
-          );
-        }
-      }
-    });
+  // Tool results: every request after a response with tool calls carries their results.
+  for (const request of served) {
+    const earlier = turn.responses
+      .slice(0, request.responseIndex)
+      .filter((response) => !response.fault || response.fault.kind === 'drip');
+    const calls = earlier.flatMap((response) => response.toolCalls ?? []);
+    if (calls.length === 0) continue;
+    const history = thisTurnsHistory(requestView(provider, request.body, request.path).history, turn.prompt);
+    checkToolResults(ctx, request, { t, calls, responses: earlier, history });
+  }
 
-    if (provider === 'openai-chat') {
-      for (const request of served) {
-        if (!requestView(provider, request.body, request.path).includeUsage) {
-          report(
-            'requests.usage-requested',
-            `turn ${t + 1}: request #${request.index + 1} streams without stream_options.include_usage`,
-            'usage',
-          );
-        }
-      }
-    }
+  // History on resume (spawn-per-turn --resume, or a later turn of a persistent process).
+  if (t > 0 && (turn.resume || scenario.mode === 'persistent') && served[0]) checkHistory(ctx, t, served[0]);
+
+  // Interrupt: the stalled stream must have been closed by the client.
+  if (turn.interrupt === 'after-first-text') {
     for (const request of served) {
-      if (!requestView(provider, request.body, request.path).stream) {
+      if (turn.responses[request.responseIndex!]?.stall && !request.closedByClient) {
         report(
-          'requests.streaming',
-          `turn ${t + 1}: request #${request.index + 1} asks for a non-streamed answer`,
-          'streaming',
+          'requests.connection-closed-on-interrupt',
+          `turn ${t + 1}: the stalled stream of request #${request.index + 1} was still open when the run ended`,
         );
       }
     }
+  }
+}
 
-    // Tool results: every request after a response with tool calls carries their results.
-    for (const request of served) {
-      const earlier = turn.responses
-        .slice(0, request.responseIndex)
-        .filter((response) => !response.fault || response.fault.kind === 'drip');
-      const calls = earlier.flatMap((response) => response.toolCalls ?? []);
-      if (calls.length === 0) continue;
-      const history = thisTurnsHistory(requestView(provider, request.body, request.path).history, turn.prompt);
-      checkToolResults(provider, t, request, calls, earlier, history, turn.expect.toolResults ?? [], ids, report);
+/** Retries: no retry after a fatal status; retry-after honoured; nothing beyond the script. */
+function retryChecks(ctx: RequestCheckContext, t: number, inTurn: readonly CheckedRequest[]): void {
+  const { report } = ctx;
+  const turn = ctx.scenario.turns[t]!;
+  let afterFatal = false; // requests after a fatal status are reported once, as a forbidden retry
+  inTurn.forEach((request, position) => {
+    const response = request.responseIndex !== undefined ? turn.responses[request.responseIndex] : undefined;
+    const next = inTurn[position + 1];
+    const fault = response?.fault?.kind === 'http' ? response.fault : undefined;
+    if (fault && FATAL_STATUSES.has(fault.status) && next) {
+      afterFatal = true;
+      report(
+        'requests.no-retry-after-fatal',
+        `turn ${t + 1}: the shim sent another request (#${next.index + 1}) after HTTP ${fault.status}`,
+      );
+    } else if (request.outcome === 'unscripted' && !afterFatal) {
+      report(
+        'requests.unscripted',
+        `turn ${t + 1}: request #${request.index + 1} came after all ${turn.responses.length} scripted response(s) were used`,
+      );
     }
-
-    // History on resume (spawn-per-turn --resume, or a later turn of a persistent process).
-    if (t > 0 && (turn.resume || scenario.mode === 'persistent') && served[0]) {
-      checkHistory(scenario, provider, t, served[0], report);
-    }
-
-    // Interrupt: the stalled stream must have been closed by the client.
-    if (turn.interrupt === 'after-first-text') {
-      for (const request of served) {
-        if (turn.responses[request.responseIndex!]?.stall && !request.closedByClient) {
-          report(
-            'requests.connection-closed-on-interrupt',
-            `turn ${t + 1}: the stalled stream of request #${request.index + 1} was still open when the run ended`,
-          );
-        }
+    if (fault?.retryAfter && fault.retryAfter > 0 && next) {
+      const gap = next.elapsedMs - request.elapsedMs;
+      // 10% slack for timer granularity; a shim that ignores the header retries within a few ms.
+      if (gap < fault.retryAfter * 1000 * 0.9) {
+        report(
+          'requests.retry-after-honoured',
+          `turn ${t + 1}: retried after ${gap} ms, but retry-after was ${fault.retryAfter} s`,
+        );
       }
     }
   });
-  return findings;
+}
+
+/** Each answered request streams, and on Chat Completions asks for usage. */
+function requestShapeChecks(ctx: RequestCheckContext, t: number, served: readonly CheckedRequest[]): void {
+  const { provider, report } = ctx;
+  if (provider === 'openai-chat') {
+    for (const request of served) {
+      if (!requestView(provider, request.body, request.path).includeUsage) {
+        report(
+          'requests.usage-requested',
+          `turn ${t + 1}: request #${request.index + 1} streams without stream_options.include_usage`,
+          'usage',
+        );
+      }
+    }
+  }
+  for (const request of served) {
+    if (!requestView(provider, request.body, request.path).stream) {
+      report(
+        'requests.streaming',
+        `turn ${t + 1}: request #${request.index + 1} asks for a non-streamed answer`,
+        'streaming',
+      );
+    }
+  }
 }
 
 type Report = (rule: string, message: string, dedupeKey?: string) => void;
@@ -162,17 +192,18 @@ function thisTurnsHistory(history: HistoryItem[], prompt: string): HistoryItem[]
   return start < 0 ? history : history.slice(start);
 }
 
-function checkToolResults(
-  provider: MockProviderId,
-  t: number,
-  request: CheckedRequest,
-  calls: ScriptToolCall[],
-  responses: ModelResponse[],
-  history: HistoryItem[],
-  expected: { id: string; isError: boolean; contains?: string[] }[],
-  ids: ReturnType<typeof toolCallIdMap>,
-  report: Report,
-): void {
+/** The earlier calls of a turn whose results a request must carry, with the history it sent. */
+interface ToolResultsSent {
+  t: number;
+  calls: ScriptToolCall[];
+  responses: ModelResponse[];
+  history: HistoryItem[];
+}
+
+function checkToolResults(ctx: RequestCheckContext, request: CheckedRequest, sent: ToolResultsSent): void {
+  const { provider, ids, report } = ctx;
+  const { t, calls, history } = sent;
+  const expected = ctx.scenario.turns[t]!.expect.toolResults ?? [];
   const results = history.flatMap((item) => item.toolResults);
   const where = `turn ${t + 1}, request #${request.index + 1}`;
   const geminiUsed = new Set<HistoryToolResult>();
@@ -221,41 +252,42 @@ function checkToolResults(
       );
     }
   }
-  if (provider === 'gemini') {
-    // The first function call of each model response carries a signature that must come back on that part.
-    // Signatures are unique per response, so look the part up by name and signature: a resumed or persistent
-    // history also holds earlier turns' parts of the same name, and a response may call one name twice.
-    const replayed = history.filter((item) => item.role === 'assistant').flatMap((item) => item.toolCalls);
-    for (const response of responses) {
-      const first = response.toolCalls?.[0];
-      if (!first) continue;
-      const expectedSignature = ids.get(first.id)?.thoughtSignature;
-      const sameName = replayed.filter((candidate) => candidate.name === first.name);
-      if (sameName.length === 0) {
-        report(
-          'requests.thought-signature-echoed',
-          `${where}: the model's ${first.name} functionCall part is missing from the history`,
-          first.id,
-        );
-      } else if (!sameName.some((candidate) => candidate.thoughtSignature === expectedSignature)) {
-        const sent = sameName.map((candidate) => JSON.stringify(candidate.thoughtSignature ?? null)).join(', ');
-        report(
-          'requests.thought-signature-echoed',
-          `${where}: no ${first.name} functionCall part came back with the thoughtSignature the mock sent (sent: ${sent})`,
-          first.id,
-        );
-      }
+  if (provider === 'gemini') checkThoughtSignatures(ctx, sent, where);
+}
+
+/**
+ * Gemini: the first function call of each model response carries a signature that must come back on that part.
+ * Signatures are unique per response, so look the part up by name and signature: a resumed or persistent
+ * history also holds earlier turns' parts of the same name, and a response may call one name twice.
+ */
+function checkThoughtSignatures(ctx: RequestCheckContext, sent: ToolResultsSent, where: string): void {
+  const { ids, report } = ctx;
+  const { history, responses } = sent;
+  const replayed = history.filter((item) => item.role === 'assistant').flatMap((item) => item.toolCalls);
+  for (const response of responses) {
+    const first = response.toolCalls?.[0];
+    if (!first) continue;
+    const expectedSignature = ids.get(first.id)?.thoughtSignature;
+    const sameName = replayed.filter((candidate) => candidate.name === first.name);
+    if (sameName.length === 0) {
+      report(
+        'requests.thought-signature-echoed',
+        `${where}: the model's ${first.name} functionCall part is missing from the history`,
+        first.id,
+      );
+    } else if (!sameName.some((candidate) => candidate.thoughtSignature === expectedSignature)) {
+      const signatures = sameName.map((candidate) => JSON.stringify(candidate.thoughtSignature ?? null)).join(', ');
+      report(
+        'requests.thought-signature-echoed',
+        `${where}: no ${first.name} functionCall part came back with the thoughtSignature the mock sent (sent: ${signatures})`,
+        first.id,
+      );
     }
   }
 }
 
-function checkHistory(
-  scenario: Scenario,
-  provider: MockProviderId,
-  t: number,
-  request: CheckedRequest,
-  report: Report,
-): void {
+function checkHistory(ctx: RequestCheckContext, t: number, request: CheckedRequest): void {
+  const { scenario, provider, ids, report } = ctx;
   const history = requestView(provider, request.body, request.path).history;
   const userText = history
     .filter((item) => item.role === 'user')
@@ -266,7 +298,6 @@ function checkHistory(
     .flatMap((item) => item.texts)
     .join('');
   const sentCallIds = new Set(history.flatMap((item) => item.toolCalls.map((call) => call.id)));
-  const ids = toolCallIdMap(scenario, provider);
   const where = `turn ${t + 1}, request #${request.index + 1}`;
   for (let earlier = 0; earlier < t; earlier += 1) {
     const previous = scenario.turns[earlier]!;
