@@ -1,7 +1,7 @@
 // Script response -> Responses API streaming events
 // (https://platform.openai.com/docs/api-reference/responses-streaming): every event has `event:` equal to its
 // JSON `type` and a sequence_number; output_item.done always carries the complete item (Codex reads it).
-import type { ModelResponse } from '../scenario/scenario-types.js';
+import type { ModelResponse, ScriptToolCall } from '../scenario/scenario-types.js';
 import { type WireRenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { providerToolCallId, responsesItemId, stableHex } from '../scenario/tool-call-ids.js';
 import { isCustomToolCall } from '../scenario/custom-tool-calls.js';
@@ -108,10 +108,12 @@ function finalItems(response: ModelResponse, ctx: WireRenderContext): Record<str
   return items;
 }
 
+type Emit = (type: string, payload: Record<string, unknown>, firstText?: boolean) => void;
+
 export function renderOpenAIResponsesStream(response: ModelResponse, ctx: WireRenderContext): WireFrame[] {
   const frames: WireFrame[] = [];
   let sequence = 0;
-  const emit = (type: string, payload: Record<string, unknown>, firstText?: boolean): void => {
+  const emit: Emit = (type, payload, firstText) => {
     frames.push({ bytes: namedEvent(type, { type, sequence_number: sequence++, ...payload }), firstText });
   };
   const id = ids(ctx);
@@ -121,98 +123,17 @@ export function renderOpenAIResponsesStream(response: ModelResponse, ctx: WireRe
 
   let outputIndex = 0;
   if (response.thinking?.length) {
-    const item_id = id.reasoning;
-    const full = response.thinking.join('');
-    emit('response.output_item.added', {
-      output_index: outputIndex,
-      item: { id: item_id, type: 'reasoning', summary: [] },
-    });
-    emit('response.reasoning_summary_part.added', {
-      item_id,
-      output_index: outputIndex,
-      summary_index: 0,
-      part: { type: 'summary_text', text: '' },
-    });
-    for (const delta of response.thinking) {
-      emit('response.reasoning_summary_text.delta', { item_id, output_index: outputIndex, summary_index: 0, delta });
-    }
-    emit('response.reasoning_summary_text.done', { item_id, output_index: outputIndex, summary_index: 0, text: full });
-    emit('response.reasoning_summary_part.done', {
-      item_id,
-      output_index: outputIndex,
-      summary_index: 0,
-      part: { type: 'summary_text', text: full },
-    });
+    emitReasoning(emit, { item_id: id.reasoning, output_index: outputIndex }, response.thinking);
     emit('response.output_item.done', { output_index: outputIndex, item: items[outputIndex] });
     outputIndex += 1;
   }
   if (response.text?.length) {
-    const item_id = id.message;
-    const full = response.text.join('');
-    emit('response.output_item.added', {
-      output_index: outputIndex,
-      item: { id: item_id, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
-    });
-    emit('response.content_part.added', {
-      item_id,
-      output_index: outputIndex,
-      content_index: 0,
-      part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
-    });
-    response.text.forEach((delta, i) => {
-      emit(
-        'response.output_text.delta',
-        { item_id, output_index: outputIndex, content_index: 0, delta, logprobs: [] },
-        i === 0 || undefined,
-      );
-    });
-    emit('response.output_text.done', {
-      item_id,
-      output_index: outputIndex,
-      content_index: 0,
-      text: full,
-      logprobs: [],
-    });
-    emit('response.content_part.done', {
-      item_id,
-      output_index: outputIndex,
-      content_index: 0,
-      part: { type: 'output_text', text: full, annotations: [], logprobs: [] },
-    });
+    emitMessage(emit, { item_id: id.message, output_index: outputIndex }, response.text);
     emit('response.output_item.done', { output_index: outputIndex, item: items[outputIndex] });
     outputIndex += 1;
   }
   for (const call of response.toolCalls ?? []) {
-    const item = items[outputIndex] as Record<string, unknown>;
-    const item_id = item.id;
-    const args = argumentsText(call);
-    if (isCustomToolCall(call)) {
-      emit('response.output_item.added', {
-        output_index: outputIndex,
-        item: { ...item, status: 'in_progress', input: '' },
-      });
-      for (const delta of splitIntoPieces(args, 3)) {
-        emit('response.custom_tool_call_input.delta', { item_id, output_index: outputIndex, delta });
-      }
-      emit('response.custom_tool_call_input.done', { item_id, output_index: outputIndex, input: args });
-      emit('response.output_item.done', { output_index: outputIndex, item });
-      outputIndex += 1;
-      continue;
-    }
-    emit('response.output_item.added', {
-      output_index: outputIndex,
-      item: { ...item, status: 'in_progress', arguments: '' },
-    });
-    for (const delta of splitIntoPieces(args, 3)) {
-      emit('response.function_call_arguments.delta', { item_id, output_index: outputIndex, delta });
-    }
-    emit('response.function_call_arguments.done', {
-      item_id,
-      output_index: outputIndex,
-      name: call.name,
-      arguments: args,
-    });
-    emit('response.output_item.done', { output_index: outputIndex, item });
+    emitToolCall(emit, call, { output_index: outputIndex, item: items[outputIndex] as Record<string, unknown> });
     outputIndex += 1;
   }
   if (resolveStop(response) === 'max_tokens') {
@@ -228,6 +149,91 @@ export function renderOpenAIResponsesStream(response: ModelResponse, ctx: WireRe
     });
   }
   return frames;
+}
+
+/** Where an output item's events point: its id and its place in the response's output. */
+interface ItemPlace {
+  item_id: string;
+  output_index: number;
+}
+
+/** A reasoning item's summary, streamed (its output_item.done follows). */
+function emitReasoning(emit: Emit, place: ItemPlace, thinking: string[]): void {
+  const { item_id, output_index } = place;
+  const full = thinking.join('');
+  emit('response.output_item.added', { output_index, item: { id: item_id, type: 'reasoning', summary: [] } });
+  emit('response.reasoning_summary_part.added', {
+    item_id,
+    output_index,
+    summary_index: 0,
+    part: { type: 'summary_text', text: '' },
+  });
+  for (const delta of thinking) {
+    emit('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta });
+  }
+  emit('response.reasoning_summary_text.done', { item_id, output_index, summary_index: 0, text: full });
+  emit('response.reasoning_summary_part.done', {
+    item_id,
+    output_index,
+    summary_index: 0,
+    part: { type: 'summary_text', text: full },
+  });
+}
+
+/** An assistant message's text, streamed delta by delta; the first delta is the stream's first text. */
+function emitMessage(emit: Emit, place: ItemPlace, text: string[]): void {
+  const { item_id, output_index } = place;
+  const full = text.join('');
+  emit('response.output_item.added', {
+    output_index,
+    item: { id: item_id, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+  });
+  emit('response.content_part.added', {
+    item_id,
+    output_index,
+    content_index: 0,
+    part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+  });
+  text.forEach((delta, i) => {
+    emit(
+      'response.output_text.delta',
+      { item_id, output_index, content_index: 0, delta, logprobs: [] },
+      i === 0 || undefined,
+    );
+  });
+  emit('response.output_text.done', { item_id, output_index, content_index: 0, text: full, logprobs: [] });
+  emit('response.content_part.done', {
+    item_id,
+    output_index,
+    content_index: 0,
+    part: { type: 'output_text', text: full, annotations: [], logprobs: [] },
+  });
+}
+
+/** A function call (or a custom tool call) with its arguments in pieces, then its output_item.done. */
+function emitToolCall(
+  emit: Emit,
+  call: ScriptToolCall,
+  place: { output_index: number; item: Record<string, unknown> },
+): void {
+  const { output_index, item } = place;
+  const item_id = item.id;
+  const args = argumentsText(call);
+  if (isCustomToolCall(call)) {
+    emit('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', input: '' } });
+    for (const delta of splitIntoPieces(args, 3)) {
+      emit('response.custom_tool_call_input.delta', { item_id, output_index, delta });
+    }
+    emit('response.custom_tool_call_input.done', { item_id, output_index, input: args });
+    emit('response.output_item.done', { output_index, item });
+    return;
+  }
+  emit('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });
+  for (const delta of splitIntoPieces(args, 3)) {
+    emit('response.function_call_arguments.delta', { item_id, output_index, delta });
+  }
+  emit('response.function_call_arguments.done', { item_id, output_index, name: call.name, arguments: args });
+  emit('response.output_item.done', { output_index, item });
 }
 
 /** In-stream failure: an `error` event (the Node SDK throws APIError; Codex fails for lack of response.completed). */
