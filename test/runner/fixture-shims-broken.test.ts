@@ -14,6 +14,9 @@ describe.concurrent('broken fixture shims are caught, each by its rule', () => {
     ['swaps-tool-use-and-result.mjs', 'single-tool', 'tool.result-pairs-use'],
     ['duplicates-tool-id.mjs', 'multi-tool', 'tool.unique-id'],
     ['prints-success-after-error.mjs', 'fault-400', 'error.no-success-after-error'],
+    // An extra key in a tool input, ordinary or `__proto__` (kept as JSON has it, never dropped by a copy).
+    ['adds-tool-input-key.mjs', 'single-tool', 'golden.tool-calls'],
+    ['hides-key-in-proto.mjs', 'single-tool', 'golden.tool-calls'],
   ])('%s on %s → %s', async (shim, scenario, rule) => {
     const result = await runFixture(fixtureShim(shim), scenario);
     expect(result.status).toBe('failed');

@@ -42,19 +42,22 @@ function stabilise(
   if (depth >= MAX_COMPARED_DEPTH && value && typeof value === 'object') return TOO_DEEP_MARKER;
   if (Array.isArray(value)) return value.map((item) => stabilise(item, context, uuids, depth + 1, volatile));
   if (value && typeof value === 'object') {
-    const result: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (key === 'uuid' && typeof item === 'string') {
-        uuids.count += 1;
-        result[key] = `golden-uuid-${uuids.count}`;
-      } else {
-        result[key] =
-          key in volatile && item !== undefined && item !== null
+    // Built with Object.fromEntries and own-key lookups: a `__proto__` key (own data after JSON.parse) stays
+    // a key of the copy, never its prototype, and no inherited name counts as volatile.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => {
+        if (key === 'uuid' && typeof item === 'string') {
+          uuids.count += 1;
+          return [key, `golden-uuid-${uuids.count}`];
+        }
+        return [
+          key,
+          Object.hasOwn(volatile, key) && item !== undefined && item !== null
             ? volatile[key]
-            : stabilise(item, context, uuids, depth + 1, volatile);
-      }
-    }
-    return result;
+            : stabilise(item, context, uuids, depth + 1, volatile),
+        ];
+      }),
+    );
   }
   return value;
 }

@@ -80,8 +80,10 @@ const DEFAULT_INPUTS: Record<string, Record<string, unknown>> = { Edit: { replac
 
 /** A tool call's input without the optional fields that hold their default value. */
 export function withoutDefaultInputs(name: string, input: unknown): unknown {
-  const defaults = DEFAULT_INPUTS[name];
+  // Own keys only: a tool named `__proto__` or `constructor` has no defaults.
+  const defaults = Object.hasOwn(DEFAULT_INPUTS, name) ? DEFAULT_INPUTS[name] : undefined;
   if (!defaults || !input || typeof input !== 'object' || Array.isArray(input)) return input;
+  // A spread keeps every own key as data, `__proto__` included (JSON.parse makes it an own key).
   const kept = { ...(input as Record<string, unknown>) };
   for (const [field, value] of Object.entries(defaults)) if (kept[field] === value) delete kept[field];
   return kept;
@@ -95,11 +97,13 @@ export function normaliseToolInput(input: unknown, context: NormaliseContext, ke
   if (depth >= MAX_COMPARED_DEPTH && input && typeof input === 'object') return TOO_DEEP_MARKER;
   if (Array.isArray(input)) return input.map((item) => normaliseToolInput(item, context, undefined, depth + 1));
   if (input && typeof input === 'object') {
-    const sorted: Record<string, unknown> = {};
-    for (const name of Object.keys(input).sort()) {
-      sorted[name] = normaliseToolInput((input as Record<string, unknown>)[name], context, name, depth + 1);
-    }
-    return sorted;
+    // Object.fromEntries defines each key as own data: an assignment `sorted[name] = ...` would make a
+    // `__proto__` key (an own key after JSON.parse) the copy's prototype, and the key would vanish.
+    return Object.fromEntries(
+      Object.keys(input)
+        .sort()
+        .map((name) => [name, normaliseToolInput((input as Record<string, unknown>)[name], context, name, depth + 1)]),
+    );
   }
   return input;
 }

@@ -168,4 +168,15 @@ describe('textDifference', () => {
       'text differs at character 7: expected …"hello world"…, observed …"hello there"…',
     );
   });
+
+  it('a `__proto__` key in a tool input is a difference, as any extra key is', () => {
+    const withInput = (input: string) =>
+      golden.replace('"input":{"file_path":"a.txt"}', `"input":${input}`).replace(init.cwd, '/tmp/run/workspace');
+    expect(compare(withInput('{"file_path":"a.txt"}'))).toEqual([]);
+    const extra = compare(withInput('{"polluted":true,"file_path":"a.txt"}')).map((finding) => finding.rule);
+    const proto = compare(withInput('{"__proto__":{"polluted":true},"file_path":"a.txt"}'));
+    expect(extra).toContain('golden.tool-calls');
+    expect(proto.map((finding) => finding.rule)).toContain('golden.tool-calls');
+    expect(proto.find((finding) => finding.rule === 'golden.tool-calls')?.message).toContain('__proto__');
+  });
 });

@@ -17,4 +17,15 @@ describe('golden files (D3)', () => {
         '{"type":"result","is_error":false,"session_id":"golden-session","duration_ms":0,"duration_api_ms":0,"total_cost_usd":0,"uuid":"golden-uuid-2","result":"wrote <cwd>/a"}\n',
     );
   });
+
+  it('keeps a `__proto__` key as an own key, and treats no inherited name as volatile', () => {
+    const stdout = Buffer.from(
+      '{"type":"tool_use","id":"t1","name":"Read","input":{"__proto__":{"polluted":true},"file_path":"/tmp/r/workspace/a"}}\n' +
+        '{"type":"text","content":"x","constructor":"kept","toString":"kept"}\n',
+    );
+    expect(goldenText(stdout, { workspace: '/tmp/r/workspace' })).toBe(
+      '{"type":"tool_use","id":"t1","name":"Read","input":{"__proto__":{"polluted":true},"file_path":"<cwd>/a"}}\n' +
+        '{"type":"text","content":"x","constructor":"kept","toString":"kept"}\n',
+    );
+  });
 });

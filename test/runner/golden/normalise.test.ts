@@ -5,6 +5,7 @@ import {
   normaliseText,
   normaliseToolInput,
   toolResultText,
+  withoutDefaultInputs,
 } from '../../../harness/runner/golden/normalise.js';
 
 describe('normalisation (R10)', () => {
@@ -53,5 +54,26 @@ describe('normalisation (R10)', () => {
     expect(toolResultText({ output: 'out' })).toBe('out');
     expect(toolResultText({ content: 'c' })).toBe('c');
     expect(toolResultText(null)).toBe('');
+  });
+
+  it('keeps a `__proto__` key of a tool input as an own key, as JSON.parse gives it (never the prototype)', () => {
+    const input = JSON.parse('{"__proto__":{"polluted":true},"file_path":"a.txt"}') as object;
+    const normalised = normaliseToolInput(input, unix) as Record<string, unknown>;
+    expect(Object.keys(normalised)).toEqual(['__proto__', 'file_path']);
+    expect(Object.getPrototypeOf(normalised)).toBe(Object.prototype);
+    expect(JSON.stringify(normalised)).toBe('{"__proto__":{"polluted":true},"file_path":"<cwd>/a.txt"}');
+    // The same key nested deeper, and inside an array, stays too.
+    const nested = JSON.parse('{"a":[{"__proto__":{"x":1}}]}') as object;
+    expect(JSON.stringify(normaliseToolInput(nested, unix))).toBe('{"a":[{"__proto__":{"x":1}}]}');
+  });
+
+  it('drops default inputs by own keys only: a `__proto__` key survives, a tool named `__proto__` has no defaults', () => {
+    const edit = JSON.parse('{"__proto__":{"replace_all":true},"replace_all":false,"file_path":"a"}') as object;
+    expect(JSON.stringify(withoutDefaultInputs('Edit', edit))).toBe(
+      '{"__proto__":{"replace_all":true},"file_path":"a"}',
+    );
+    const odd = JSON.parse('{"replace_all":false}') as object;
+    expect(withoutDefaultInputs('__proto__', odd)).toBe(odd);
+    expect(withoutDefaultInputs('constructor', odd)).toBe(odd);
   });
 });
