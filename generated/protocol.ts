@@ -617,6 +617,14 @@ export interface ConformanceReport {
    * Set by merge-reports --shards: how many shard reports this report joins.
    */
   mergedShards?: number;
+  /**
+   * Findings on the suite as a whole, not on one run (run only): INFO notes such as workspace.outside-home-temp (new entries in the real home or the system temp folder, which no run of several in parallel can be blamed for). Not counted in the summary.
+   */
+  suiteFindings?: ReportFinding[];
+  /**
+   * Set when the shim could not be started (run only): no run took place, so runs is empty, every count is 0 and the exit code is 2. Says why (a missing file or command, no execute permission, a missing interpreter).
+   */
+  startFailure?: string;
   [k: string]: unknown;
 }
 export interface ReportSummary {

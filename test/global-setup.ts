@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +17,21 @@ export default function setup(): () => void {
   chmodSync(scratch, 0o1777);
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = scratch;
+  // The suites tests run watch a "real home" and a "system temp folder" of the tests' own, never the
+  // developer's (harness/runner/home-temp-watch.ts): what other tests write meanwhile is no note of theirs.
+  const watched = { YUME_CONFORMANCE_REAL_HOME: 'real-home', YUME_CONFORMANCE_SYSTEM_TEMP: 'system-temp' };
+  const previousWatched = Object.fromEntries(Object.keys(watched).map((name) => [name, process.env[name]]));
+  for (const [name, folder] of Object.entries(watched)) {
+    process.env[name] = path.join(scratch, folder);
+    mkdirSync(process.env[name]!);
+  }
   return () => {
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
+    for (const [name, value] of Object.entries(previousWatched)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
 }

@@ -165,6 +165,7 @@ function officialCliSettings(flags: RunFlags): OfficialCliSettings {
 /** `--list`: the runs the options select, with the ones that will not be verified marked. */
 function listRuns(options: RunOptions): string {
   const suite = resolveSuite(options);
+  if (suite.startProblem) throw new UsageError(suite.startProblem);
   const settings = {
     shim: suite.shim,
     shimArgs: [],
@@ -218,6 +219,17 @@ async function runSuite(shim: string | undefined, flags: RunFlags): Promise<numb
   });
   if (report.exitCode === EXIT_USAGE) {
     process.stderr.write(`yume-conformance run: ${report.error}\n`);
+  }
+  if (report.startFailure !== undefined) {
+    // No run took place: the line above is all a reader needs; report files (and machine-readable output)
+    // still record that and why, but no counts and no verdict line are printed.
+    emitReports(
+      report,
+      reporters.filter((spec) => spec.file !== undefined || spec.name !== 'human'),
+      process.stdout,
+      results,
+    );
+    return report.exitCode;
   }
   emitReports(report, reporters, process.stdout, results);
   const { summary } = report;

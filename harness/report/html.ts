@@ -142,5 +142,12 @@ export function renderHtml(report: ConformanceReport, results?: readonly RunResu
           Number(a.run.status === 'failed' && !a.run.expectedFailure) || a.index - b.index,
     );
   const sections = order.map(({ run, index }) => runSection(run, results?.[index], index));
+  // No run took place (the shim could not be started), and findings on the suite as a whole.
+  if (typeof report.startFailure === 'string')
+    sections.unshift(
+      `<p><b>No run took place</b>: the shim could not be started: ${escapeHtml(report.startFailure)}</p>`,
+    );
+  if (report.suiteFindings && report.suiteFindings.length > 0)
+    sections.unshift(`<h2>The suite as a whole</h2>${findingsList(report.suiteFindings, 'suite')}`);
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>yume-conformance report</title><style>${STYLE}</style></head><body>\n${header.join('\n')}\n${sections.join('\n')}\n</body></html>\n`;
 }

@@ -69,10 +69,25 @@ function runBlock(c: ChalkInstance, run: ReportRun): string[] {
   return out;
 }
 
+/** Findings on the suite as a whole (no run is blamed): after the runs, before the counts. */
+function suiteBlock(c: ChalkInstance, findings: readonly ReportFinding[]): string[] {
+  const out = [c.bold('The suite as a whole')];
+  for (const f of findings) {
+    out.push(`  ${badge(c, f.severity)} ${c.bold(f.rule)}`);
+    out.push(`         ${printable(f.message)}`);
+    if (f.fix) out.push(`         ${c.green('fix:')} ${printable(f.fix)}`);
+  }
+  return out;
+}
+
 export function renderHuman(report: ConformanceReport, options: HumanOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
+  // No run took place: no counts, no verdict, only why.
+  if (typeof report.startFailure === 'string')
+    return `No run took place: the shim could not be started: ${printable(report.startFailure)}\n`;
   const lines: string[] = [];
   for (const run of report.runs) lines.push(...runBlock(c, run), '');
+  if (report.suiteFindings && report.suiteFindings.length > 0) lines.push(...suiteBlock(c, report.suiteFindings), '');
   const { passed, failed, warnings, notVerified, partial, errors } = report.summary;
   const parts = [
     c.green(`${passed} passed`),

@@ -52,12 +52,20 @@ export function renderJunit(report: ConformanceReport): string {
   const failures = runs.filter((r) => r.status === 'failed').length;
   const skipped = runs.filter((r) => r.status === 'not-verified').length;
   const errors = runs.filter((r) => r.status === 'error').length;
+  // No run took place (the shim could not be started): said as a property of the empty suite.
+  const startFailure =
+    typeof report.startFailure === 'string'
+      ? `<property name="startFailure" value="${xmlEscape(report.startFailure)}"/>`
+      : '';
+  // Findings on the suite as a whole (no run is blamed), as the suite's own output.
+  const suiteNotes = (report.suiteFindings ?? []).map(findingText).join('\n');
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="yume-conformance" tests="${runs.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
     `  <testsuite name="yume-conformance" tests="${runs.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
-    `    <properties><property name="warnings" value="${summary.warnings}"/></properties>`,
+    `    <properties><property name="warnings" value="${summary.warnings}"/>${startFailure}</properties>`,
     ...runs.map(testcase),
+    ...(suiteNotes ? [`    <system-out>${xmlEscape(suiteNotes)}</system-out>`] : []),
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -66,6 +66,21 @@ export const RUN_RULES = defineRules('run', [
     fix: 'Resolve paths (and symlinks) against --cwd and refuse anything outside it.',
   },
   {
+    id: 'workspace.outside-writes',
+    severity: 'MUST',
+    source: 'docs/protocol.md#writes-outside-the-workspace',
+    title: 'Nothing is written beside --cwd, in the folder that holds the workspace',
+    fix: 'Write only inside --cwd (through tools the app can refuse), HOME and TMPDIR; never next to the project folder.',
+  },
+  {
+    id: 'workspace.outside-home-temp',
+    severity: 'INFO',
+    source: 'docs/protocol.md#writes-outside-the-workspace',
+    title:
+      'New entries in the real home or the system temp folder during the suite (a shim that ignores HOME or TMPDIR)',
+    fix: 'Find the home through HOME (USERPROFILE on Windows) and temporary files through TMPDIR (TEMP), as os.homedir() and os.tmpdir() do; never through the password database or a fixed /tmp.',
+  },
+  {
     id: 'workspace.deny-untouched',
     severity: 'MUST',
     source: 'docs/protocol.md#permission-modes',

@@ -32,7 +32,7 @@ import type {
 } from './results/run-types.js';
 import { capPerRule, causesFirst } from './finding-order.js';
 import { WorkspaceTemplates } from './setup/git-workspace.js';
-import { createRunDirectories, removeRunDirectories } from './setup/workspace.js';
+import { createRunDirectories, removeRunDirectories, runnerEntries } from './setup/workspace.js';
 
 export interface Preflight {
   /** Run the scenario in persistent mode (its own mode, or an interrupt that must go through stdin on Windows). */
@@ -410,6 +410,7 @@ async function runPrepared(
       processes: execution.processes,
       workspace: dirs.workspace,
       home: dirs.home,
+      runFolder: { root: dirs.root, made: runnerEntries(dirs) },
       ...(flags ? { providerFlag: flags.provider } : {}),
       requests,
       // R7: under yume-app the gemini/openai ids offer both backends; the checks follow the one the shim used.

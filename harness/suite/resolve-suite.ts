@@ -23,7 +23,8 @@ import { resolveInvocation, type Invocation } from '../runner/config/invocation.
 import { buildMatrix } from './matrix.js';
 import { loadPreset, type Preset, PresetError, presetCapabilities, presetInvocation, presetSpecs } from './preset.js';
 import { PROVIDER_IDS, type ProviderId } from '../runner/config/providers.js';
-import { shimStartProblem } from './shim-check.js';
+import { commandStartProblem, shimStartProblem } from './shim-check.js';
+import type { WatchedRoot } from '../runner/home-temp-watch.js';
 import type { SignalSource } from './stop-signals.js';
 import type { RunResult, RunSpec } from '../runner/results/run-types.js';
 import { runKey, specIdentity } from '../runner/results/run-identity.js';
@@ -81,6 +82,11 @@ export interface RunOptions {
   maxRequestBodyBytes?: number;
   /** Where stop signals come from (default: the process; tests pass an emitter). */
   signals?: SignalSource;
+  /**
+   * The real home and the system temp folder the suite watches for shims that ignore HOME and TMPDIR
+   * (default: defaultWatchedRoots(), home-temp-watch.ts); tests point them at folders of their own.
+   */
+  watchedRoots?: readonly WatchedRoot[];
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -143,6 +149,8 @@ export interface ResolvedSuite {
   seed: number;
   /** Per-process timeout: --timeout, else the preset's, else the default. */
   timeoutMs: number;
+  /** Why the shim cannot be started at all (a missing file or command, ...): then no run takes place. */
+  startProblem?: string;
 }
 
 /** The runs of this process (the shard's, with --shard), their positions and the whole selection's fingerprint. */
@@ -166,11 +174,13 @@ export function resolveSuite(options: RunOptions): ResolvedSuite {
   const shim = usingReference ? bundledReferenceShim() : path.resolve(options.shim!);
   if (usingReference && !existsSync(shim))
     throw new UsageError(`the bundled reference shim ${shim} is missing: run \`npm run build\``);
-  // A shim given as a bare command name (on PATH) is left to the spawner; a path must exist.
-  if (!usingReference && /[\\/]/.test(options.shim!)) {
-    const problem = shimStartProblem(shim, options.shim!, options.platform ?? process.platform);
-    if (problem) throw new UsageError(problem);
-  }
+  const platform = options.platform ?? process.platform;
+  // A path must exist and be startable; a bare command name must be on the shim's PATH.
+  const startProblem = usingReference
+    ? undefined
+    : /[\\/]/.test(options.shim!)
+      ? shimStartProblem(shim, options.shim!, platform)
+      : commandStartProblem(options.shim!, platform, { ...process.env, ...options.env });
   const capabilities = resolveCapabilities(options, usingReference);
   const invocation = options.invocation === undefined ? undefined : resolveInvocation(options.invocation);
   const scenarios = resolveScenarios(
@@ -203,6 +213,7 @@ export function resolveSuite(options: RunOptions): ResolvedSuite {
     expected,
     seed,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(startProblem ? { startProblem } : {}),
   };
 }
 
@@ -217,7 +228,11 @@ function resolvePresetSuite(options: RunOptions, name: string): ResolvedSuite {
   }
   const given = options.shim ?? preset.program;
   const shim = /[\\/]/.test(given) ? path.resolve(given) : given;
-  if (/[\\/]/.test(given) && !existsSync(shim)) throw new UsageError(`shim ${given} does not exist`);
+  const startProblem = /[\\/]/.test(given)
+    ? existsSync(shim)
+      ? undefined
+      : `shim ${given} does not exist`
+    : commandStartProblem(given, options.platform ?? process.platform, { ...process.env, ...options.env });
   const capabilities = options.capabilities ? resolveCapabilities(options, false) : presetCapabilities(preset);
   const invocation =
     options.invocation === undefined ? presetInvocation(preset) : resolveInvocation(options.invocation);
@@ -247,5 +262,6 @@ function resolvePresetSuite(options: RunOptions, name: string): ResolvedSuite {
     expected,
     seed: options.seed ?? DEFAULT_SEED,
     timeoutMs: options.timeoutMs ?? preset.timeoutMs,
+    ...(startProblem ? { startProblem } : {}),
   };
 }

@@ -36,6 +36,7 @@ import {
   suiteVersion,
 } from './resolve-suite.js';
 import { loopStalls } from '../process/loop-stalls.js';
+import { defaultWatchedRoots, HomeTempWatch } from '../runner/home-temp-watch.js';
 import { exitWatcher } from '../process/exit-watcher.js';
 
 export { bundledReferenceShim, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, resolveSuite, suiteVersion };
@@ -48,6 +49,8 @@ export interface ConformanceRunReport extends ConformanceReport {
   exitCode: 0 | 1 | 2;
   /** Set with exit code 2. */
   error?: string;
+  /** Set when the shim could not be started: no run took place (runs is empty). */
+  startFailure?: string;
   shim: string;
   capabilities: string;
   seed: number;
@@ -98,6 +101,35 @@ function nonEmptyLineCount(bytes: Buffer): number {
   return count;
 }
 
+/**
+ * The report of a suite whose shim could not be started: no run took place, so there are no runs and nothing
+ * is counted; `startFailure` says why, and the exit code is 2.
+ */
+function notStartedReport(
+  suite: ResolvedSuite,
+  options: RunOptions,
+  platform: string,
+  reason: string,
+): ConformanceRunReport {
+  return {
+    summary: summarizeResults([]),
+    runs: [],
+    protocolVersion: PROTOCOL_VERSION,
+    generatedAt: new Date().toISOString(),
+    verdict: 'failed',
+    exitCode: 2,
+    error: `the shim could not be started: ${reason}`,
+    startFailure: reason,
+    shim: suite.shim,
+    capabilities: suite.capabilities.source,
+    seed: suite.seed,
+    platform,
+    suiteVersion: suiteVersion(),
+    selection: suite.selection,
+    ...(options.shard ? { shard: options.shard } : {}),
+  };
+}
+
 /** A run the suite never started because it was stopped first. */
 function notStartedResult(spec: RunSpec, signal: NodeJS.Signals): RunResult {
   return notVerifiedResult(spec, {
@@ -120,6 +152,8 @@ export interface ConformanceRunOutcome {
 export async function runConformanceWithResults(options: RunOptions = {}): Promise<ConformanceRunOutcome> {
   const suite = resolveSuite(options);
   const platform = options.platform ?? process.platform;
+  if (suite.startProblem)
+    return { report: notStartedReport(suite, options, platform, suite.startProblem), results: [] };
   const scratch = suiteScratchDirectory(options.officialCli?.mode);
   const workspaces = new WorkspaceTemplates({
     ...(options.git ? { git: options.git } : {}),
@@ -160,6 +194,11 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     if (stop.stopped) result.interrupted = true;
     return result;
   };
+  // Shims that ignore HOME or TMPDIR write into the real home or the system temp folder: listed before and after.
+  const homeTemp = HomeTempWatch.start(options.watchedRoots ?? defaultWatchedRoots(platform), [
+    scratch.directory,
+    cacheDir,
+  ]);
   // The runner's heartbeat (when its own loop could not run) and its exit watcher (exits timed off that loop).
   loopStalls.acquire();
   exitWatcher.acquire();
@@ -180,8 +219,14 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     await workspaces.close();
     if (!options.keepDirectories) await rm(cacheDir, { recursive: true, force: true, maxRetries: 3 });
   });
+  const suiteFindings = homeTemp.finish().map(toReportFinding);
   applyExpectedFailures(results, suite.expected, platform);
   const exit = suiteExit(results);
+  // Every run that was attempted failed to start (a start failure no check before the suite could foresee).
+  if (exit.code === 2 && !stop.stopped) {
+    const reason = results.find((result) => result.startFailure)?.startFailure ?? String(exit.reason);
+    return { report: notStartedReport(suite, options, platform, reason), results: [] };
+  }
   const report: ConformanceRunReport = {
     summary: summarizeResults(results),
     runs: results.map((result, index) => toReportRun(result, suite.positions[index]!)),
@@ -204,6 +249,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     suiteVersion: suiteVersion(),
     selection: suite.selection,
     ...(options.shard ? { shard: options.shard } : {}),
+    ...(suiteFindings.length > 0 ? { suiteFindings } : {}),
   };
   if (options.artifactsDir) writeArtifacts(options.artifactsDir, report.runs, results);
   return { report, results };

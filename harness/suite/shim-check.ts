@@ -70,3 +70,40 @@ export function shimStartProblem(
   }
   return undefined;
 }
+
+/** Programs the runner itself puts first on a run's PATH (auth helpers, official CLIs): found there, not here. */
+const RUN_BIN_PROGRAMS = new Set(['gcloud', 'gh', 'gemini', 'codex', 'claude']);
+
+/** Whether a file of that name in `dir` can be started on `platform` (Windows: PATHEXT, no execute bit). */
+function startableIn(dir: string, name: string, platform: PlatformName, env: NodeJS.ProcessEnv): boolean {
+  const api = platform === 'win32' ? path.win32 : path.posix;
+  const extensions =
+    platform === 'win32' ? ['', ...(env.PATHEXT ?? env.Pathext ?? '.COM;.EXE;.BAT;.CMD').split(';')] : [''];
+  return extensions.some((extension) => {
+    const file = api.join(dir, `${name}${extension}`);
+    try {
+      if (!statSync(file).isFile()) return false;
+      if (platform !== 'win32') accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Why a shim given as a bare command name cannot be started, or undefined: it is on no folder of the PATH the
+ * shim's environment has (`env`: the runner's, with --env on top). The sentence is the one a failed start gives
+ * (process/start-failure.ts), so the message is the same whichever finds it first.
+ */
+export function commandStartProblem(
+  name: string,
+  platform: PlatformName,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (RUN_BIN_PROGRAMS.has(name.toLowerCase())) return undefined;
+  const key = platform === 'win32' ? Object.keys(env).find((candidate) => candidate.toUpperCase() === 'PATH') : 'PATH';
+  const folders = (key ? (env[key] ?? '') : '').split(platform === 'win32' ? ';' : ':').filter(Boolean);
+  if (folders.some((dir) => startableIn(dir, name, platform, env))) return undefined;
+  return `${name}: no such file or command (check the path, or that it is on PATH)`;
+}

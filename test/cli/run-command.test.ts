@@ -129,6 +129,60 @@ describe.concurrent('yume-conformance run', () => {
     expect(result.stderr).toMatch(/shim .*my-shim is not executable: chmod \+x .*my-shim, or give a \.js file/);
   });
 
+  it('a command on no PATH folder: one line, exit 2, no run counts or verdict; the report files say no run took place', async () => {
+    const dir = temp();
+    const result = await yumeConformance([
+      'run',
+      'yume-no-such-command',
+      '--out',
+      path.join(dir, 'report.json'),
+      '--reporter',
+      `junit:${path.join(dir, 'junit.xml')}`,
+      '--reporter',
+      `human:${path.join(dir, 'report.txt')}`,
+      '--reporter',
+      'human',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'yume-conformance run: the shim could not be started: yume-no-such-command: no such file or command (check the path, or that it is on PATH)',
+    ]);
+    expect(result.stdout).toBe('');
+    const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8'));
+    expect(validatorFor('report.schema.json')(report)).toBe(true);
+    expect(report).toMatchObject({
+      runs: [],
+      summary: { passed: 0, failed: 0, warnings: 0, notVerified: 0 },
+      exitCode: 2,
+      startFailure: 'yume-no-such-command: no such file or command (check the path, or that it is on PATH)',
+    });
+    expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toMatch(
+      /tests="0"[\s\S]*<property name="startFailure" value="yume-no-such-command: no such file or command/,
+    );
+    expect(readFileSync(path.join(dir, 'report.txt'), 'utf8')).toBe(
+      'No run took place: the shim could not be started: yume-no-such-command: no such file or command (check the path, or that it is on PATH)\n',
+    );
+  });
+
+  it('a command found on the PATH given with --env is started', async () => {
+    const dir = temp();
+    writeFileSync(
+      path.join(dir, 'my-shim'),
+      `#!${process.execPath}\nimport(${JSON.stringify(fixtureShim('conforming-mini-shim.mjs'))});\n`,
+    );
+    chmodSync(path.join(dir, 'my-shim'), 0o755);
+    const result = await yumeConformance([
+      'run',
+      'my-shim',
+      '--scenario',
+      'plain-text',
+      '--env',
+      `PATH=${dir}${path.delimiter}${process.env.PATH ?? ''}`,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/PASSED — 1 passed, 0 failed/);
+  });
+
   it.each([
     [['run', '/nonexistent/shim.js'], /shim \/nonexistent\/shim\.js does not exist/],
     [['run', '--provider', 'openai'], /unknown provider "openai" \(choose from openai-chat/],

@@ -20,6 +20,7 @@ import { normaliseToolInput } from '../golden/normalise.js';
 import { checkWorkspace } from '../setup/workspace.js';
 import { approvalChecks, deniesACall } from './approval-check.js';
 import { outsideCwdChecks } from './outside-cwd-check.js';
+import { outsideWritesCheck } from '../outside-writes-check.js';
 import { argumentErrorCheck } from './argument-error-check.js';
 import { killedStreamFindings } from './kill-checks.js';
 import type { CheckInput, CheckOutput } from './check-types.js';
@@ -162,6 +163,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     input.cli?.leftoverDirs ?? [],
   );
   findings.push(...outsideCwdChecks(input.scenario, input.workspace, started.flatMap(eventsOf)));
+  if (input.runFolder) findings.push(...outsideWritesCheck(input.runFolder.root, input.runFolder.made));
   const denied = input.scenario.permissionMode === 'deny';
   const deniedByApproval = deniesACall(input.scenario);
   findings.push(

@@ -20,6 +20,8 @@ export interface CheckInput {
   processes: ExecutedProcess[];
   workspace: string;
   home: string;
+  /** The workspace's parent (the run's folder) and the names the runner made there (workspace.outside-writes). */
+  runFolder?: { root: string; made: readonly string[] };
   /** The --provider flag value the shim was given (session files live under it, R8). */
   providerFlag?: string;
   requests: RecordedRequest[];

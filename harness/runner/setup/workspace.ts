@@ -78,6 +78,12 @@ export async function createRunDirectories(
   return directories;
 }
 
+/** The names the runner makes in a run's folder (the workspace's parent); anything else there is the run's doing. */
+export function runnerEntries(directories: RunDirectories): string[] {
+  const { workspace, home, bin, state, temp } = directories;
+  return [workspace, home, bin, state, temp].map((dir) => path.basename(dir));
+}
+
 /**
  * Copies a tree as it is: directories, files (copy-on-write where the filesystem can; libuv keeps the mode),
  * symlinks verbatim. Every run copies its workspace (a git repository), and fs.cp stats each entry on both

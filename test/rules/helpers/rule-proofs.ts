@@ -44,6 +44,11 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   fixture('golden.partial-text', 'prints-claude-forms.mjs', 'fault-stream-cut', mini('fault-stream-cut')),
   fixture('process.exit-after-result', 'lingers-after-result.mjs', 'plain-text', mini('plain-text')),
   fixture('workspace.outside-cwd-refused', 'writes-outside-cwd.mjs', 'outside-cwd', mini('outside-cwd')),
+  // ../escape.txt beside --cwd, against a shim that writes only into its HOME and TMPDIR
+  fixture('workspace.outside-writes', 'writes-beside-cwd.mjs', 'plain-text', {
+    shim: 'writes-home-and-tmpdir.mjs',
+    scenario: 'plain-text',
+  }),
   // an unknown flag: the flat form of the argument error (mini shim) and Claude Code's form both conform
   fixture('process.argument-error', 'ignores-unknown-flags.mjs', 'bad-argument', mini('bad-argument')),
   fixture('process.argument-error', 'refuses-flag-silently.mjs', 'bad-argument', {
@@ -118,6 +123,8 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   { rule: 'cli.refused-to-start', unit: 'test/official-cli/exit-checks.test.ts' },
   { rule: 'requests.body-size', unit: 'test/runner/request-body-limit.test.ts' },
   { rule: 'expected-failures.stale', unit: 'test/suite/resolve-suite.test.ts' },
+  // a note on the suite, not on a run: proven with suites of one run each, against injected roots
+  { rule: 'workspace.outside-home-temp', unit: 'test/runner/home-temp-watch.test.ts' },
 ];
 
 /**
