@@ -93,9 +93,11 @@ export function mergeShardReports(inputs: readonly LoadedReport[]): ConformanceR
   same(inputs, 'selections (scenarios, providers, matrix options or seed)', (report) => report.selection);
   checkInterrupted(inputs);
   const first = inputs[0]!.report;
-  const runs = joinRuns(inputs, first.selection!.runs);
+  // A shard whose shim could not be started ran nothing: neither does the merged suite, for the same reason.
+  const notStarted = inputs.find(({ report }) => typeof report.startFailure === 'string');
+  const runs = notStarted ? [] : joinRuns(inputs, first.selection!.runs);
   // A shard whose shim could not start at all makes the merged run a usage failure, as it would have been.
-  const unstartable = inputs.find(({ report }) => report.exitCode === 2);
+  const unstartable = notStarted ?? inputs.find(({ report }) => report.exitCode === 2);
   const exit = unstartable
     ? { code: 2 as const, reason: String(unstartable.report.error ?? 'a shard exited with code 2') }
     : suiteExit(runs);
@@ -107,7 +109,13 @@ export function mergeShardReports(inputs: readonly LoadedReport[]): ConformanceR
     verdict: unstartable ? 'failed' : suiteVerdict(runs),
     exitCode: exit.code,
     ...(exit.reason ? { error: exit.reason } : {}),
+    ...(notStarted ? { startFailure: notStarted.report.startFailure } : {}),
   };
+  // Notes on each shard's suite (a shard ran on its own machine): each distinct note once.
+  const notes = new Map(
+    inputs.flatMap(({ report }) => report.suiteFindings ?? []).map((note) => [JSON.stringify(note), note]),
+  );
+  if (notes.size > 0) merged.suiteFindings = [...notes.values()];
   for (const field of ['shim', 'capabilities', 'seed', 'platform', 'isolation', 'suiteVersion', 'selection'] as const)
     if (first[field] !== undefined) (merged as Record<string, unknown>)[field] = first[field];
   merged.mergedShards = count;

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport, ReportRun } from '../../harness/report/model.js';
-import { runKey } from '../../harness/runner/results/run-identity.js';
+import { type LoadedReport, mergeShardReports } from '../../harness/report/merge-shards.js';
+import { runKey } from '../../harness/suite/shard.js';
 import { fixtureShim, root } from '../runner/helpers/run-fixture.js';
 
 const cliPath = path.join(root, 'dist', 'cli.js');
@@ -133,5 +134,47 @@ describe('merge-reports --shards', () => {
     writeFileSync(file('newer.json'), JSON.stringify({ ...shard1, suiteVersion: '9.9.9' }));
     const newer = cli(['merge-reports', '--shards', file('newer.json'), file('shard-2.json'), file('shard-3.json')]);
     expect(newer.stderr).toMatch(/different suite versions/);
+  });
+});
+
+describe('merging shards that ran nothing, or noted something on their suite', () => {
+  const shard = (index: number, extra: Partial<ConformanceReport>): LoadedReport => ({
+    file: `shard-${index}.json`,
+    report: {
+      summary: { passed: 0, failed: 0, warnings: 0, notVerified: 0 },
+      runs: [],
+      suiteVersion: '1',
+      protocolVersion: '1.2',
+      shim: 'my-shim',
+      platform: 'linux',
+      capabilities: 'default',
+      selection: { fingerprint: 'f', runs: 1 },
+      shard: { index, count: 2 },
+      ...extra,
+    },
+  });
+  const note = { rule: 'workspace.outside-home-temp', severity: 'INFO' as const, message: 'new in /tmp: /tmp/x' };
+  const run: ReportRun = { scenario: 'plain-text', provider: 'openai-chat', status: 'passed', findings: [], index: 0 };
+
+  it('a shard whose shim could not be started: the merged suite ran nothing either, and says why', () => {
+    const merged = mergeShardReports([
+      shard(1, { startFailure: 'my-shim: no such file or command', exitCode: 2 }),
+      shard(2, { runs: [], exitCode: 0 }),
+    ]);
+    expect(merged).toMatchObject({ runs: [], exitCode: 2, startFailure: 'my-shim: no such file or command' });
+    expect(merged.summary).toMatchObject({ passed: 0, failed: 0 });
+  });
+
+  it("keeps each distinct note of the shards' suites once", () => {
+    const merged = mergeShardReports([
+      shard(1, { runs: [run], suiteFindings: [note] }),
+      shard(2, { suiteFindings: [note, { ...note, message: 'new in /home/u: /home/u/y' }] }),
+    ]);
+    expect(merged.suiteFindings?.map((finding) => finding.message)).toEqual([
+      'new in /tmp: /tmp/x',
+      'new in /home/u: /home/u/y',
+    ]);
+    expect(merged.exitCode).toBe(0);
+    expect(mergeShardReports([shard(1, { runs: [run] }), shard(2, {})]).suiteFindings).toBeUndefined();
   });
 });

@@ -115,3 +115,49 @@ describe('reporter specs', () => {
     expect(written.startsWith('4 runs\n{')).toBe(true);
   });
 });
+
+describe('notes on the suite, and a suite that ran nothing', () => {
+  const note = {
+    rule: 'workspace.outside-home-temp',
+    severity: 'INFO' as const,
+    message: `new in the system temp folder (/tmp): /tmp/stray ${nasty}`,
+    fix: 'honour TMPDIR',
+  };
+  const noted = { ...report, suiteFindings: [note] };
+  const nothing = { ...buildReport([]), exitCode: 2, startFailure: 'frobnicate: no such file or command' };
+
+  it('the human report shows the notes after the runs, before the counts, which do not count them', () => {
+    const text = renderHuman(noted, { color: false });
+    const lines = text.trimEnd().split('\n');
+    const at = lines.indexOf('The suite as a whole');
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe('  INFO   workspace.outside-home-temp');
+    expect(lines[at + 2]).toContain('/tmp/stray');
+    expect(lines.at(-1)).toBe('1 passed, 1 failed, 1 warnings, 1 not verified, 1 partial');
+    expect(renderHuman(report, { color: false })).not.toContain('The suite as a whole');
+  });
+
+  it('the human report of a suite that ran nothing says only that and why', () => {
+    expect(renderHuman(nothing, { color: false })).toBe(
+      'No run took place: the shim could not be started: frobnicate: no such file or command\n',
+    );
+  });
+
+  it('JUnit carries the notes as the suite output and the start failure as a property; both stay well formed', () => {
+    const xml = renderJunit(noted);
+    assertWellFormedXml(xml);
+    expect(xml).toMatch(/<\/testcase>\n {4}<system-out>INFO workspace.outside-home-temp: new in the system temp/);
+    const empty = renderJunit(nothing);
+    assertWellFormedXml(empty);
+    expect(empty).toContain('tests="0"');
+    expect(empty).toContain('<property name="startFailure" value="frobnicate: no such file or command"/>');
+  });
+
+  it('JSON keeps both, valid against the report schema', () => {
+    for (const value of [noted, nothing]) {
+      const parsed = JSON.parse(renderJson(value));
+      expect(validatorFor('report.schema.json')(parsed)).toBe(true);
+    }
+    expect(JSON.parse(renderJson(nothing)).startFailure).toBe('frobnicate: no such file or command');
+  });
+});
