@@ -143,4 +143,15 @@ describe('toCanonicalEvents', () => {
     const kinds = toCanonicalEvents(readFileSync(file)).map((e) => e.kind);
     expect(kinds).toEqual(['init', 'tool_use', 'tool_use', 'tool_result', 'tool_result', 'text', 'result']);
   });
+
+  it('keeps a `__proto__` key of a tool input as an own key, in both dialects', () => {
+    const input = '{"__proto__":{"polluted":true},"file_path":"a.txt"}';
+    const lines = Buffer.from(
+      `{"type":"tool_use","id":"t1","name":"Read","input":${input}}\n` +
+        `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Read","input":${input}}]}}\n`,
+    );
+    const uses = toCanonicalEvents(lines).filter((event) => event.kind === 'tool_use');
+    expect(uses).toHaveLength(2);
+    for (const use of uses) expect(JSON.stringify(use.input)).toBe(input);
+  });
 });
