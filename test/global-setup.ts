@@ -18,7 +18,7 @@ export default function setup(): () => void {
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = scratch;
   // The suites tests run watch a "real home" and a "system temp folder" of the tests' own, never the
-  // developer's (harness/runner/home-temp-watch.ts): what other tests write meanwhile is no note of theirs.
+  // developer's (harness/suite/home-temp-watch.ts): what other tests write meanwhile is no note of theirs.
   const watched = { YUME_CONFORMANCE_REAL_HOME: 'real-home', YUME_CONFORMANCE_SYSTEM_TEMP: 'system-temp' };
   const previousWatched = Object.fromEntries(Object.keys(watched).map((name) => [name, process.env[name]]));
   for (const [name, folder] of Object.entries(watched)) {

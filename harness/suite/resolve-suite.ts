@@ -24,7 +24,7 @@ import { buildMatrix } from './matrix.js';
 import { loadPreset, type Preset, PresetError, presetCapabilities, presetInvocation, presetSpecs } from './preset.js';
 import { PROVIDER_IDS, type ProviderId } from '../runner/config/providers.js';
 import { commandStartProblem, shimStartProblem } from './shim-check.js';
-import type { WatchedRoot } from '../runner/home-temp-watch.js';
+import type { WatchedRoot } from './home-temp-watch.js';
 import type { SignalSource } from './stop-signals.js';
 import type { RunResult, RunSpec } from '../runner/results/run-types.js';
 import { runKey, specIdentity } from '../runner/results/run-identity.js';

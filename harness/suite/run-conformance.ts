@@ -36,7 +36,7 @@ import {
   suiteVersion,
 } from './resolve-suite.js';
 import { loopStalls } from '../process/loop-stalls.js';
-import { defaultWatchedRoots, HomeTempWatch } from '../runner/home-temp-watch.js';
+import { defaultWatchedRoots, HomeTempWatch } from './home-temp-watch.js';
 import { exitWatcher } from '../process/exit-watcher.js';
 
 export { bundledReferenceShim, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, resolveSuite, suiteVersion };

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport, ReportRun } from '../../harness/report/model.js';
 import { type LoadedReport, mergeShardReports } from '../../harness/report/merge-shards.js';
-import { runKey } from '../../harness/suite/shard.js';
+import { runKey } from '../../harness/runner/results/run-identity.js';
 import { fixtureShim, root } from '../runner/helpers/run-fixture.js';
 
 const cliPath = path.join(root, 'dist', 'cli.js');

@@ -20,7 +20,7 @@ import { normaliseToolInput } from '../golden/normalise.js';
 import { checkWorkspace } from '../setup/workspace.js';
 import { approvalChecks, deniesACall } from './approval-check.js';
 import { outsideCwdChecks } from './outside-cwd-check.js';
-import { outsideWritesCheck } from '../outside-writes-check.js';
+import { outsideWritesCheck } from './outside-writes-check.js';
 import { argumentErrorCheck } from './argument-error-check.js';
 import { killedStreamFindings } from './kill-checks.js';
 import type { CheckInput, CheckOutput } from './check-types.js';

@@ -124,7 +124,7 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   { rule: 'requests.body-size', unit: 'test/runner/request-body-limit.test.ts' },
   { rule: 'expected-failures.stale', unit: 'test/suite/resolve-suite.test.ts' },
   // a note on the suite, not on a run: proven with suites of one run each, against injected roots
-  { rule: 'workspace.outside-home-temp', unit: 'test/runner/home-temp-watch.test.ts' },
+  { rule: 'workspace.outside-home-temp', unit: 'test/suite/home-temp-watch.test.ts' },
 ];
 
 /**

@@ -4,8 +4,8 @@
 // not make is a finding naming its path; the entry goes with the run's folder, after the report recorded it.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { runFinding } from '../rules/finding.js';
-import type { Finding } from '../rules/types.js';
+import { runFinding } from '../../rules/finding.js';
+import type { Finding } from '../../rules/types.js';
 
 /** Shown per run: a shim that floods the folder still gets one readable finding. */
 const SHOWN_ENTRIES = 10;

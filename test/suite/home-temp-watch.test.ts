@@ -12,9 +12,9 @@ import {
   REAL_HOME_VARIABLE,
   SYSTEM_TEMP_VARIABLE,
   type WatchedRoot,
-} from '../../harness/runner/home-temp-watch.js';
+} from '../../harness/suite/home-temp-watch.js';
 import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
-import { fixtureShim } from './helpers/run-fixture.js';
+import { fixtureShim } from '../runner/helpers/run-fixture.js';
 
 const posix = process.platform !== 'win32';
 

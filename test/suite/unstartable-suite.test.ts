@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { runFinding } from '../../harness/rules/finding.js';
 import { runConformance } from '../../harness/suite/run-conformance.js';
 import { validatorFor } from '../../harness/protocol/schemas.js';
-import { fixtureShim } from './helpers/run-fixture.js';
+import { fixtureShim } from '../runner/helpers/run-fixture.js';
 
 const REASON = 'my-shim: permission denied (make it executable: chmod +x, or give a .js file)';
 
