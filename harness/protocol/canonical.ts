@@ -26,7 +26,8 @@ export type CanonicalEvent =
   | { kind: 'thinking'; line: number; text: string }
   | { kind: 'tool_use'; line: number; id: string; name: string; input: unknown; messageId?: string }
   | { kind: 'tool_result'; line: number; toolUseId: string; content: unknown; isError: boolean }
-  | { kind: 'usage'; line: number; inputTokens?: number; outputTokens?: number }
+  /** `nested`: the counts sat in a `usage` object (`{"type":"usage","usage":{...}}`), the form the app counts. */
+  | { kind: 'usage'; line: number; inputTokens?: number; outputTokens?: number; nested?: true }
   | {
       kind: 'result';
       line: number;
@@ -193,6 +194,7 @@ export function messageToCanonicalEvents(message: unknown, line: number, push: (
     case 'usage': {
       const usage = isObject(message.usage) ? canonicalUsage(message.usage) : canonicalUsage(message);
       const event: CanonicalEvent = { kind: 'usage', line };
+      if (isObject(message.usage)) event.nested = true;
       if (usage?.inputTokens !== undefined) event.inputTokens = usage.inputTokens;
       if (usage?.outputTokens !== undefined) event.outputTokens = usage.outputTokens;
       push(event);

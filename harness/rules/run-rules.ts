@@ -110,7 +110,7 @@ export const RUN_RULES = defineRules('run', [
     id: 'usage.totals',
     severity: 'MUST',
     source: 'docs/protocol.md#r4-usage',
-    title: '`result.usage` equals the sum the provider reported over the turn',
+    title: "The turn's usage (`result.usage`, else the sum of its usage lines) equals what the provider reported",
     fix: 'Add up the usage of every provider call of the turn.',
   },
 

@@ -373,6 +373,14 @@ export const STREAM_RULES = defineRules('stream', [
     fix: 'Omit `usage` when unknown or send an estimate above 0.',
   },
   {
+    id: 'app.usage-counted',
+    severity: 'MUST',
+    profiles: APP,
+    source: 'docs/protocol.md#r4-usage, docs/protocol.md#how-the-app-reads-a-stream',
+    title: "A completed turn's usage is in a form the app counts (`result.usage` or a nested usage line)",
+    fix: 'Put the turn\'s totals in `result.usage`, or print usage as `{"type":"usage","usage":{"input_tokens":…,"output_tokens":…}}`; the app ignores flat `input_tokens` on a usage line.',
+  },
+  {
     id: 'app.tool-result-string',
     severity: 'MUST',
     profiles: APP,

@@ -23,6 +23,9 @@ interface TurnState {
   errorLine: number | undefined;
   interruptLine: number | undefined;
   usageSeen: boolean;
+  /** Line of the turn's first flat usage line, and whether a nested one (the form the app counts) came. */
+  flatUsageLine: number | undefined;
+  nestedUsageSeen: boolean;
   textWhilePendingReported: boolean;
   afterInterruptReported: boolean;
 }
@@ -56,6 +59,8 @@ function newTurn(): TurnState {
     errorLine: undefined,
     interruptLine: undefined,
     usageSeen: false,
+    flatUsageLine: undefined,
+    nestedUsageSeen: false,
     textWhilePendingReported: false,
     afterInterruptReported: false,
   };
@@ -160,6 +165,8 @@ export class SequenceChecks {
         break;
       case 'usage':
         turn.usageSeen = true;
+        if (event.nested) turn.nestedUsageSeen = true;
+        else turn.flatUsageLine ??= event.line;
         break;
       case 'interrupt':
         turn.interruptLine ??= event.line;
@@ -302,6 +309,13 @@ export class SequenceChecks {
     const usage = event.usage;
     if (!event.isError && !turn.usageSeen && usage === undefined) {
       ctx.report('usage.present', line, 'completed turn without usage (no usage line and no result.usage)');
+    }
+    if (!event.isError && usage === undefined && !turn.nestedUsageSeen && turn.flatUsageLine !== undefined) {
+      ctx.report(
+        'app.usage-counted',
+        line,
+        `the turn's usage sits only on flat usage lines (the first at line ${turn.flatUsageLine}), which the app does not count: its token counter and context bar stay where they were for this turn`,
+      );
     }
     if (usage && usage.inputTokens === 0 && usage.outputTokens === 0) {
       ctx.report('usage.not-zero', line, 'result.usage reports 0 input and 0 output tokens');

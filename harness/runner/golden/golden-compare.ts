@@ -89,7 +89,7 @@ export function usageDifference(
     const positive = (observed?.inputTokens ?? 0) > 0 || (observed?.outputTokens ?? 0) > 0;
     return positive ? undefined : `expected an estimated usage above 0, observed ${usageText(observed)}`;
   }
-  if (!observed) return `expected ${usageText(expected)}, observed no usage in the result`;
+  if (!observed) return `expected ${usageText(expected)}, observed no usage (no result.usage and no usage line)`;
   if (observed.estimated)
     return `expected the provider's ${usageText(expected)}, observed an estimate (${usageText(observed)})`;
   if (observed.inputTokens !== expected.inputTokens || observed.outputTokens !== expected.outputTokens) {

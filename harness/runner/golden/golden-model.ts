@@ -46,11 +46,22 @@ export function stableJson(value: unknown, depth = 0): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** A running sum of a turn's usage lines (a count no line gave stays absent). */
+function addUsage(
+  sum: CanonicalUsage | undefined,
+  line: { inputTokens?: number; outputTokens?: number },
+): CanonicalUsage {
+  const next: CanonicalUsage = { ...sum };
+  if (line.inputTokens !== undefined) next.inputTokens = (sum?.inputTokens ?? 0) + line.inputTokens;
+  if (line.outputTokens !== undefined) next.outputTokens = (sum?.outputTokens ?? 0) + line.outputTokens;
+  return next;
+}
+
 /**
  * Splits events into turns (each ends with its `result`) and each turn into items: assistant text
  * concatenated per stretch between tool calls, the tool calls between two stretches as one group (R3
- * leaves their order free), and the result. Thinking, usage lines, system lines, message_stop, errors and
- * unknown types are not compared (R10). Events after the last result belong to no turn.
+ * leaves their order free), and the result. Usage lines count only as the turn's usage when its result has
+ * none (R4a). Thinking, system lines, message_stop, errors and unknown types are not compared (R10). Events after the last result belong to no turn.
  */
 export function buildTurnModels(events: readonly CanonicalEvent[], context: NormaliseContext): TurnModel[] {
   const turns: TurnModel[] = [];
@@ -58,6 +69,8 @@ export function buildTurnModels(events: readonly CanonicalEvent[], context: Norm
   let text: { parts: string[]; lines: number[] } | undefined;
   let tools: { calls: ToolCallModel[]; lines: number[] } | undefined;
   let callsById = new Map<string, ToolCallModel>();
+  // R4a: a turn without result.usage is judged on the sum of its usage lines.
+  let lineUsage: CanonicalUsage | undefined;
 
   const closeText = () => {
     if (text) {
@@ -106,13 +119,17 @@ export function buildTurnModels(events: readonly CanonicalEvent[], context: Norm
         if (tools) tools.lines.push(event.line);
         break;
       }
+      case 'usage':
+        lineUsage = addUsage(lineUsage, event);
+        break;
       case 'result':
         closeText();
         closeTools();
-        items.push({ kind: 'result', isError: event.isError, usage: event.usage, lines: [event.line] });
+        items.push({ kind: 'result', isError: event.isError, usage: event.usage ?? lineUsage, lines: [event.line] });
         turns.push({ items });
         items = [];
         callsById = new Map();
+        lineUsage = undefined;
         break;
       default:
         break;

@@ -457,6 +457,13 @@ export const STREAM_CASES: StreamCase[] = [
     line: 3,
   },
   {
+    rule: 'app.usage-counted',
+    options: app,
+    good: [init(), text('a'), usage(), result({ usage: undefined })],
+    bad: [init(), text('a'), { type: 'usage', input_tokens: 120, output_tokens: 30 }, result({ usage: undefined })],
+    line: 4,
+  },
+  {
     rule: 'app.tool-result-string',
     options: app,
     good: withToolResult('ok'),
