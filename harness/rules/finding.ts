@@ -7,18 +7,21 @@ export function severityOf(id: string): Severity {
   return ruleById(id).severity;
 }
 
-/** A finding of a catalog rule, with the catalog's severity and fix. Throws on an unknown id (a typo in the harness). */
+/**
+ * A finding of a catalog rule, with the catalog's severity and fix (`extra.fix` replaces the catalog's when the
+ * check knows what exactly differs). Throws on an unknown id (a typo in the harness).
+ */
 export function runFinding(
   ruleId: string,
   message: string,
-  extra: { line?: number; excerpt?: string; severity?: Severity } = {},
+  extra: { line?: number; excerpt?: string; severity?: Severity; fix?: string } = {},
 ): Finding {
   const definition = ruleById(ruleId);
   const finding: Finding = {
     rule: ruleId,
     severity: extra.severity ?? definition.severity,
     message,
-    fix: definition.fix,
+    fix: extra.fix ?? definition.fix,
   };
   if (extra.line !== undefined) finding.line = extra.line;
   if (extra.excerpt !== undefined) finding.excerpt = extra.excerpt;

@@ -20,6 +20,8 @@ interface Difference {
   what: string;
   /** Observed stdout line to attach the finding to. */
   line?: number;
+  /** A fix for this kind of difference, when the catalog's general one would not say what to change. */
+  fix?: string;
 }
 
 const MAX_TEXT = 70;
@@ -101,7 +103,7 @@ export function usageDifference(
 function compareTools(
   expected: ToolCallModel[],
   observed: ToolCallModel[],
-): { rule: string; what: string; line?: number } | undefined {
+): { rule: string; what: string; line?: number; fix?: string } | undefined {
   const remaining = [...observed];
   const unmatched: ToolCallModel[] = [];
   const pairs: [ToolCallModel, ToolCallModel][] = [];
@@ -114,7 +116,12 @@ function compareTools(
     const missing = unmatched.map(callText).join('; ');
     const extra = remaining.map(callText).join('; ');
     const parts = [missing && `missing ${missing}`, extra && `unexpected ${extra}`].filter(Boolean);
-    return { rule: 'golden.tool-calls', what: `tool calls differ: ${parts.join(', ')}`, line: remaining[0]?.line };
+    return {
+      rule: 'golden.tool-calls',
+      what: `tool calls differ: ${parts.join(', ')}`,
+      line: remaining[0]?.line,
+      fix: callsFix(unmatched, remaining),
+    };
   }
   for (const [want, got] of pairs) {
     if (want.result && !got.result) {
@@ -122,6 +129,7 @@ function compareTools(
         rule: 'golden.tool-calls',
         what: `${got.name} call (line ${got.line}) has no tool_result answering its id`,
         line: got.line,
+        fix: `Answer the ${got.name} call with a tool_result whose \`tool_use_id\` is the call's id, before the turn goes on.`,
       };
     }
     if (want.result && got.result && want.result.isError !== undefined && want.result.isError !== got.result.isError) {
@@ -129,10 +137,26 @@ function compareTools(
         rule: 'golden.tool-calls',
         what: `${got.name} call answered with is_error ${got.result.isError}, expected ${want.result.isError}`,
         line: got.result.line,
+        fix: want.result.isError
+          ? `The ${got.name} call failed: set \`is_error: true\` on its tool_result (and send the failure to the model as an error).`
+          : `The ${got.name} call succeeded: set \`is_error: false\` on its tool_result; mark only a failed tool as an error.`,
       };
     }
   }
   return undefined;
+}
+
+/** What to change when the calls themselves differ: their names, their inputs, or how many there are. */
+function callsFix(missing: readonly ToolCallModel[], unexpected: readonly ToolCallModel[]): string {
+  const names = (calls: readonly ToolCallModel[]) => calls.map((call) => call.name).sort();
+  if (missing.length === unexpected.length && names(missing).join() === names(unexpected).join())
+    return "Pass the model's tool input fields through unchanged: the field names and values the model sent.";
+  if (missing.length === unexpected.length)
+    return `Use the app's tool names (expected ${[...new Set(names(missing))].join(', ')}), mapping each provider tool to the app's as docs/protocol.md lists them.`;
+  if (unexpected.length === 0)
+    return 'Print a tool_use for every call the model made in this step; none may be dropped or merged.';
+  if (missing.length === 0) return 'Print only the calls the model made: no extra, repeated or invented tool_use.';
+  return "Forward the model's calls with the app's tool names and input fields, unchanged.";
 }
 
 function firstDifference(expected: ModelItem[], observed: ModelItem[]): Difference | undefined {
@@ -190,6 +214,9 @@ function firstDifference(expected: ModelItem[], observed: ModelItem[]): Differen
           observedIndex: index,
           what: `expected is_error ${want.isError}, observed ${got.isError}`,
           line: got.lines[0],
+          fix: want.isError
+            ? 'This turn fails (see the scenario): end it with a result whose `is_error` is true and whose subtype is an error subtype.'
+            : 'This turn succeeds: end it with `is_error: false` and subtype "success"; a recovered retry is listed in `result.errors`, not an error result.',
         };
       }
       const usage = usageDifference(want.usage, got.usage, want.isError);
@@ -253,7 +280,12 @@ export function compareWithGolden(golden: GoldenSource, observed: TurnModel[], o
       excerpt(want, difference.expectedIndex, `expected (${golden.label})`),
       excerpt(got, difference.observedIndex, `observed (${observedLabel})`),
     ].join('\n');
-    findings.push(runFinding(difference.rule, message, difference.line === undefined ? {} : { line: difference.line }));
+    findings.push(
+      runFinding(difference.rule, message, {
+        ...(difference.line === undefined ? {} : { line: difference.line }),
+        ...(difference.fix === undefined ? {} : { fix: difference.fix }),
+      }),
+    );
   }
   return findings;
 }

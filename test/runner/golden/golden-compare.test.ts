@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ruleById } from '../../../harness/rules/catalog.js';
 import { toCanonicalEvents } from '../../../harness/protocol/canonical.js';
 import { compareWithGolden, textDifference, usageDifference } from '../../../harness/runner/golden/golden-compare.js';
 import { buildTurnModels } from '../../../harness/runner/golden/golden-model.js';
@@ -113,6 +114,23 @@ describe('golden comparison (R10)', () => {
     expect(compare(golden.replace('"is_error":true', '"is_error":false'))[0]?.message).toContain(
       'answered with is_error false, expected true',
     );
+  });
+
+  it("gives a fix that fits the difference: an is_error difference names is_error, not the calls' names", () => {
+    const generic = ruleById('golden.tool-calls').fix;
+    const isError = compare(golden.replace('"is_error":true', '"is_error":false'))[0];
+    expect(isError?.fix).toContain('`is_error: true`');
+    expect(isError?.fix).not.toBe(generic);
+    const input = compare(golden.replace('"b.txt"', '"c.txt"'))[0];
+    expect(input?.fix).toMatch(/input fields through unchanged/);
+    expect(input?.fix).not.toMatch(/is_error/);
+    const noResult = golden
+      .split('\n')
+      .filter((line) => !line.includes('"tool_use_id":"call_b"'))
+      .join('\n');
+    expect(compare(noResult)[0]?.fix).toMatch(/tool_use_id/);
+    const resultFlag = compare(golden.replace('"result","is_error":false', '"result","is_error":true'))[0];
+    expect(resultFlag?.fix).toMatch(/is_error: false/);
   });
 
   it('reports result is_error, usage totals and a different number of turns', () => {
