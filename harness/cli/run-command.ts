@@ -1,10 +1,12 @@
 // `yume-conformance [run] [SHIM] [options]`: runs the conformance matrix against a shim (default: the bundled
-// reference shim). Progress goes to stderr, one line per finished run; results go to stdout (or files).
+// reference shim). Progress goes to stderr (a live status line on a terminal, else one line per finished run);
+// results go to stdout (or files).
 // Exit 0: every MUST check passed (or is an expected failure, or partial by a declared limitation);
 // 1: some failed, a required scenario is not verified, or an expected failure is stale; 2: usage error or the
 // shim could not be started.
 import { type Command, Option } from 'commander';
 import { emitReports, parseReporterSpec, prepareReportFiles } from '../report/reporters.js';
+import { createProgress } from './progress.js';
 import { parseEnvAssignments } from '../runner/setup/environment.js';
 import { invocationName } from '../runner/config/invocation.js';
 import { preflight } from '../runner/run-scenario.js';
@@ -14,7 +16,6 @@ import {
   DEFAULT_TIMEOUT_MS,
   type RunOptions,
 } from '../suite/run-conformance.js';
-import type { RunResult } from '../runner/results/run-types.js';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { UsageError } from '../errors.js';
 import { EXIT_OK, EXIT_USAGE, failureOf } from './exit-codes.js';
@@ -48,6 +49,8 @@ interface RunFlags {
   keep?: boolean;
   cli?: string;
   cliPath?: string[];
+  verbose?: boolean;
+  matrix?: boolean;
 }
 
 /** Repeatable option values; commas split too (`--provider gemini,anthropic`). */
@@ -87,32 +90,6 @@ function nonNegativeInteger(name: string, value: string | undefined): number | u
   if (!Number.isInteger(number) || number < 0)
     throw new UsageError(`${name} must be a whole number >= 0, got ${JSON.stringify(value)}`);
   return number;
-}
-
-const STATUS_MARK: Record<RunResult['status'], string> = {
-  passed: '✔ passed ',
-  failed: '✘ failed ',
-  'not-verified': '○ not verified',
-  partial: '◐ partial',
-  error: '⚠ harness error',
-};
-
-/** One progress line for a finished run. */
-export function progressLine(result: RunResult, done: number, total: number): string {
-  const width = String(total).length;
-  const mark = result.status === 'failed' && result.expectedFailure ? '✘ expected' : STATUS_MARK[result.status];
-  const combination = [result.invocation, result.profile, result.dialect].join('/');
-  const seed = result.seed === undefined ? '' : ` · seed ${result.seed}`;
-  const musts = result.findings.filter((finding) => finding.severity === 'MUST').length;
-  const tail =
-    result.status === 'not-verified' || result.status === 'partial'
-      ? ` (${result.notVerified ?? ''})`
-      : result.status === 'error'
-        ? ` (${result.error ?? ''})`
-        : musts
-          ? ` (${musts} MUST finding${musts > 1 ? 's' : ''})`
-          : '';
-  return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(14)} ${result.scenario} · ${result.provider} · ${combination}${seed} · ${(result.durationMs / 1000).toFixed(1)} s${tail}\n`;
 }
 
 function toOptions(shim: string | undefined, flags: RunFlags): RunOptions {
@@ -193,6 +170,16 @@ function listRuns(options: RunOptions): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The verdict on stderr, for when stdout carries no human report (JSON, JUnit or HTML to stdout, or files). */
+function verdictLine(report: Awaited<ReturnType<typeof runConformanceWithResults>>['report']): string {
+  const { summary } = report;
+  const parts = [`${summary.passed} passed`, `${summary.failed} failed`];
+  if (summary.expectedFailures) parts.push(`${summary.expectedFailures} expected failure(s)`);
+  if (summary.partial) parts.push(`${summary.partial} partial`);
+  parts.push(`${summary.notVerified} not verified`, `${summary.warnings} warning(s)`);
+  return `yume-conformance: ${report.verdict.toUpperCase()} — ${parts.join(', ')} (exit ${report.exitCode})\n`;
+}
+
 async function runAction(shim: string | undefined, flags: RunFlags): Promise<void> {
   try {
     process.exitCode = await runSuite(shim, flags);
@@ -213,10 +200,11 @@ async function runSuite(shim: string | undefined, flags: RunFlags): Promise<numb
     process.stdout.write(listRuns(options));
     return EXIT_OK;
   }
+  const progress = createProgress(process.stderr);
   const { report, results } = await runConformanceWithResults({
     ...options,
-    onProgress: (result, done, total) => process.stderr.write(progressLine(result, done, total)),
-  });
+    onProgress: (result, done, total) => progress.onRun(result, done, total),
+  }).finally(() => progress.finish());
   if (report.exitCode === EXIT_USAGE) {
     process.stderr.write(`yume-conformance run: ${report.error}\n`);
   }
@@ -227,19 +215,18 @@ async function runSuite(shim: string | undefined, flags: RunFlags): Promise<numb
       report,
       reporters.filter((spec) => spec.file !== undefined || spec.name !== 'human'),
       process.stdout,
-      results,
+      { results },
     );
     return report.exitCode;
   }
-  emitReports(report, reporters, process.stdout, results);
-  const { summary } = report;
-  const parts = [`${summary.passed} passed`, `${summary.failed} failed`];
-  if (summary.expectedFailures) parts.push(`${summary.expectedFailures} expected failure(s)`);
-  if (summary.partial) parts.push(`${summary.partial} partial`);
-  parts.push(`${summary.notVerified} not verified`, `${summary.warnings} warning(s)`);
-  process.stderr.write(
-    `yume-conformance: ${report.verdict.toUpperCase()} — ${parts.join(', ')} (exit ${report.exitCode})\n`,
-  );
+  emitReports(report, reporters, process.stdout, {
+    results,
+    verbose: flags.verbose === true,
+    matrix: flags.matrix === true,
+  });
+  // The human report on stdout ends with the verdict; said once, not again here.
+  if (!reporters.some((spec) => spec.name === 'human' && spec.file === undefined))
+    process.stderr.write(verdictLine(report));
   return report.exitCode;
 }
 
@@ -298,6 +285,8 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--full', 'the full matrix: every invocation × profile × dialect × re-chunk seed (R12)')
     .option('--keep', "keep each run's temporary directories (for debugging)")
+    .option('--verbose', 'human report: also the INFO notes, and every run each warning hit')
+    .option('--matrix', 'human report: also the scenario × provider matrix of all runs (the HTML report always has it)')
     .option(
       '--artifacts <dir>',
       "write each run's full stdout, stderr, provider requests and golden diff (redacted) into this folder",

@@ -13,6 +13,8 @@ export interface ValidateCommandOptions {
   profile: Profile;
   reporter: string[];
   mode?: SequenceMode;
+  /** Human report: INFO notes too. */
+  verbose?: boolean;
 }
 
 export interface ValidateIo {
@@ -90,7 +92,7 @@ export async function runValidate(files: string[], options: ValidateCommandOptio
   }
   const report = buildReport(runs);
   try {
-    emitReports(report, specs, io.stdout);
+    emitReports(report, specs, io.stdout, { verbose: options.verbose === true });
   } catch (error) {
     return fail(io, error);
   }
@@ -116,6 +118,7 @@ export function registerValidateCommand(program: Command): void {
         'persistent',
       ]),
     )
+    .option('--verbose', 'human report: also the INFO notes')
     .addHelpText('after', '\nExit codes: 0 conforms, 1 a MUST rule failed, 2 usage error or unreadable input.')
     .action(async (files: string[], options: ValidateCommandOptions) => {
       process.exitCode = await runValidate(files, options, {

@@ -7,6 +7,8 @@ import type { ProcessRecord, RequestRecord, RunResult } from '../runner/results/
 import { escapeHtml, type TranscriptView, transcriptTable, viewFromReport, visible } from './html-transcript.js';
 import type { ConformanceReport, ReportFinding, ReportRequest, ReportRun } from './model.js';
 import { REQUEST_BODY_CHARS } from './run-output.js';
+import { runIdentity } from './run-identity.js';
+import { matrixHtml } from './run-matrix.js';
 
 export { escapeHtml };
 
@@ -68,8 +70,7 @@ function timelineList(result: RunResult): string {
 
 function runSection(run: ReportRun, result: RunResult | undefined, index: number): string {
   const status = run.expectedFailure ? 'expected failure' : run.status;
-  const seed = run.seed === undefined ? '' : ` · seed ${String(run.seed)}`;
-  const title = `${escapeHtml(run.scenario)} · ${escapeHtml(run.provider)} · ${escapeHtml(String(run.invocation ?? 'spec'))}/${escapeHtml(String(run.profile ?? ''))}/${escapeHtml(String(run.dialect ?? ''))}${seed}`;
+  const title = escapeHtml(runIdentity(run));
   const failing = run.status === 'failed' && !run.expectedFailure;
   const anchor = `run-${index}`;
   const parts = [
@@ -114,6 +115,10 @@ pre{white-space:pre-wrap;word-break:break-all;margin:.2em 0;font:12px/1.35 ui-mo
 ul.findings{padding-left:1.2em} li.must b{color:#b3261e} li.should b{color:#b7791f} li.info b{color:#555}
 .fix{color:#2a7d2a;margin:.1em 0}.muted,.argv{color:#777}.nv{color:#7a5a00}
 ol.timeline{font:12px/1.4 ui-monospace,monospace;padding-left:1.5em}.at{color:#777;display:inline-block;min-width:5em}
+table.matrix{border-collapse:collapse;margin:.5em 0 1em}table.matrix th,table.matrix td{border:1px solid #ddd;padding:.15em .5em;text-align:left}
+table.matrix td.m a{display:block;color:#fff;text-decoration:none;font-weight:600;border-radius:3px;padding:0 .3em;background:#888}
+table.matrix td.passed a{background:#2a7d2a}table.matrix td.failed a,table.matrix td.flaky a{background:#b3261e}
+table.matrix td.error a{background:#6b1d9a}table.matrix td.partial a,table.matrix td.inconclusive a{background:#b7791f}
 .src{display:inline-block;min-width:4em;font-weight:600}.src.shim{color:#2a5db0}.src.mock{color:#7a3ea1}.src.stdin{color:#b7791f}
 `;
 
@@ -132,6 +137,7 @@ export function renderHtml(report: ConformanceReport, results?: readonly RunResu
     `<h1>yume-conformance: ${escapeHtml(verdict)}</h1>`,
     `<p class="summary">${counts}</p>`,
     `<p class="muted">shim ${escapeHtml(String(report.shim ?? ''))} · capabilities ${escapeHtml(String(report.capabilities ?? ''))} · protocol ${escapeHtml(String(report.protocolVersion ?? ''))} · seed ${escapeHtml(String(report.seed ?? ''))} · ${escapeHtml(String(report.platform ?? ''))} · ${escapeHtml(String(report.generatedAt ?? ''))}</p>`,
+    matrixHtml(report.runs),
   ];
   // Failures first, then the rest in run order.
   const order = report.runs

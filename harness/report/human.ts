@@ -1,11 +1,21 @@
-// `--reporter human` (default): per run a verdict line, then each finding with its rule id, line, the offending
-// excerpt and how to fix it. Colours via chalk, off when NO_COLOR is set or the output is not a terminal.
+// `--reporter human` (default), like vitest's and Playwright's summaries: every run that did not pass, in full
+// and grouped (failed first), then warnings grouped by rule with the runs they hit, one line of counts and one
+// verdict line. Passing runs get no paragraph (`--matrix` shows the scenario × provider matrix), INFO notes
+// show only with `--verbose`. Colours via chalk, off when NO_COLOR is set or the output is not a terminal.
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { ConformanceReport, ReportFinding, ReportRun } from './model.js';
+import { type ConformanceReport, type ReportFinding, type ReportRun, VALIDATE_PROVIDER } from './model.js';
+import { runIdentity } from './run-identity.js';
+import { matrixLines } from './run-matrix.js';
+import { groupRuns, type RunGroup, statusCounts } from './status-groups.js';
+import { findingsByRule, type RuleTally } from './rule-tally.js';
 
 export interface HumanOptions {
   /** Use colours (the caller decides: see colorWanted()). */
   color: boolean;
+  /** Also show INFO notes, and every run a warning hit. */
+  verbose?: boolean;
+  /** Also show the scenario × provider matrix of all runs. */
+  matrix?: boolean;
 }
 
 /** Colours only on a terminal, and never when NO_COLOR is set to anything non-empty (https://no-color.org). */
@@ -16,7 +26,7 @@ export function colorWanted(stream: { isTTY?: boolean } | undefined, env: NodeJS
 }
 
 /** Escapes control characters so text from a capture (ESC sequences, CR) cannot drive the terminal. */
-function printable(text: string): string {
+export function printable(text: string): string {
   return text.replace(
     /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
@@ -24,6 +34,8 @@ function printable(text: string): string {
 }
 
 const SEVERITY_ORDER = { MUST: 0, SHOULD: 1, INFO: 2 } as const;
+/** Runs a warning lists by name before "and N more" (all of them with --verbose). */
+const RUNS_SHOWN = 3;
 
 function badge(c: ChalkInstance, severity: ReportFinding['severity']): string {
   if (severity === 'MUST') return c.red.bold('MUST  ');
@@ -31,41 +43,58 @@ function badge(c: ChalkInstance, severity: ReportFinding['severity']): string {
   return c.blue('INFO  ');
 }
 
-function verdict(c: ChalkInstance, run: ReportRun): string {
-  switch (run.status) {
-    case 'passed':
-      return c.green.bold('✔ conforms');
-    case 'failed':
-      return c.red.bold('✘ does not conform');
-    case 'partial':
-      return c.yellow.bold('◐ partial');
-    case 'error':
-      return c.magenta.bold('⚠ harness error');
-    default:
-      return c.gray.bold('○ not verified');
-  }
+function paint(c: ChalkInstance, key: string): ChalkInstance {
+  if (key === 'passed') return c.green.bold;
+  if (key === 'failed' || key === 'flaky') return c.red.bold;
+  if (key === 'error') return c.magenta.bold;
+  if (key === 'partial' || key === 'inconclusive') return c.yellow.bold;
+  return c.gray.bold;
 }
 
-function runBlock(c: ChalkInstance, run: ReportRun): string[] {
-  const label = printable(run.provider && run.provider !== 'n/a' ? `${run.scenario} [${run.provider}]` : run.scenario);
+function indented(text: string, prefix: string): string[] {
+  return printable(text)
+    .split('\n')
+    .map((line) => `${prefix}${line}`);
+}
+
+/** Where a finding points: `file:line` for a validated file (editors open it), else the stdout line. */
+function findingLines(c: ChalkInstance, finding: ReportFinding, run: ReportRun): string[] {
+  const file = run.provider === VALIDATE_PROVIDER;
+  const where =
+    finding.line === undefined
+      ? file
+        ? c.cyan(printable(run.scenario))
+        : ''
+      : c.cyan(file ? printable(`${run.scenario}:${finding.line}`) : `line ${finding.line}`);
+  const out = [`    ${badge(c, finding.severity)} ${c.bold(finding.rule)}  ${where}`.trimEnd()];
+  out.push(...indented(finding.message, '           '));
+  if (finding.excerpt) out.push(`           ${c.gray('>')} ${c.gray(printable(finding.excerpt))}`);
+  if (finding.fix) out.push(`           ${c.green('fix:')} ${printable(finding.fix)}`);
+  return out;
+}
+
+/** A run that did not pass, in full: its identity, why, and its findings, MUST first. */
+function runBlock(c: ChalkInstance, run: ReportRun, group: RunGroup, verbose: boolean): string[] {
   const details = [
-    run.profile && `profile ${run.profile}`,
-    run.dialect && `dialect ${run.dialect}`,
     run.lines !== undefined && `${run.lines} lines`,
+    run.durationMs !== undefined && run.durationMs > 0 && `${(run.durationMs / 1000).toFixed(1)} s`,
   ]
     .filter(Boolean)
     .join(', ');
-  const out = [`${verdict(c, run)}  ${c.bold(label)}${details ? c.gray(`  (${details})`) : ''}`];
-  if (run.error) out.push(`  ${c.magenta(printable(run.error))}`);
-  if (run.interrupted) out.push(`  ${c.gray('interrupted: the runner was stopped while this run was going')}`);
-  const findings = [...run.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
-  for (const f of findings) {
-    const where = c.cyan(printable(f.line !== undefined ? `${run.scenario}:${f.line}` : run.scenario));
-    out.push(`  ${badge(c, f.severity)} ${c.bold(f.rule)}  ${where}`);
-    out.push(`         ${printable(f.message)}`);
-    if (f.excerpt) out.push(`         ${c.gray('>')} ${c.gray(printable(f.excerpt))}`);
-    if (f.fix) out.push(`         ${c.green('fix:')} ${printable(f.fix)}`);
-  }
+  const out = [
+    `  ${paint(c, group.key)(group.mark)} ${c.bold(printable(runIdentity(run)))}${details ? c.gray(`  (${details})`) : ''}`,
+  ];
+  if (run.error) out.push(`    ${c.magenta(printable(run.error))}`);
+  if (run.notVerified) out.push(`    ${c.gray('not verified:')} ${printable(String(run.notVerified))}`);
+  // A declared limitation is usually the not-verified reason too: said once.
+  if (run.limitation && !String(run.notVerified ?? '').includes(String(run.limitation)))
+    out.push(`    ${c.gray('declared limitation:')} ${printable(String(run.limitation))}`);
+  if (run.expectedFailure) out.push(`    ${c.gray('expected failure:')} ${printable(String(run.expectedFailure))}`);
+  if (run.interrupted) out.push(`    ${c.gray('interrupted: the runner was stopped while this run was going')}`);
+  const findings = run.findings
+    .filter((finding) => verbose || finding.severity !== 'INFO')
+    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  for (const finding of findings) out.push(...findingLines(c, finding, run));
   return out;
 }
 
@@ -80,24 +109,86 @@ function suiteBlock(c: ChalkInstance, findings: readonly ReportFinding[]): strin
   return out;
 }
 
+/** One block per rule: the rule, how often, its first message and fix, and the runs it hit. */
+function tallyBlock(c: ChalkInstance, tally: RuleTally, verbose: boolean): string[] {
+  const runs = tally.runs.length;
+  const count = `×${tally.count}${runs > 1 || tally.count > 1 ? ` in ${runs} run${runs > 1 ? 's' : ''}` : ''}`;
+  const out = [`  ${badge(c, tally.severity)} ${c.bold(tally.rule)}  ${count}`];
+  out.push(...indented(tally.message, '           ').slice(0, verbose ? undefined : 3));
+  if (tally.fix) out.push(`           ${c.green('fix:')} ${printable(tally.fix)}`);
+  const shown = verbose ? tally.runs : tally.runs.slice(0, RUNS_SHOWN);
+  for (const run of shown) out.push(`           ${c.gray('·')} ${printable(runIdentity(run))}`);
+  if (shown.length < runs)
+    out.push(c.gray(`           · and ${runs - shown.length} more run(s) (--verbose lists them)`));
+  return out;
+}
+
+function countsLine(c: ChalkInstance, report: ConformanceReport): string {
+  const parts = statusCounts(report.runs).map(({ key, count }) => {
+    const text = `${count} ${key.replace(/-/g, ' ')}`;
+    return count > 0 ? paint(c, key)(text) : text;
+  });
+  const warnings = report.summary.warnings;
+  parts.push(warnings > 0 ? c.yellow(`${warnings} warning(s)`) : `${warnings} warnings`);
+  if (report.interrupted) parts.push(c.yellow('interrupted'));
+  return `${report.runs.length} run(s): ${parts.join(', ')}`;
+}
+
+/** The one verdict line: the suite's verdict and exit code for `run`, conforms or not for `validate`. */
+function verdictLine(c: ChalkInstance, report: ConformanceReport): string {
+  const failing = report.summary.failed > 0 || (report.summary.errors ?? 0) > 0;
+  const verdict = typeof report.verdict === 'string' ? report.verdict : failing ? 'failed' : 'passed';
+  const exit = typeof report.exitCode === 'number' ? ` (exit ${report.exitCode})` : '';
+  const text: Record<string, string> = {
+    passed: '✔ conforms',
+    failed: '✘ does not conform',
+    partial: '◐ conforms, with declared limitations',
+  };
+  const word = text[verdict] ?? `? ${verdict}`;
+  const color = verdict === 'passed' ? c.green.bold : verdict === 'failed' ? c.red.bold : c.yellow.bold;
+  const source = typeof report.verdict === 'string' ? `yume-conformance: ${verdict.toUpperCase()}, ` : '';
+  return color(`${source}${word}${exit}`);
+}
+
 export function renderHuman(report: ConformanceReport, options: HumanOptions): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
+  const verbose = options.verbose === true;
   // No run took place: no counts, no verdict, only why.
   if (typeof report.startFailure === 'string')
     return `No run took place: the shim could not be started: ${printable(report.startFailure)}\n`;
   const lines: string[] = [];
-  for (const run of report.runs) lines.push(...runBlock(c, run), '');
+  // `validate` (a report with no suite verdict) names each file it judged, one line for a conforming one.
+  if (typeof report.verdict !== 'string') {
+    for (const run of report.runs.filter((each) => each.status === 'passed'))
+      lines.push(
+        `${c.green.bold('✔ conforms')}  ${c.bold(printable(runIdentity(run)))}${run.lines === undefined ? '' : c.gray(`  (${run.lines} lines)`)}`,
+      );
+  }
+  for (const group of groupRuns(report.runs)) {
+    lines.push(
+      `${paint(c, group.key)(`${group.label} (${group.runs.length})`)}${group.hint ? c.gray(`: ${group.hint}`) : ''}`,
+    );
+    for (const run of group.runs) lines.push(...runBlock(c, run, group, verbose), '');
+  }
+  const warnings = findingsByRule(report.runs, 'SHOULD');
+  if (warnings.length > 0) {
+    lines.push(c.yellow.bold(`Warnings (${warnings.length} rule(s); SHOULD findings do not fail the suite)`));
+    for (const tally of warnings) lines.push(...tallyBlock(c, tally, verbose));
+    lines.push('');
+  }
+  const notes = verbose ? findingsByRule(report.runs, 'INFO') : [];
+  if (notes.length > 0) {
+    lines.push(c.blue.bold(`Notes (${notes.length} rule(s); INFO, shown with --verbose)`));
+    for (const tally of notes) lines.push(...tallyBlock(c, tally, verbose));
+    lines.push('');
+  }
   if (report.suiteFindings && report.suiteFindings.length > 0) lines.push(...suiteBlock(c, report.suiteFindings), '');
-  const { passed, failed, warnings, notVerified, partial, errors } = report.summary;
-  const parts = [
-    c.green(`${passed} passed`),
-    failed > 0 ? c.red(`${failed} failed`) : `${failed} failed`,
-    `${warnings} warnings`,
-    `${notVerified} not verified`,
-  ];
-  if (partial) parts.push(`${partial} partial`);
-  if (errors) parts.push(c.magenta(`${errors} harness error${errors > 1 ? 's' : ''}`));
-  if (report.interrupted) parts.push(c.yellow('interrupted'));
-  lines.push(parts.join(', '));
+  if (options.matrix)
+    lines.push(
+      c.bold('Scenario × provider (passed/runs, worst status first)'),
+      ...matrixLines(report.runs).map(printable),
+      '',
+    );
+  lines.push(countsLine(c, report), verdictLine(c, report));
   return `${lines.join('\n')}\n`;
 }

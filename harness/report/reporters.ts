@@ -16,12 +16,23 @@ export interface ReporterOptions {
   color: boolean;
   /** The full result of each run, in the order of `report.runs`, when the report comes from a run here. */
   results?: readonly RunResult[];
+  /** `--verbose`: INFO notes too, and every run a warning hit (human). */
+  verbose?: boolean;
+  /** `--matrix`: the scenario × provider matrix (human). */
+  matrix?: boolean;
 }
+
+/** What emitReports passes on to the reporters besides the report (colour is decided per target). */
+export type EmitOptions = Omit<ReporterOptions, 'color'>;
 
 export type RenderReport = (report: ConformanceReport, options: ReporterOptions) => string;
 
 const registry = new Map<string, RenderReport>([
-  ['human', (report, options) => renderHuman(report, { color: options.color })],
+  [
+    'human',
+    (report, options) =>
+      renderHuman(report, { color: options.color, verbose: options.verbose === true, matrix: options.matrix === true }),
+  ],
   ['json', (report) => renderJson(report)],
   ['junit', (report) => renderJunit(report)],
   ['html', (report, options) => renderHtml(report, options.results)],
@@ -105,23 +116,24 @@ export function prepareReportFiles(specs: readonly ReporterSpec[]): void {
 }
 
 /**
- * Writes the report with every reporter: to its file, or to `stdout`. Throws ReportWriteError, with a readable
+ * Writes the report with every reporter: to its file, or to `stdout`; `options` carries the runs' full results
+ * and the human reporter's --verbose and --matrix. Throws ReportWriteError, with a readable
  * message, when a file cannot be written.
  */
 export function emitReports(
   report: ConformanceReport,
   specs: readonly ReporterSpec[],
   stdout: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
-  results?: readonly RunResult[],
+  options: EmitOptions = {},
 ): void {
   for (const spec of specs) {
     const render = registry.get(spec.name);
     if (!render) throw new UsageError(`unknown reporter "${spec.name}"`);
     if (spec.file === undefined) {
-      stdout.write(render(report, { color: colorWanted(stdout), ...(results ? { results } : {}) }));
+      stdout.write(render(report, { ...options, color: colorWanted(stdout) }));
       continue;
     }
-    const text = render(report, { color: false, ...(results ? { results } : {}) });
+    const text = render(report, { ...options, color: false });
     try {
       makeParentFolders(spec.file);
       writeFileSync(spec.file, text);

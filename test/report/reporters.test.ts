@@ -77,15 +77,20 @@ describe('junit reporter', () => {
 });
 
 describe('human reporter', () => {
-  it('shows verdicts, rule ids, file:line, excerpts and fixes, MUST first', () => {
+  it('shows what did not pass with rule ids, lines, excerpts and fixes; passing runs only in the counts', () => {
     const text = renderHuman(report, { color: false });
-    expect(text).toContain('✔ conforms  plain-text [openai-chat]');
-    expect(text).toContain('✘ does not conform  weird');
-    expect(text).toContain('○ not verified  interrupt [anthropic]');
-    expect(text).toContain('◐ partial  multi-tool [gemini-cli]');
-    expect(text).toMatch(/MUST {3}framing\.utf8 {2}weird .*:2\n/);
+    expect(text).toContain('✔ conforms  plain-text [openai-chat]\n'); // a validate-style report names passing files, one line each
+    expect(text).toContain('Failed (1)\n  ✘ weird ');
+    expect(text).toContain('Not verified (1)\n  ○ interrupt [anthropic]');
+    expect(text).toContain('Partial (1): passed with a declared limitation\n  ◐ multi-tool [gemini-cli]');
+    expect(text).toMatch(/MUST {3}framing\.utf8 {2}line 2\n/); // provider runs: the stdout line
     expect(text).toContain('fix: encode');
-    expect(text.trimEnd().split('\n').at(-1)).toBe('1 passed, 1 failed, 1 warnings, 1 not verified, 1 partial');
+    expect(text).toContain('SHOULD tool.one-at-a-time-envelope  ×1\n');
+    expect(text).not.toContain('process.started'); // INFO: only with --verbose
+    expect(text.trimEnd().split('\n').slice(-2)).toEqual([
+      '4 run(s): 1 passed, 1 failed, 1 not verified, 1 partial, 1 warning(s)',
+      '✘ does not conform',
+    ]);
     expect(text).not.toContain('\u001b'); // no colour codes, and the message's own ESC is shown escaped
     expect(text).toContain('\\u001b[31m');
   });

@@ -1,0 +1,29 @@
+// The one name of a run, shared by the progress line and every reporter (human, JUnit, HTML): every dimension
+// that tells two runs apart (scenario, provider, invocation, profile, dialect, seed), so runs that differ only
+// by seed or invocation never print the same header.
+import { VALIDATE_PROVIDER } from './model.js';
+
+/** The fields that make a run's identity (a ReportRun or a runner's RunResult both have them). */
+export interface RunIdentityFields {
+  scenario: string;
+  provider?: string;
+  invocation?: string;
+  profile?: string;
+  dialect?: string;
+  seed?: number;
+}
+
+/**
+ * `plain-text [gemini] invocation=spec profile=yume-app dialect=flat seed=2`. A `validate` run (no provider,
+ * no invocation) is named by its file and what it was judged as.
+ */
+export function runIdentity(run: RunIdentityFields): string {
+  const parts = [
+    run.provider && run.provider !== VALIDATE_PROVIDER ? `${run.scenario} [${run.provider}]` : run.scenario,
+  ];
+  if (run.invocation !== undefined) parts.push(`invocation=${run.invocation}`);
+  if (run.profile !== undefined) parts.push(`profile=${run.profile}`);
+  if (run.dialect !== undefined) parts.push(`dialect=${run.dialect}`);
+  if (run.seed !== undefined) parts.push(`seed=${run.seed}`);
+  return parts.join(' ');
+}
