@@ -14,6 +14,7 @@ import {
   resolveSuite,
   runConformanceWithResults,
   DEFAULT_TIMEOUT_MS,
+  type ConformanceRunReport,
   type RunOptions,
 } from '../suite/run-conformance.js';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
@@ -171,7 +172,7 @@ function listRuns(options: RunOptions): string {
 }
 
 /** The verdict on stderr, for when stdout carries no human report (JSON, JUnit or HTML to stdout, or files). */
-function verdictLine(report: Awaited<ReturnType<typeof runConformanceWithResults>>['report']): string {
+function verdictLine(report: ConformanceRunReport): string {
   const { summary } = report;
   const parts = [`${summary.passed} passed`, `${summary.failed} failed`];
   if (summary.expectedFailures) parts.push(`${summary.expectedFailures} expected failure(s)`);
