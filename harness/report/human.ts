@@ -114,7 +114,8 @@ function tallyBlock(c: ChalkInstance, tally: RuleTally, verbose: boolean): strin
   const runs = tally.runs.length;
   const count = `×${tally.count}${runs > 1 || tally.count > 1 ? ` in ${runs} run${runs > 1 ? 's' : ''}` : ''}`;
   const out = [`  ${badge(c, tally.severity)} ${c.bold(tally.rule)}  ${count}`];
-  out.push(...indented(tally.message, '           ').slice(0, verbose ? undefined : 3));
+  const message = indented(tally.message, '           ');
+  out.push(...(verbose || message.length <= 3 ? message : [...message.slice(0, 3), '           …']));
   if (tally.fix) out.push(`           ${c.green('fix:')} ${printable(tally.fix)}`);
   const shown = verbose ? tally.runs : tally.runs.slice(0, RUNS_SHOWN);
   for (const run of shown) out.push(`           ${c.gray('·')} ${printable(runIdentity(run))}`);
@@ -129,7 +130,7 @@ function countsLine(c: ChalkInstance, report: ConformanceReport): string {
     return count > 0 ? paint(c, key)(text) : text;
   });
   const warnings = report.summary.warnings;
-  parts.push(warnings > 0 ? c.yellow(`${warnings} warning(s)`) : `${warnings} warnings`);
+  parts.push(warnings > 0 ? c.yellow(`${warnings} warning(s)`) : `${warnings} warning(s)`);
   if (report.interrupted) parts.push(c.yellow('interrupted'));
   return `${report.runs.length} run(s): ${parts.join(', ')}`;
 }
@@ -185,7 +186,7 @@ export function renderHuman(report: ConformanceReport, options: HumanOptions): s
   if (report.suiteFindings && report.suiteFindings.length > 0) lines.push(...suiteBlock(c, report.suiteFindings), '');
   if (options.matrix)
     lines.push(
-      c.bold('Scenario × provider (passed/runs, worst status first)'),
+      c.bold('Scenario × provider (the mark is the worst status; passed/runs)'),
       ...matrixLines(report.runs).map(printable),
       '',
     );
