@@ -1,7 +1,7 @@
 // Progress of `run` on stderr. On a terminal, one status line redrawn in place (done/total, failed, elapsed,
 // ETA), with each run that did not pass or was not verified printed above it as it ends; elsewhere (CI logs,
 // pipes) one line per finished run.
-import { runIdentity } from '../report/run-identity.js';
+import { runLabel } from '../report/run-label.js';
 import type { RunResult } from '../runner/results/run-types.js';
 
 const STATUS_MARK: Record<string, string> = {
@@ -26,7 +26,7 @@ export function progressLine(result: RunResult, done: number, total: number): st
         : musts
           ? ` (${musts} MUST finding${musts > 1 ? 's' : ''})`
           : '';
-  return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(14)} ${runIdentity(result)} · ${(result.durationMs / 1000).toFixed(1)} s${tail}\n`;
+  return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(14)} ${runLabel(result)} · ${(result.durationMs / 1000).toFixed(1)} s${tail}\n`;
 }
 
 /** `m:ss` (or `h:mm:ss`). */

@@ -7,7 +7,7 @@ import type { ProcessRecord, RequestRecord, RunResult } from '../runner/results/
 import { escapeHtml, type TranscriptView, transcriptTable, viewFromReport, visible } from './html-transcript.js';
 import type { ConformanceReport, ReportFinding, ReportRequest, ReportRun } from './model.js';
 import { REQUEST_BODY_CHARS } from './run-output.js';
-import { runIdentity } from './run-identity.js';
+import { runLabel } from './run-label.js';
 import { matrixHtml } from './run-matrix.js';
 
 export { escapeHtml };
@@ -70,7 +70,7 @@ function timelineList(result: RunResult): string {
 
 function runSection(run: ReportRun, result: RunResult | undefined, index: number): string {
   const status = run.expectedFailure ? 'expected failure' : run.status;
-  const title = escapeHtml(runIdentity(run));
+  const title = escapeHtml(runLabel(run));
   const failing = run.status === 'failed' && !run.expectedFailure;
   const anchor = `run-${index}`;
   const parts = [

@@ -4,7 +4,7 @@
 // show only with `--verbose`. Colours via chalk, off when NO_COLOR is set or the output is not a terminal.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { type ConformanceReport, type ReportFinding, type ReportRun, VALIDATE_PROVIDER } from './model.js';
-import { runIdentity } from './run-identity.js';
+import { runLabel } from './run-label.js';
 import { matrixLines } from './run-matrix.js';
 import { groupRuns, type RunGroup, statusCounts } from './status-groups.js';
 import { findingsByRule, type RuleTally } from './rule-tally.js';
@@ -82,7 +82,7 @@ function runBlock(c: ChalkInstance, run: ReportRun, group: RunGroup, verbose: bo
     .filter(Boolean)
     .join(', ');
   const out = [
-    `  ${paint(c, group.key)(group.mark)} ${c.bold(printable(runIdentity(run)))}${details ? c.gray(`  (${details})`) : ''}`,
+    `  ${paint(c, group.key)(group.mark)} ${c.bold(printable(runLabel(run)))}${details ? c.gray(`  (${details})`) : ''}`,
   ];
   if (run.error) out.push(`    ${c.magenta(printable(run.error))}`);
   if (run.notVerified) out.push(`    ${c.gray('not verified:')} ${printable(String(run.notVerified))}`);
@@ -118,7 +118,7 @@ function tallyBlock(c: ChalkInstance, tally: RuleTally, verbose: boolean): strin
   out.push(...(verbose || message.length <= 3 ? message : [...message.slice(0, 3), '           …']));
   if (tally.fix) out.push(`           ${c.green('fix:')} ${printable(tally.fix)}`);
   const shown = verbose ? tally.runs : tally.runs.slice(0, RUNS_SHOWN);
-  for (const run of shown) out.push(`           ${c.gray('·')} ${printable(runIdentity(run))}`);
+  for (const run of shown) out.push(`           ${c.gray('·')} ${printable(runLabel(run))}`);
   if (shown.length < runs)
     out.push(c.gray(`           · and ${runs - shown.length} more run(s) (--verbose lists them)`));
   return out;
@@ -162,7 +162,7 @@ export function renderHuman(report: ConformanceReport, options: HumanOptions): s
   if (typeof report.verdict !== 'string') {
     for (const run of report.runs.filter((each) => each.status === 'passed'))
       lines.push(
-        `${c.green.bold('✔ conforms')}  ${c.bold(printable(runIdentity(run)))}${run.lines === undefined ? '' : c.gray(`  (${run.lines} lines)`)}`,
+        `${c.green.bold('✔ conforms')}  ${c.bold(printable(runLabel(run)))}${run.lines === undefined ? '' : c.gray(`  (${run.lines} lines)`)}`,
       );
   }
   for (const group of groupRuns(report.runs)) {

@@ -1,7 +1,7 @@
 // `--reporter junit`: one <testcase> per run, a <failure> listing its MUST findings, <skipped> when not
 // verified, and warnings in <system-out>. CI systems read this format.
 import type { ConformanceReport, ReportFinding, ReportRun } from './model.js';
-import { runIdentity } from './run-identity.js';
+import { runLabel } from './run-label.js';
 
 /** Escapes text for XML and drops characters XML 1.0 cannot carry at all (control bytes, lone surrogates). */
 export function xmlEscape(text: string): string {
@@ -25,7 +25,7 @@ function findingText(f: ReportFinding): string {
 }
 
 function testcase(run: ReportRun): string {
-  const name = runIdentity(run);
+  const name = runLabel(run);
   const classname = `yume-conformance.${run.provider || 'validate'}`;
   const open = `    <testcase name="${xmlEscape(name)}" classname="${xmlEscape(classname)}"${run.durationMs !== undefined ? ` time="${(run.durationMs / 1000).toFixed(3)}"` : ''}>`;
   const parts: string[] = [open];

@@ -5,8 +5,8 @@ import { createProgress, progressLine, statusLine } from '../../harness/cli/prog
 import { renderHtml } from '../../harness/report/html.js';
 import { renderJunit } from '../../harness/report/junit.js';
 import { buildReport, type ReportRun } from '../../harness/report/model.js';
-import { runIdentity } from '../../harness/report/run-identity.js';
-import type { RunResult } from '../../harness/runner/run-types.js';
+import { runLabel } from '../../harness/report/run-label.js';
+import type { RunResult } from '../../harness/runner/results/run-types.js';
 
 const result = (status: RunResult['status'], seed?: number): RunResult =>
   ({
@@ -31,16 +31,16 @@ afterEach(() => vi.useRealTimers());
 describe('progress', () => {
   it('names a run by the identity every reporter uses: runs that differ only by seed differ', () => {
     const [one, two] = [result('passed', 1), result('passed', 2)];
-    expect(progressLine(one, 3, 12)).toBe(`[ 3/12] ✔ passed       ${runIdentity(one)} · 1.5 s\n`);
-    expect(runIdentity(one)).toBe('single-tool [gemini] invocation=yume-app profile=yume-app dialect=flat seed=1');
-    expect(runIdentity(one)).not.toBe(runIdentity(two));
+    expect(progressLine(one, 3, 12)).toBe(`[ 3/12] ✔ passed       ${runLabel(one)} · 1.5 s\n`);
+    expect(runLabel(one)).toBe('single-tool [gemini] invocation=yume-app profile=yume-app dialect=flat seed=1');
+    expect(runLabel(one)).not.toBe(runLabel(two));
     const runs = [one, two].map((run) => ({ ...run, findings: [] }) as unknown as ReportRun);
     const report = buildReport(runs);
     const junit = renderJunit(report);
     const html = renderHtml(report);
     for (const run of runs) {
-      expect(junit).toContain(`<testcase name="${runIdentity(run)}"`);
-      expect(html).toContain(`</span> ${runIdentity(run)}</summary>`);
+      expect(junit).toContain(`<testcase name="${runLabel(run)}"`);
+      expect(html).toContain(`</span> ${runLabel(run)}</summary>`);
     }
     // The HTML report opens with the scenario × provider matrix; the cell links to a run's section.
     expect(html).toMatch(

@@ -180,7 +180,8 @@ describe.concurrent('yume-conformance run', () => {
       `PATH=${dir}${path.delimiter}${process.env.PATH ?? ''}`,
     ]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/PASSED — 1 passed, 0 failed/);
+    expect(result.stdout).toMatch(/^1 run\(s\): 1 passed, 0 failed/m);
+    expect(result.stdout).toMatch(/yume-conformance: PASSED, ✔ conforms \(exit 0\)/);
   });
 
   it.each([

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderHuman } from '../../harness/report/human.js';
 import { buildReport, type ConformanceReport, type ReportRun } from '../../harness/report/model.js';
-import { runIdentity } from '../../harness/report/run-identity.js';
+import { runLabel } from '../../harness/report/run-label.js';
 
 const base = { invocation: 'spec', profile: 'spec' as const, dialect: 'flat' };
 const passing = (scenario: string, provider: string, seed?: number): ReportRun => ({
@@ -144,7 +144,7 @@ describe('human reporter', () => {
   });
 
   it('names a validate run by its file and what it was judged as', () => {
-    expect(runIdentity({ scenario: 'cap.jsonl', provider: 'n/a', profile: 'yume-app', dialect: 'envelope' })).toBe(
+    expect(runLabel({ scenario: 'cap.jsonl', provider: 'n/a', profile: 'yume-app', dialect: 'envelope' })).toBe(
       'cap.jsonl profile=yume-app dialect=envelope',
     );
   });

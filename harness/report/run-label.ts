@@ -4,7 +4,7 @@
 import { VALIDATE_PROVIDER } from './model.js';
 
 /** The fields that make a run's identity (a ReportRun or a runner's RunResult both have them). */
-export interface RunIdentityFields {
+export interface RunLabelFields {
   scenario: string;
   provider?: string;
   invocation?: string;
@@ -17,7 +17,7 @@ export interface RunIdentityFields {
  * `plain-text [gemini] invocation=spec profile=yume-app dialect=flat seed=2`. A `validate` run (no provider,
  * no invocation) is named by its file and what it was judged as.
  */
-export function runIdentity(run: RunIdentityFields): string {
+export function runLabel(run: RunLabelFields): string {
   const parts = [
     run.provider && run.provider !== VALIDATE_PROVIDER ? `${run.scenario} [${run.provider}]` : run.scenario,
   ];
