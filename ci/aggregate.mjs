@@ -12,7 +12,7 @@
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { markdownCell, readReport, reportVerdict, ReportError } from './lib/report.mjs';
+import { markdownCell, readReport, ReportError, reportVerdict, uncheckedText } from './lib/report.mjs';
 
 const OS_ALIASES = new Map([
   ['linux', 'Linux'],
@@ -83,25 +83,25 @@ function loadResult(infoFile) {
   if (info.exitCode !== 0 && verdict !== 'failed') verdict = 'failed';
   // Exit 0 with failures in the report: every failure was listed in the expected-failures file.
   if (info.exitCode === 0 && verdict === 'failed') verdict = 'known failures';
-  return { ...base, verdict, summary: report.summary, note: info.error ?? '' };
+  return { ...base, verdict, summary: report.summary, unchecked: uncheckedText(report), note: info.error ?? '' };
 }
 
 function renderTable(rows, missing) {
   const lines = [
     '## yume-conformance across operating systems',
     '',
-    '| OS | Node | verdict | passed | failed | warnings | not verified | exit code | note |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| OS | Node | verdict | passed | failed | warnings | not verified | checks not verified (by cause) | exit code | note |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
     const s = row.summary ?? {};
     lines.push(
-      `| ${markdownCell(row.os)} | ${markdownCell(row.node ?? '')} | **${row.verdict}** | ${s.passed ?? ''} | ${s.failed ?? ''} | ${s.warnings ?? ''} | ${s.notVerified ?? ''} | ${row.exitCode ?? ''} | ${markdownCell(row.note ?? '')} |`,
+      `| ${markdownCell(row.os)} | ${markdownCell(row.node ?? '')} | **${row.verdict}** | ${s.passed ?? ''} | ${s.failed ?? ''} | ${s.warnings ?? ''} | ${s.notVerified ?? ''} | ${markdownCell(row.unchecked ?? '')} | ${row.exitCode ?? ''} | ${markdownCell(row.note ?? '')} |`,
     );
   }
   for (const os of missing) {
     lines.push(
-      `| ${markdownCell(os)} | | **not verified** | | | | | | no results: the job was skipped, cancelled, or failed before the suite ran |`,
+      `| ${markdownCell(os)} | | **not verified** | | | | | | | no results: the job was skipped, cancelled, or failed before the suite ran |`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -5,6 +5,9 @@
 /** Protocol version of these types (schemas/protocol-version.json); shims get it as --protocol-version. */
 export const PROTOCOL_VERSION = '1.2';
 
+/** Version of the report, preset and expected-failures formats (schemas/report-version.json); no shim sees it. */
+export const REPORT_VERSION = '2.0';
+
 /**
  * Any document described by schemas/ (index type generated to emit every schema once).
  */
@@ -576,7 +579,14 @@ export interface PresetOutside {
 export interface ConformanceReport {
   summary: ReportSummary;
   runs: ReportRun[];
+  /**
+   * The stream-json protocol version the shim was given (--protocol-version).
+   */
   protocolVersion?: string;
+  /**
+   * Version of this report format (schemas/report-version.json), apart from the protocol version: it changes when the report, preset or expected-failures format changes.
+   */
+  reportVersion?: string;
   generatedAt?: string;
   /**
    * The suite's verdict (run only).
@@ -697,9 +707,9 @@ export interface ReportRun {
    */
   required?: boolean;
   /**
-   * Why the run could not be verified (with status not-verified or partial).
+   * What could not be verified in this run (with status not-verified or partial, or a check left out of a run that otherwise ran): one record per check, or one record for the whole run.
    */
-  notVerified?: string;
+  notVerified?: ReportNotVerified[];
   /**
    * The capabilities file's declared limitation that covers this run.
    */
@@ -739,6 +749,25 @@ export interface ReportFinding {
   line?: number;
   excerpt?: string;
   fix?: string;
+  [k: string]: unknown;
+}
+export interface ReportNotVerified {
+  /**
+   * The rule that could not be judged (absent for whole-run reasons and declared limitations).
+   */
+  rule?: string;
+  /**
+   * check: one check of a run that otherwise ran; run: the whole run was not attempted.
+   */
+  scope: 'check' | 'run';
+  /**
+   * capability: declared, or missing from the capabilities (or the invocation cannot express it); platform: this operating system or machine setup cannot show it; machine: left undecided by the machine's load or the runner's stalls; harness: a limitation of the harness.
+   */
+  cause: 'capability' | 'platform' | 'machine' | 'harness';
+  /**
+   * Why, in one line.
+   */
+  reason: string;
   [k: string]: unknown;
 }
 export interface ReportProcess {

@@ -43,6 +43,7 @@ function generateSchemasModule() {
 async function generateTypes() {
   const files = schemaFileNames();
   const version = JSON.parse(readFileSync(path.join(schemasDir, 'protocol-version.json'), 'utf8')).protocolVersion;
+  const reportVersion = JSON.parse(readFileSync(path.join(schemasDir, 'report-version.json'), 'utf8')).reportVersion;
   // One synthetic root that references every schema file, so each named type is emitted exactly once.
   const rootSchema = {
     title: 'AnyProtocolDocument',
@@ -55,7 +56,7 @@ async function generateTypes() {
     declareExternallyReferenced: true,
     style: { singleQuote: true, printWidth: 120 },
   });
-  return `${banner}\n/** Protocol version of these types (schemas/protocol-version.json); shims get it as --protocol-version. */\nexport const PROTOCOL_VERSION = '${version}';\n\n${body}`;
+  return `${banner}\n/** Protocol version of these types (schemas/protocol-version.json); shims get it as --protocol-version. */\nexport const PROTOCOL_VERSION = '${version}';\n\n/** Version of the report, preset and expected-failures formats (schemas/report-version.json); no shim sees it. */\nexport const REPORT_VERSION = '${reportVersion}';\n\n${body}`;
 }
 
 /**
@@ -75,6 +76,7 @@ function generateValidatorsModule() {
     code: { source: true, esm: true },
   });
   protocol.addKeyword({ keyword: 'x-protocol-version', schemaType: 'string' });
+  protocol.addKeyword({ keyword: 'x-report-version', schemaType: 'string' });
   for (const name of files) protocol.addSchema(JSON.parse(readFileSync(path.join(schemasDir, name), 'utf8')));
   const exportNames = Object.fromEntries(files.map((name, index) => [`protocol${index}`, SCHEMA_BASE + name]));
   const scenario = new Ajv2020({

@@ -1,7 +1,9 @@
 // Reads the runner's JSON report (`--reporter json:FILE`) and turns it into verdicts for CI.
 // Only the documented shape is relied on:
 //   {"summary":{"passed","failed","warnings","notVerified"},
-//    "runs":[{"scenario","provider","status","findings":[{"rule","severity","message","line"}]}]}
+//    "runs":[{"scenario","provider","status","findings":[{"rule","severity","message","line"}],
+//             "notVerified":[{"rule","scope","cause","reason"}]}]}
+// (report format 2.0; an older report's prose "notVerified" string is read as no records).
 // Anything the harness could not check is "not verified" and never counted as passed; a status this file
 // does not know is treated the same way, so a newer runner can never turn a CI job green by accident.
 import { readFileSync } from 'node:fs';
@@ -52,6 +54,38 @@ function checkShape(report, file) {
       throw problem(`runs[${index}].findings is not a list`);
   });
   return report;
+}
+
+/**
+ * Checks not verified in runs that otherwise ran (records with scope "check"), counted by cause: whole runs
+ * not verified are already in summary.notVerified.
+ * @param {{ runs: any[] }} report
+ * @returns {{ total: number, byCause: Record<string, number> }}
+ */
+export function uncheckedByCause(report) {
+  /** @type {Record<string, number>} */
+  const byCause = {};
+  let total = 0;
+  for (const run of report.runs) {
+    if (!Array.isArray(run.notVerified)) continue;
+    for (const record of run.notVerified) {
+      if (record?.scope !== 'check') continue;
+      const cause = typeof record.cause === 'string' ? record.cause : 'unknown';
+      byCause[cause] = (byCause[cause] ?? 0) + 1;
+      total += 1;
+    }
+  }
+  return { total, byCause };
+}
+
+/** "3 (machine 2, platform 1)", or "0". */
+export function uncheckedText(report) {
+  const { total, byCause } = uncheckedByCause(report);
+  if (total === 0) return '0';
+  const parts = Object.entries(byCause)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([cause, count]) => `${cause} ${count}`);
+  return `${total} (${parts.join(', ')})`;
 }
 
 /**

@@ -2,6 +2,7 @@
 // ETA), with each run that did not pass or was not verified printed above it as it ends; elsewhere (CI logs,
 // pipes) one line per finished run.
 import { runLabel } from '../report/run-label.js';
+import { notVerifiedLine } from '../rules/not-verified.js';
 import type { RunResult } from '../runner/results/run-types.js';
 
 const STATUS_MARK: Record<string, string> = {
@@ -20,7 +21,7 @@ export function progressLine(result: RunResult, done: number, total: number): st
   const musts = result.findings.filter((finding) => finding.severity === 'MUST').length;
   const tail =
     status === 'not-verified' || status === 'partial'
-      ? ` (${result.notVerified ?? ''})`
+      ? ` (${notVerifiedLine(result.notVerified ?? [])})`
       : status === 'error'
         ? ` (${result.error ?? ''})`
         : musts

@@ -3,6 +3,7 @@
 // transcripts/<id>/claude-code.jsonl (claude-code.2.jsonl, ... for later processes). A run with a MUST finding
 // the preset does not excuse writes nothing. The files show what the protocol's origin prints; a test compares
 // them with the reference shim's goldens (test/goldens/claude-goldens.test.ts).
+import { notVerifiedLine } from '../rules/not-verified.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
@@ -142,7 +143,7 @@ export async function computeClaudeGoldens(options: ClaudeGoldensOptions = {}): 
         );
       const problems =
         result.status === 'not-verified' && result.processes.length === 0
-          ? [`not verified: ${result.notVerified}`]
+          ? [`not verified: ${notVerifiedLine(result.notVerified ?? [])}`]
           : result.findings
               .filter((finding) => finding.severity === 'MUST' && !excused(finding))
               .map((finding) => `${finding.rule}: ${finding.message.split('\n')[0]}`);

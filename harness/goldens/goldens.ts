@@ -2,6 +2,7 @@
 // reference shim (spec invocation, flat dialect, unsplit streams, the scenario's first provider — openai-chat
 // where it applies); each process's stdout, stabilised (golden-files.ts), becomes golden.jsonl,
 // golden.2.jsonl, ... A run with MUST findings writes nothing: a golden must come from a conforming run.
+import { notVerifiedLine } from '../rules/not-verified.js';
 import { appendFileSync, existsSync, readFileSync, writeFileSync, readdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
@@ -83,7 +84,7 @@ export async function computeGoldens(options: GoldensOptions = {}): Promise<Gold
       );
       const problems =
         result.status === 'not-verified' && result.processes.length === 0
-          ? [`not verified: ${result.notVerified}`]
+          ? [`not verified: ${notVerifiedLine(result.notVerified ?? [])}`]
           : result.findings.filter((finding) => finding.severity === 'MUST').map(describeProblem);
       const files = new Map<string, string>();
       const context = result.directories

@@ -2,6 +2,7 @@
 // plays the scenario itself, logs everything) or real (`--cli real`: the pinned or given program, pointed
 // at the REST mock offline, behind a wrapper that logs its starts). The runner asks this module how to set
 // up the mock, what to install and what the CLI's log can show, and stays the same for both.
+import { runNotVerified, type NotVerified } from '../rules/not-verified.js';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DUMMY_CREDENTIALS, type DummyCredentials } from '../mock/credentials.js';
@@ -117,7 +118,7 @@ export function retriesFor(scenario: ScriptScenario): number {
 export async function installOfficialCli(
   settings: OfficialCliSettings,
   options: InstallOfficialCliOptions,
-): Promise<InstalledOfficialCli | { notVerified: string }> {
+): Promise<InstalledOfficialCli | { notVerified: NotVerified }> {
   const stateFile = path.join(options.stateDir, 'cli-state.json');
   const logFile = path.join(options.stateDir, 'cli-log.jsonl');
   const waitFor = (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) =>
@@ -143,18 +144,28 @@ export async function installOfficialCli(
     return { mode: 'fake', env: installed.env, waitFor, logsInside: true, leftoverDirs: [], ...common };
   }
   if ((options.platform ?? process.platform) === 'win32')
-    return { notVerified: 'the real-CLI mode runs the CLI behind a POSIX exec wrapper, which Windows does not have' };
+    return {
+      notVerified: runNotVerified(
+        'platform',
+        'the real-CLI mode runs the CLI behind a POSIX exec wrapper, which Windows does not have',
+      ),
+    };
   const executable = locateRealCli(options.cli, settings, options.searchPath ?? process.env.PATH ?? '');
   if (!executable) {
     const given = settings.paths?.[options.cli];
     return {
-      notVerified: given
-        ? `--cli-path ${options.cli}=${given} is not an executable file`
-        : `the real ${options.cli} is not on PATH: pass --cli-path ${options.cli}=PATH`,
+      notVerified: runNotVerified(
+        'platform',
+        given
+          ? `--cli-path ${options.cli}=${given} is not an executable file`
+          : `the real ${options.cli} is not on PATH: pass --cli-path ${options.cli}=PATH`,
+      ),
     };
   }
   if (!options.fakeScript)
-    return { notVerified: 'dist/fake-cli.js (the wrapper’s logger) is missing: run npm run build' };
+    return {
+      notVerified: runNotVerified('harness', 'dist/fake-cli.js (the wrapper’s logger) is missing: run npm run build'),
+    };
   writeState(stateFile, { scenario: options.scenario, turnIndex: 0 });
   const env = prepareOfflineEnvironment(options.cli, {
     retries: retriesFor(options.scenario),

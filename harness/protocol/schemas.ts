@@ -19,6 +19,7 @@ function createAjv(): Ajv2020 {
   // allErrors stays off: a finding needs the first error only, and stopping early keeps validation fast.
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: false });
   ajv.addKeyword({ keyword: 'x-protocol-version', schemaType: 'string' });
+  ajv.addKeyword({ keyword: 'x-report-version', schemaType: 'string' });
   for (const [file, schema] of Object.entries(SCHEMAS)) {
     try {
       ajv.addSchema(schema as object);

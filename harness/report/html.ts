@@ -5,7 +5,7 @@
 // holds the target), so other pages (the interop matrix) can point at a run.
 import type { ProcessRecord, RequestRecord, RunResult } from '../runner/results/run-types.js';
 import { escapeHtml, type TranscriptView, transcriptTable, viewFromReport, visible } from './html-transcript.js';
-import type { ConformanceReport, ReportFinding, ReportRequest, ReportRun } from './model.js';
+import type { ConformanceReport, ReportFinding, ReportNotVerified, ReportRequest, ReportRun } from './model.js';
 import { REQUEST_BODY_CHARS } from './run-output.js';
 import { runLabel } from './run-label.js';
 import { matrixHtml } from './run-matrix.js';
@@ -68,6 +68,15 @@ function timelineList(result: RunResult): string {
   return `<ol class="timeline">${result.timeline.map((entry) => `<li><span class="at">${entry.atMs} ms</span> <span class="src ${entry.source}">${entry.source}</span> ${escapeHtml(visible(entry.text))}</li>`).join('')}</ol>`;
 }
 
+/** One line per check (or for the whole run) that was not verified, with its rule and cause. */
+function notVerifiedList(records: readonly ReportNotVerified[]): string {
+  const items = records.map(
+    (record) =>
+      `<li>${record.rule ? `<code>${escapeHtml(record.rule)}</code> ` : ''}<span class="muted">(${escapeHtml(record.cause)}${record.scope === 'run' ? ', whole run' : ''})</span> ${escapeHtml(record.reason)}</li>`,
+  );
+  return `<div class="nv">Not verified:<ul>${items.join('')}</ul></div>`;
+}
+
 function runSection(run: ReportRun, result: RunResult | undefined, index: number): string {
   const status = run.expectedFailure ? 'expected failure' : run.status;
   const title = escapeHtml(runLabel(run));
@@ -76,7 +85,7 @@ function runSection(run: ReportRun, result: RunResult | undefined, index: number
   const parts = [
     `<details class="run ${escapeHtml(run.status)}"${failing || run.status === 'error' ? ' open' : ''}><summary><span class="badge">${escapeHtml(status)}</span> ${title}</summary><div class="body" id="${anchor}">`,
   ];
-  if (run.notVerified) parts.push(`<p class="nv">Not verified: ${escapeHtml(String(run.notVerified))}</p>`);
+  if (run.notVerified && run.notVerified.length > 0) parts.push(notVerifiedList(run.notVerified));
   if (run.limitation) parts.push(`<p class="nv">Declared limitation: ${escapeHtml(String(run.limitation))}</p>`);
   if (run.expectedFailure) parts.push(`<p class="nv">Expected failure: ${escapeHtml(String(run.expectedFailure))}</p>`);
   if (run.artifacts) parts.push(`<p class="muted">Artifacts: <code>${escapeHtml(String(run.artifacts))}</code></p>`);

@@ -3,7 +3,14 @@
 // verdict line. Passing runs get no paragraph (`--matrix` shows the scenario × provider matrix), INFO notes
 // show only with `--verbose`. Colours via chalk, off when NO_COLOR is set or the output is not a terminal.
 import { Chalk, type ChalkInstance } from 'chalk';
-import { type ConformanceReport, type ReportFinding, type ReportRun, VALIDATE_PROVIDER } from './model.js';
+import {
+  type ConformanceReport,
+  notVerifiedByRule,
+  type ReportFinding,
+  type ReportRun,
+  VALIDATE_PROVIDER,
+} from './model.js';
+import { notVerifiedLine } from '../rules/not-verified.js';
 import { runLabel } from './run-label.js';
 import { matrixLines } from './run-matrix.js';
 import { groupRuns, type RunGroup, statusCounts } from './status-groups.js';
@@ -190,6 +197,10 @@ export function renderHuman(report: ConformanceReport, options: HumanOptions): s
       ...matrixLines(report.runs).map(printable),
       '',
     );
-  lines.push(countsLine(c, report), verdictLine(c, report));
+  lines.push(countsLine(c, report));
+  const byRule = notVerifiedByRule(report.runs);
+  if (byRule.length > 0)
+    lines.push(c.gray(`not verified, per rule: ${byRule.map(([rule, count]) => `${rule} ${count}`).join(', ')}`));
+  lines.push(verdictLine(c, report));
   return `${lines.join('\n')}\n`;
 }

@@ -17,6 +17,8 @@ interface Cell {
   position: number;
   passed: number;
   total: number;
+  /** Checks not verified in runs that otherwise ran (a whole run not verified shows as its status). */
+  unchecked: number;
 }
 
 function shimLabel(input: LoadedReport, index: number, all: readonly LoadedReport[]): string {
@@ -35,12 +37,14 @@ function cellsOf(runs: readonly ReportRun[]): Map<string, Cell> {
     const key = `${run.scenario}\u0000${run.provider}`;
     const cell = cells.get(key);
     const passed = run.status === 'passed' || run.status === 'partial' ? 1 : 0;
+    const unchecked = (run.notVerified ?? []).filter((record) => record.scope === 'check').length;
     if (!cell) {
-      cells.set(key, { worst: run, position, passed, total: 1 });
+      cells.set(key, { worst: run, position, passed, total: 1, unchecked });
       return;
     }
     cell.total += 1;
     cell.passed += passed;
+    cell.unchecked += unchecked;
     if ((SEVERITY[run.status] ?? 0) < (SEVERITY[cell.worst.status] ?? 0)) {
       cell.worst = run;
       cell.position = position;
@@ -80,8 +84,11 @@ export function writeInteropPages(inputs: readonly LoadedReport[], dir: string):
         const cell = cells.get(key);
         if (!cell) return '<td class="muted">not run</td>';
         const status = cell.worst.status;
-        const label = `${status}${cell.total > 1 ? ` (${cell.passed}/${cell.total})` : ''}`;
-        return `<td class="c ${escapeHtml(status)}"><a href="shim-${index + 1}.html#run-${cell.position}" title="${escapeHtml(`${labels[index]}: ${scenario} · ${provider}`)}">${escapeHtml(label)}</a></td>`;
+        const unchecked = cell.unchecked > 0 ? ` · ${cell.unchecked} unchecked` : '';
+        const label = `${status}${cell.total > 1 ? ` (${cell.passed}/${cell.total})` : ''}${unchecked}`;
+        const why = (cell.worst.notVerified ?? []).map((record) => `${record.rule ?? 'run'} (${record.cause})`);
+        const title = `${labels[index]}: ${scenario} · ${provider}${why.length > 0 ? ` — not verified: ${why.join(', ')}` : ''}`;
+        return `<td class="c ${escapeHtml(status)}"><a href="shim-${index + 1}.html#run-${cell.position}" title="${escapeHtml(title)}">${escapeHtml(label)}</a></td>`;
       })
       .join('');
     return `<tr><th class="scenario">${escapeHtml(scenario)}</th><td>${escapeHtml(provider)}</td>${cells}</tr>`;
@@ -89,7 +96,7 @@ export function writeInteropPages(inputs: readonly LoadedReport[], dir: string):
   const html =
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>yume-conformance interop matrix</title><style>${STYLE}</style></head><body>\n` +
     `<h1>yume-conformance: ${inputs.length} shims side by side</h1>\n` +
-    '<p class="muted">Each cell is the worst status of that shim\'s runs of the scenario for the provider (runs passed / runs); it links to the run.</p>\n' +
+    '<p class="muted">Each cell is the worst status of that shim\'s runs of the scenario for the provider (runs passed / runs, and how many checks of them were not verified); it links to the run, and its tooltip names the rule and cause of each check not verified.</p>\n' +
     `<table><thead><tr><th>scenario</th><th>provider</th>${header}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>\n</body></html>\n`;
   const index = path.join(dir, 'index.html');
   writeFileSync(index, html);

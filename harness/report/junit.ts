@@ -1,5 +1,7 @@
 // `--reporter junit`: one <testcase> per run, a <failure> listing its MUST findings, <skipped> when not
-// verified, and warnings in <system-out>. CI systems read this format.
+// verified, each not-verified check as a `not-verified` property (rule, cause, reason), and warnings in
+// <system-out>. CI systems read this format.
+import { notVerifiedLine } from '../rules/not-verified.js';
 import type { ConformanceReport, ReportFinding, ReportRun } from './model.js';
 import { runLabel } from './run-label.js';
 
@@ -29,6 +31,14 @@ function testcase(run: ReportRun): string {
   const classname = `yume-conformance.${run.provider || 'validate'}`;
   const open = `    <testcase name="${xmlEscape(name)}" classname="${xmlEscape(classname)}"${run.durationMs !== undefined ? ` time="${(run.durationMs / 1000).toFixed(3)}"` : ''}>`;
   const parts: string[] = [open];
+  const skipped = run.notVerified ?? [];
+  if (skipped.length > 0) {
+    const properties = skipped.map(
+      (record) =>
+        `        <property name="not-verified" value="${xmlEscape(`${record.rule ?? `(${record.scope})`} [${record.cause}]: ${record.reason}`)}"/>`,
+    );
+    parts.push('      <properties>', ...properties, '      </properties>');
+  }
   const must = run.findings.filter((f) => f.severity === 'MUST');
   const other = run.findings.filter((f) => f.severity !== 'MUST');
   if (run.status === 'failed') {
@@ -41,7 +51,8 @@ function testcase(run: ReportRun): string {
     const message = run.error ?? 'internal error in the harness';
     parts.push(`      <error message="${xmlEscape(message)}" type="harness-error">${xmlEscape(message)}</error>`);
   } else if (run.status === 'not-verified') {
-    parts.push(`      <skipped message="${xmlEscape(run.findings[0]?.message ?? 'not verified')}"/>`);
+    const why = skipped.length > 0 ? notVerifiedLine(skipped) : run.findings[0]?.message;
+    parts.push(`      <skipped message="${xmlEscape(why ?? 'not verified')}"/>`);
   }
   if (other.length > 0) parts.push(`      <system-out>${xmlEscape(other.map(findingText).join('\n'))}</system-out>`);
   parts.push('    </testcase>');

@@ -1,11 +1,12 @@
 // `merge-reports --shards`: joins the JSON reports of `--shard 1/n` … `--shard n/n` into the report the
 // unsharded run would have written — its runs in selection order, the summary, verdict and exit code computed
 // again from them. Refuses what cannot be one suite run: reports of different suite versions, shims,
-// platforms or selections, a shard missing or given twice, a run in two shards, and a shard that was
+// platforms, report formats or selections, a shard missing or given twice, a run in two shards, and a shard that was
 // interrupted (its runs are incomplete, so the verdict would be a guess).
 import { runKey } from '../runner/results/run-identity.js';
 import { suiteExit, suiteVerdict, summarizeResults } from '../runner/results/verdict.js';
 import type { ConformanceReport, ReportRun } from './model.js';
+import { REPORT_VERSION } from '../../generated/protocol.js';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 /** Reports that cannot be merged, or cannot be read (code MERGE): the message names the file and why. */
@@ -54,6 +55,16 @@ function checkShards(inputs: readonly LoadedReport[]): number {
   return count;
 }
 
+/** Runs of another report format (their not-verified lists were prose before 2.0) cannot be joined. */
+function checkReportVersion(inputs: readonly LoadedReport[]): void {
+  for (const { file, report } of inputs) {
+    if (report.reportVersion !== REPORT_VERSION)
+      throw new MergeError(
+        `${file} is in report format ${report.reportVersion ?? 'before 2.0 (no reportVersion)'}, but this merge-reports reads ${REPORT_VERSION}: run that shard again with this version`,
+      );
+  }
+}
+
 function checkInterrupted(inputs: readonly LoadedReport[]): void {
   for (const { file, report } of inputs) {
     const runs = report.runs.filter((run) => run.interrupted === true);
@@ -87,6 +98,7 @@ export function mergeShardReports(inputs: readonly LoadedReport[]): ConformanceR
   const count = checkShards(inputs);
   same(inputs, 'suite versions', (report) => report.suiteVersion);
   same(inputs, 'protocol versions', (report) => report.protocolVersion);
+  checkReportVersion(inputs);
   same(inputs, 'shims', (report) => report.shim);
   same(inputs, 'platforms', (report) => report.platform);
   same(inputs, 'capabilities', (report) => report.capabilities);
@@ -105,6 +117,7 @@ export function mergeShardReports(inputs: readonly LoadedReport[]): ConformanceR
     summary: summarizeResults(runs),
     runs,
     protocolVersion: first.protocolVersion,
+    reportVersion: REPORT_VERSION,
     generatedAt: new Date().toISOString(),
     verdict: unstartable ? 'failed' : suiteVerdict(runs),
     exitCode: exit.code,

@@ -2,16 +2,25 @@
 import type {
   ConformanceReport,
   ReportFinding,
+  ReportNotVerified,
   ReportProcess,
   ReportRequest,
   ReportRun,
   ReportSummary,
 } from '../../generated/protocol.js';
-import { PROTOCOL_VERSION } from '../../generated/protocol.js';
+import { PROTOCOL_VERSION, REPORT_VERSION } from '../../generated/protocol.js';
 import type { Finding } from '../rules/types.js';
 import type { ValidationResult } from '../validate/validate-stream.js';
 
-export type { ConformanceReport, ReportFinding, ReportProcess, ReportRequest, ReportRun, ReportSummary };
+export type {
+  ConformanceReport,
+  ReportFinding,
+  ReportNotVerified,
+  ReportProcess,
+  ReportRequest,
+  ReportRun,
+  ReportSummary,
+};
 export type RunStatus = ReportRun['status'];
 
 /** Provider column of runs made by `validate` (no provider is involved). */
@@ -45,9 +54,20 @@ export function summarize(runs: readonly ReportRun[]): ReportSummary {
   return summary;
 }
 
+/** Not-verified checks over all runs, per rule (a whole-run record counts under "(whole run)"), most first. */
+export function notVerifiedByRule(runs: readonly ReportRun[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const run of runs)
+    for (const record of run.notVerified ?? []) {
+      const key = record.rule ?? (record.scope === 'run' ? '(whole run)' : '(no rule)');
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
 /** A complete report from runs. */
 export function buildReport(runs: ReportRun[]): ConformanceReport {
-  return { summary: summarize(runs), runs, protocolVersion: PROTOCOL_VERSION };
+  return { summary: summarize(runs), runs, protocolVersion: PROTOCOL_VERSION, reportVersion: REPORT_VERSION };
 }
 
 /** One report run for a stream judged by `validate` (scenario = the file name, or `-` for stdin). */

@@ -12,7 +12,7 @@ export function redactResult(result: RunResult, suite: Redactor): RunResult {
     if (finding.excerpt !== undefined) finding.excerpt = text(finding.excerpt);
     if (finding.fix !== undefined) finding.fix = text(finding.fix);
   }
-  if (result.notVerified !== undefined) result.notVerified = text(result.notVerified);
+  for (const record of result.notVerified ?? []) record.reason = text(record.reason);
   if (result.startFailure !== undefined) result.startFailure = text(result.startFailure);
   for (const process of result.processes) {
     process.argv = process.argv.map(text);

@@ -21,6 +21,13 @@ import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from './setup
 import { buildInvocation, invocationName } from './config/invocation.js';
 import { cliFor, providerEntry, providerFlags, type ProviderEntry } from './config/providers.js';
 import { runFinding } from '../rules/finding.js';
+import {
+  notVerifiedLine,
+  notVerifiedText,
+  runNotVerified,
+  type NotVerified,
+  type NotVerifiedCause,
+} from '../rules/not-verified.js';
 import type {
   ProcessRecord,
   RequestRecord,
@@ -37,8 +44,8 @@ import { createRunDirectories, removeRunDirectories, runnerEntries } from './set
 export interface Preflight {
   /** Run the scenario in persistent mode (its own mode, or an interrupt that must go through stdin on Windows). */
   persistent: boolean;
-  /** Set when the run cannot be verified, with the reason. */
-  notVerified?: string;
+  /** Set when the run cannot be verified, with the reason (a whole-run record: no rule). */
+  notVerified?: NotVerified;
   /** The not-verified reason is a limitation the capabilities imply or declare (a required run is then partial). */
   limitation?: string;
 }
@@ -66,26 +73,31 @@ export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
     os: settings.platform,
   };
   const explicit = declaredLimitation(capabilities, run);
-  const notVerified = (reason: string, implied?: string): Preflight => ({
+  const notVerified = (cause: NotVerifiedCause, reason: string, implied?: string): Preflight => ({
     persistent,
-    notVerified: reason,
+    notVerified: runNotVerified(cause, reason),
     ...((implied ?? explicit?.reason) ? { limitation: implied ?? explicit!.reason } : {}),
   });
   // A limitation the capabilities declare for this run: not attempted, listed with its reason.
-  if (explicit) return notVerified(`declared limitation: ${explicit.reason}`, explicit.reason);
+  if (explicit) return notVerified('capability', `declared limitation: ${explicit.reason}`, explicit.reason);
   // Under yume-app the stop is the app's: no signal, or SIGKILL to the pid (kill-and-resume); never SIGINT.
   if (hasInterrupt && spec.profile === 'yume-app') {
     return notVerified(
+      'capability',
       'the app never sends a shim SIGINT or an interrupt frame: under the yume-app profile its stop is tested by kill-and-resume',
     );
   }
   if (scenario.turns.some((turn) => turn.kill) && persistent)
-    return notVerified('a kill scenario runs one process per turn (spawn-per-turn)');
+    return notVerified('harness', 'a kill scenario runs one process per turn (spawn-per-turn)');
   if (persistent && !capabilities.persistent)
-    return notVerified('needs persistent mode (--input-format stream-json), which the capabilities do not declare');
+    return notVerified(
+      'capability',
+      'needs persistent mode (--input-format stream-json), which the capabilities do not declare',
+    );
   if (hasInterrupt && windows && !persistent) {
     if (!capabilities.persistent) {
       return notVerified(
+        'platform',
         'Windows cannot deliver SIGINT, and the shim declares no persistent mode to send an interrupt frame (R6)',
         'no persistent mode, so no interrupt on Windows (R6)',
       );
@@ -94,10 +106,11 @@ export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
   }
   for (const need of scenario.needs ?? []) {
     if (need === 'persistent' && capabilities.persistent) continue;
-    if (need === 'signals' && windows) return notVerified('needs POSIX signals, which Windows does not have');
-    if (need === 'bash' && !hasBash(settings)) return notVerified('needs bash, which is not on PATH (R11)');
+    if (need === 'signals' && windows)
+      return notVerified('platform', 'needs POSIX signals, which Windows does not have');
+    if (need === 'bash' && !hasBash(settings)) return notVerified('platform', 'needs bash, which is not on PATH (R11)');
     if (need !== 'persistent' && need !== 'signals' && !capabilities.features.has(need)) {
-      return notVerified(`needs the optional feature "${need}", which the capabilities do not declare`);
+      return notVerified('capability', `needs the optional feature "${need}", which the capabilities do not declare`);
     }
   }
   // Can the invocation express this run at all? (yume-app has no persistent mode, no permission modes, — ids.)
@@ -114,13 +127,15 @@ export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
   // R7: under yume-app the app's gemini/openai ids also offer the REST backend, so no CLI is not an error there.
   if (scenario.cli === 'missing' && spec.invocation.kind === 'yume-app') {
     return notVerified(
+      'capability',
       'a missing official CLI is an error only when the provider flag names the CLI (spec invocation); the yume-app provider also offers the REST backend (R7)',
     );
   }
   if ('notVerified' in probe) {
     const yumeAppDash = spec.invocation.kind === 'yume-app' && !providerEntry(spec.provider)?.yumeApp;
     return notVerified(
-      probe.notVerified,
+      probe.notVerified.cause,
+      probe.notVerified.reason,
       yumeAppDash ? 'provider id marked — under the yume-app invocation (R7)' : undefined,
     );
   }
@@ -187,7 +202,7 @@ export function notVerifiedResult(spec: RunSpec, check: Preflight): RunResult {
     findings.push(
       runFinding(
         'scenario.required-verified',
-        `required scenario ${spec.scenario.id} is not verified for ${spec.provider}: ${check.notVerified}`,
+        `required scenario ${spec.scenario.id} is not verified for ${spec.provider}: ${check.notVerified ? notVerifiedText(check.notVerified) : ''}`,
       ),
     );
   }
@@ -195,7 +210,7 @@ export function notVerifiedResult(spec: RunSpec, check: Preflight): RunResult {
     ...baseResult(spec),
     status: required && limitation ? 'partial' : 'not-verified',
     findings,
-    notVerified: check.notVerified,
+    ...(check.notVerified ? { notVerified: [check.notVerified] } : {}),
     ...(limitation ? { limitation } : {}),
     durationMs: 0,
     processes: [],
@@ -365,7 +380,10 @@ async function runPrepared(
     if (stillFound.length > 0) {
       return notVerifiedResult(spec, {
         persistent: check.persistent,
-        notVerified: `the scenario needs no official CLI on the shim's PATH, but ${stillFound.join(', ')} can be found there (a PATH from --env or the scenario's env)`,
+        notVerified: runNotVerified(
+          'platform',
+          `the scenario needs no official CLI on the shim's PATH, but ${stillFound.join(', ')} can be found there (a PATH from --env or the scenario's env)`,
+        ),
       });
     }
     const sessionId = `yc-${spec.scenario.id}-${randomBytes(4).toString('hex')}`;
@@ -435,7 +453,7 @@ async function runPrepared(
       checked.findings.push(
         runFinding(
           'scenario.required-verified',
-          `required scenario ${spec.scenario.id} is not fully verified for ${spec.provider}: ${checked.notVerified.join('; ')}`,
+          `required scenario ${spec.scenario.id} is not fully verified for ${spec.provider}: ${notVerifiedLine(checked.notVerified)}`,
         ),
       );
     }
@@ -448,8 +466,8 @@ async function runPrepared(
       ...baseResult(spec),
       status,
       findings: causesFirst(capPerRule(checked.findings)),
-      ...(unverified.length > 0 ? { notVerified: unverified.join('; ') } : {}),
-      ...(limited ? { limitation: checked.limitations.join('; ') } : {}),
+      ...(unverified.length > 0 ? { notVerified: unverified } : {}),
+      ...(limited ? { limitation: notVerifiedLine(checked.limitations) } : {}),
       durationMs: Math.round(performance.now() - started),
       processes: execution.processes.map((executed, index) => toProcessRecord(executed, checked.goldens[index])),
       requests: toRequestRecords(mock),

@@ -2,9 +2,10 @@
 // resolves the suite (suite/resolve-suite.ts), runs it `jobs` at a time, applies expected failures and returns the
 // report (schemas/report.schema.json) with the exit code. runConformanceWithResults() also returns the full
 // result of each run (whole transcripts, requests, timelines), which the caller hands to the reporters.
+import { runNotVerified } from '../rules/not-verified.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PROTOCOL_VERSION } from '../../generated/protocol.js';
+import { PROTOCOL_VERSION, REPORT_VERSION } from '../../generated/protocol.js';
 import type { ConformanceReport, ReportRun } from '../report/model.js';
 import { toReportFinding } from '../report/model.js';
 import { WorkspaceTemplates } from '../runner/setup/git-workspace.js';
@@ -74,7 +75,7 @@ function toReportRun(result: RunResult, position: number): ReportRun {
     required: result.required,
   };
   if (result.seed !== undefined) run.seed = result.seed;
-  if (result.notVerified) run.notVerified = result.notVerified;
+  if (result.notVerified) run.notVerified = result.notVerified.map((record) => ({ ...record }));
   if (result.limitation) run.limitation = result.limitation;
   if (result.expectedFailure) run.expectedFailure = result.expectedFailure;
   if (result.error) run.error = result.error;
@@ -134,7 +135,7 @@ function notStartedReport(
 function notStartedResult(spec: RunSpec, signal: NodeJS.Signals): RunResult {
   return notVerifiedResult(spec, {
     persistent: false,
-    notVerified: `not started: the runner was stopped by ${signal}`,
+    notVerified: runNotVerified('harness', `not started: the runner was stopped by ${signal}`),
   });
 }
 
@@ -231,6 +232,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     summary: summarizeResults(results),
     runs: results.map((result, index) => toReportRun(result, suite.positions[index]!)),
     protocolVersion: PROTOCOL_VERSION,
+    reportVersion: REPORT_VERSION,
     generatedAt: new Date().toISOString(),
     verdict: suiteVerdict(results),
     exitCode: stop.stopped ? (Math.max(exit.code, 1) as 1 | 2) : exit.code,

@@ -23,7 +23,26 @@ const failedReport = {
 };
 const partialReport = {
   summary: { passed: 4, failed: 0, warnings: 0, notVerified: 1 },
-  runs: [{ scenario: 'interrupt', provider: 'openai-chat', status: 'not-verified', findings: [] }],
+  runs: [
+    {
+      scenario: 'interrupt',
+      provider: 'openai-chat',
+      status: 'not-verified',
+      findings: [],
+      notVerified: [{ scope: 'run', cause: 'platform', reason: 'needs POSIX signals' }],
+    },
+    {
+      scenario: 'plain-text',
+      provider: 'openai-chat',
+      status: 'passed',
+      findings: [],
+      notVerified: [
+        { rule: 'process.exit-after-result', scope: 'check', cause: 'machine', reason: 'too busy' },
+        { rule: 'streaming.incremental', scope: 'check', cause: 'machine', reason: 'too busy' },
+        { rule: 'process.orphaned-tools', scope: 'check', cause: 'platform', reason: 'no cgroup' },
+      ],
+    },
+  ],
 };
 
 let dir: string;
@@ -72,7 +91,7 @@ describe('ci/aggregate.mjs', () => {
     const { status, stdout, summary } = run();
     expect(status).toBe(0);
     expect(stdout).toContain('verified on: Linux, macOS, Windows; failed on: none; not verified on: none');
-    expect(summary).toContain('| Linux | v22.0.0 | **passed** | 5 | 0 | 1 | 0 | 0 |  |');
+    expect(summary).toContain('| Linux | v22.0.0 | **passed** | 5 | 0 | 1 | 0 | 0 | 0 |  |');
     expect(summary.match(/\*\*passed\*\*/g)).toHaveLength(3);
   });
 
@@ -114,7 +133,7 @@ describe('ci/aggregate.mjs', () => {
     artifact('Windows', 0, partialReport);
     const { status, summary } = run();
     expect(status).toBe(0);
-    expect(summary).toContain('| Windows | v22.0.0 | **partial** | 4 | 0 | 0 | 1 | 0 |');
+    expect(summary).toContain('| Windows | v22.0.0 | **partial** | 4 | 0 | 0 | 1 | 3 (machine 2, platform 1) | 0 |');
   });
 
   it('the suite’s exit code wins over a clean report (a stale expected failure fails the run)', () => {

@@ -1,6 +1,7 @@
 // The real-CLI mode's checks (harness/official-cli/real/observed-checks.ts), each shown both ways on the
 // evidence a real CLI leaves: the wrapper's log, the mock's requests (as each CLI sends them) and the
 // processes the harness ended. Real runs of the reference and broken translators are in the .real tests.
+import { notVerifiedText } from '../../harness/rules/not-verified.js';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../harness/mock/mock-server.js';
@@ -163,7 +164,12 @@ describe('cli.stdin-closed from the wrapper’s stdin probe (codex)', () => {
     const out = judge({ scenario: plain, cli: 'codex', provider: 'openai-responses', log });
     expect(out.rules).toEqual([]);
     expect(out.notVerified).toEqual([
-      "cli.stdin-closed: turn 1: the wrapper could not read codex's stdin (spawnSync cat ENOENT)",
+      {
+        rule: 'cli.stdin-closed',
+        scope: 'check',
+        cause: 'harness',
+        reason: "turn 1: the wrapper could not read codex's stdin (spawnSync cat ENOENT)",
+      },
     ]);
   });
   it('passes when stdin reached EOF', () => {
@@ -206,7 +212,7 @@ describe('cli.resume-continues-session from argv and the first request of the re
   it('is not verified when the resumed turn sent no request', () => {
     const { rules, notVerified } = judge({ scenario: resume, log: log('abc'), requests: [turnOne] });
     expect(rules).toEqual([]);
-    expect(notVerified.join()).toMatch(/^cli.resume-continues-session: turn 2/);
+    expect(notVerified.map(notVerifiedText).join()).toMatch(/^cli.resume-continues-session: turn 2/);
   });
 });
 
@@ -308,7 +314,9 @@ describe('cli.tool-outcome-matches from the tool results the CLI sent the model'
       eventsByTurn: [[toolResult(4, true)]],
     });
     expect(out.rules).toEqual([]);
-    expect(out.notVerified.join()).toMatch(/^cli.tool-outcome-matches: turn 1: the outcome of c1 is not legible/);
+    expect(out.notVerified.map(notVerifiedText).join()).toMatch(
+      /^cli.tool-outcome-matches: turn 1: the outcome of c1 is not legible/,
+    );
   });
 });
 
@@ -343,6 +351,6 @@ describe('cli.interrupt-reaches-cli from what the harness had to end', () => {
     expect(run([process(5000, 1, 5000)]).rules).toEqual([]);
   });
   it('is not verified when the CLI never ran', () => {
-    expect(run([], false).notVerified.join()).toMatch(/^cli.interrupt-reaches-cli: turn 1/);
+    expect(run([], false).notVerified.map(notVerifiedText).join()).toMatch(/^cli.interrupt-reaches-cli: turn 1/);
   });
 });

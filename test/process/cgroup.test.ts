@@ -88,9 +88,16 @@ describe.runIf(linuxRoot)('double fork into a new session with an empty environm
     const escaped = processesWithArgument(`escape-${result.tag}`);
     try {
       expect(escaped.length).toBe(1);
-      expect(result.notVerified, describeFindings(result)).toMatch(
-        new RegExp(`process isolation: 1 process\\(es\\) orphaned to init .*pid ${escaped[0]}.*not killed`),
-      );
+      expect(result.notVerified, describeFindings(result)).toEqual([
+        {
+          rule: 'process.orphaned-tools',
+          scope: 'check',
+          cause: 'platform',
+          reason: expect.stringMatching(
+            new RegExp(`process isolation: 1 process\\(es\\) orphaned to init .*pid ${escaped[0]}.*not killed`),
+          ),
+        },
+      ]);
       // plain-text is required, so a run not fully verified fails through scenario.required-verified only.
       expect(rules(result), describeFindings(result)).toEqual(['scenario.required-verified']);
     } finally {

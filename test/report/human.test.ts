@@ -103,7 +103,9 @@ describe('human reporter', () => {
       suiteReport([
         run('partial', { limitation: 'no persistent mode' }),
         run('failed', { scenario: 's-expected', expectedFailure: 'known bug #4', findings: [must] }),
-        run('not-verified', { notVerified: 'needs persistent mode' }),
+        run('not-verified', {
+          notVerified: [{ scope: 'run', cause: 'capability', reason: 'needs persistent mode' }],
+        }),
         run('brand-new'),
         run('inconclusive'),
         run('error', { error: 'internal error in the harness: boom' }),

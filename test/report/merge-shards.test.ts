@@ -104,6 +104,14 @@ describe('merge-reports --shards', () => {
     expect(points(merged), `${why(merged, 'merged')}\n${why(unsharded, 'unsharded')}`).toEqual(points(unsharded));
     expect({ ...merged.summary }).toEqual({ ...unsharded.summary });
     expect(merged.mergedShards).toBe(3);
+    expect(merged.reportVersion).toBe('2.0');
+    // Not-verified records pass through whole: persistent-mode needs a capability the shim does not declare.
+    const notVerified = (report: ConformanceReport) =>
+      report.runs.filter((run) => run.status === 'not-verified').map((run) => run.notVerified);
+    expect(notVerified(merged)).toEqual(notVerified(unsharded));
+    expect(notVerified(merged)[0]).toEqual([
+      { scope: 'run', cause: 'capability', reason: expect.stringContaining('persistent mode') },
+    ]);
     expect(readFileSync(file('merged.xml'), 'utf8')).toContain(`tests="${unsharded.runs.length}"`);
     expect(readFileSync(file('merged.html'), 'utf8')).toContain('fault-500-exhausted');
   });
@@ -134,6 +142,19 @@ describe('merge-reports --shards', () => {
     writeFileSync(file('newer.json'), JSON.stringify({ ...shard1, suiteVersion: '9.9.9' }));
     const newer = cli(['merge-reports', '--shards', file('newer.json'), file('shard-2.json'), file('shard-3.json')]);
     expect(newer.stderr).toMatch(/different suite versions/);
+
+    // A shard written before report format 2.0 (prose not-verified lists) is refused, not half-read.
+    const { reportVersion: _dropped, ...older } = shard1;
+    writeFileSync(file('older.json'), JSON.stringify(older));
+    const oldFormat = cli([
+      'merge-reports',
+      '--shards',
+      file('older.json'),
+      file('shard-2.json'),
+      file('shard-3.json'),
+    ]);
+    expect(oldFormat.status).toBe(2);
+    expect(oldFormat.stderr).toMatch(/report format before 2\.0 .*reads 2\.0/);
   });
 });
 

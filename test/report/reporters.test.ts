@@ -4,7 +4,13 @@ import { PassThrough } from 'node:stream';
 import { renderHuman, colorWanted } from '../../harness/report/human.js';
 import { renderJunit, xmlEscape } from '../../harness/report/junit.js';
 import { renderJson } from '../../harness/report/json.js';
-import { buildReport, runFromValidation, summarize, type ReportRun } from '../../harness/report/model.js';
+import {
+  buildReport,
+  notVerifiedByRule,
+  runFromValidation,
+  summarize,
+  type ReportRun,
+} from '../../harness/report/model.js';
 import { emitReports, parseReporterSpec, registerReporter } from '../../harness/report/reporters.js';
 import { validatorFor } from '../../harness/protocol/schemas.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
@@ -30,8 +36,19 @@ const runs: ReportRun[] = [
     provider: 'anthropic',
     status: 'not-verified',
     findings: [{ rule: 'process.started', severity: 'INFO', message: 'no signals on this platform' }],
+    notVerified: [{ scope: 'run', cause: 'platform', reason: 'needs POSIX signals, which Windows does not have' }],
   },
-  { scenario: 'multi-tool', provider: 'gemini-cli', status: 'partial', findings: [] },
+  {
+    scenario: 'multi-tool',
+    provider: 'gemini-cli',
+    status: 'partial',
+    findings: [],
+    notVerified: [
+      { rule: 'cli.tool-outcome-matches', scope: 'check', cause: 'harness', reason: 'turn 1: not legible <x>' },
+      { rule: 'cli.tool-outcome-matches', scope: 'check', cause: 'harness', reason: 'turn 2: not legible' },
+      { rule: 'process.exit-after-result', scope: 'check', cause: 'machine', reason: 'too busy to judge' },
+    ],
+  },
 ];
 const report = buildReport(runs);
 
@@ -40,6 +57,24 @@ describe('report model', () => {
     expect(summarize(runs)).toEqual({ passed: 1, failed: 1, warnings: 1, notVerified: 1, partial: 1 });
     const validate = validatorFor('report.schema.json');
     expect(validate(JSON.parse(renderJson(report))), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('carries the report version apart from the protocol version, and rejects prose not-verified lists', () => {
+    expect(report.reportVersion).toBe('2.0');
+    expect(report.protocolVersion).not.toBe(report.reportVersion);
+    const validate = validatorFor('report.schema.json');
+    const prose = { ...report, runs: [{ ...runs[2], notVerified: 'needs POSIX signals' }] };
+    expect(validate(JSON.parse(JSON.stringify(prose)))).toBe(false);
+    const noCause = { ...report, runs: [{ ...runs[2], notVerified: [{ scope: 'run', reason: 'x' }] }] };
+    expect(validate(JSON.parse(JSON.stringify(noCause)))).toBe(false);
+  });
+
+  it('counts not-verified checks per rule, whole runs apart', () => {
+    expect(notVerifiedByRule(runs)).toEqual([
+      ['cli.tool-outcome-matches', 2],
+      ['(whole run)', 1],
+      ['process.exit-after-result', 1],
+    ]);
   });
 
   it('turns a validation into a run', () => {
@@ -65,7 +100,11 @@ describe('junit reporter', () => {
     const xml = renderJunit(report);
     assertWellFormedXml(xml);
     expect(xml).toContain('tests="4" failures="1" errors="0" skipped="1"');
-    expect(xml).toContain('<skipped message="no signals on this platform"/>');
+    expect(xml).toContain('<skipped message="needs POSIX signals, which Windows does not have"/>');
+    expect(xml).toContain(
+      '<property name="not-verified" value="cli.tool-outcome-matches [harness]: turn 1: not legible &lt;x&gt;"/>',
+    );
+    expect(xml).toContain('<property name="not-verified" value="(run) [platform]: needs POSIX signals');
     expect(xml).toContain('&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;');
     expect(xml).not.toContain('\u0001');
   });
@@ -87,8 +126,9 @@ describe('human reporter', () => {
     expect(text).toContain('fix: encode');
     expect(text).toContain('SHOULD tool.one-at-a-time-envelope  ×1\n');
     expect(text).not.toContain('process.started'); // INFO: only with --verbose
-    expect(text.trimEnd().split('\n').slice(-2)).toEqual([
+    expect(text.trimEnd().split('\n').slice(-3)).toEqual([
       '4 run(s): 1 passed, 1 failed, 1 not verified, 1 partial, 1 warning(s)',
+      'not verified, per rule: cli.tool-outcome-matches 2, (whole run) 1, process.exit-after-result 1',
       '✘ does not conform',
     ]);
     expect(text).not.toContain('\u001b'); // no colour codes, and the message's own ESC is shown escaped

@@ -32,7 +32,7 @@ describe('the reference shim', () => {
         ).toBe(7);
       }
       for (const run of report.runs.filter((entry) => entry.status === 'not-verified' || entry.status === 'partial'))
-        expect(run.notVerified).toBeTruthy();
+        expect(run.notVerified?.length).toBeGreaterThan(0);
       expect(results.map((result) => result.scenario)).toEqual(report.runs.map((run) => run.scenario));
       // The budget of R12: generous, so a busy machine does not make it flaky.
       expect(performance.now() - started).toBeLessThan(5 * 60_000);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadPreset } from '../../harness/suite/preset.js';
 import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
 import type { RunResult } from '../../harness/runner/results/run-types.js';
+import { notVerifiedLine } from '../../harness/rules/not-verified.js';
 // @ts-expect-error: plain ESM script without declarations
 import { ensureRealProgram } from '../../scripts/real-programs.mjs';
 
@@ -43,7 +44,9 @@ describe('real Claude Code under the claude-code preset', () => {
     const unexpected: string[] = [];
     for (const result of results) {
       if (result.status === 'not-verified' || result.status === 'partial' || result.status === 'error') {
-        unexpected.push(`${result.scenario}/${result.profile}: ${result.status} (${result.notVerified ?? ''})`);
+        unexpected.push(
+          `${result.scenario}/${result.profile}: ${result.status} (${notVerifiedLine(result.notVerified ?? [])})`,
+        );
         continue;
       }
       for (const finding of result.findings) {

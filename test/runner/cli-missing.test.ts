@@ -118,7 +118,8 @@ describe('scenario cli-missing', () => {
       },
       settings(referenceShim),
     );
-    expect(check.notVerified).toMatch(/REST backend/);
+    expect(check.notVerified).toMatchObject({ scope: 'run', cause: 'capability' });
+    expect(check.notVerified?.reason).toMatch(/REST backend/);
   });
 
   for (const provider of CLI_IDS) {
@@ -163,7 +164,9 @@ describe('scenario cli-missing', () => {
     cleanup.push(planted);
     const result = await run(referenceShim, 'gemini-cli', { PATH: [planted, savedPath.value].join(path.delimiter) });
     expect(result.status).toBe('not-verified');
-    expect(result.notVerified).toContain(path.join(planted, 'gemini'));
+    expect(result.notVerified).toEqual([
+      { scope: 'run', cause: 'platform', reason: expect.stringContaining(path.join(planted, 'gemini')) },
+    ]);
     expect(result.processes).toEqual([]);
   });
 });

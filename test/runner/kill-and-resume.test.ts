@@ -65,7 +65,7 @@ describe('the SIGINT interrupt under yume-app', () => {
   it('is not run: the app never signals a shim', async () => {
     const result = await runFixture(fixtureShim('conforming-mini-shim.mjs'), 'interrupt', { profile: 'yume-app' });
     expect(result.status).toBe('not-verified');
-    expect(result.notVerified).toContain('the app never sends a shim SIGINT');
+    expect(result.notVerified?.[0]?.reason).toContain('the app never sends a shim SIGINT');
     expect(result.processes).toEqual([]);
     expect(result.findings).toEqual([]);
   });

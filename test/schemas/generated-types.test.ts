@@ -50,6 +50,7 @@ describe('generated/validators.js', () => {
     const { protocolValidators, scenarioValidator } = await import('../../generated/validators.js');
     const runtime = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: false });
     runtime.addKeyword({ keyword: 'x-protocol-version', schemaType: 'string' });
+    runtime.addKeyword({ keyword: 'x-report-version', schemaType: 'string' });
     const schemasDir = path.join(root, 'schemas');
     const files = readdirSync(schemasDir).filter(
       (name) => name.endsWith('.schema.json') && name !== 'scenario.schema.json',

@@ -6,6 +6,9 @@ import { SCHEMA_BASE, schemaFileNames, schemaOf, validatorFor } from '../../harn
 
 const schemasDir = path.join(import.meta.dirname, '..', '..', 'schemas');
 const version = JSON.parse(readFileSync(path.join(schemasDir, 'protocol-version.json'), 'utf8')).protocolVersion;
+const reportVersion = JSON.parse(readFileSync(path.join(schemasDir, 'report-version.json'), 'utf8')).reportVersion;
+// Formats no shim sees: they carry the report version, never the protocol's.
+const harnessOnly = new Set(['report.schema.json', 'preset.schema.json', 'expected-failures.schema.json']);
 // scenario.schema.json belongs to the scenario feature and is checked by its own tests.
 const ours = readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json') && f !== 'scenario.schema.json');
 
@@ -20,6 +23,28 @@ function keysDeep(value: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
+describe('schemas/CHANGELOG.md', () => {
+  const changelog = readFileSync(path.join(schemasDir, 'CHANGELOG.md'), 'utf8');
+  const headings = [...changelog.matchAll(/^## (.+)$/gm)].map((match) => match[1]!.trim());
+
+  it('has an entry for the current protocol version, newest first among the protocol headings', () => {
+    const protocol = headings.filter((heading) => /^\d+\.\d+$/.test(heading));
+    expect(protocol[0]).toBe(version);
+  });
+
+  it('has an entry for the current report version, at the top', () => {
+    expect(reportVersion).toBe('2.0');
+    expect(headings[0]).toBe(`Report ${reportVersion}`);
+    const entry = changelog.slice(changelog.indexOf(`## Report ${reportVersion}`)).split(/^## /m)[1]!;
+    expect(entry).toMatch(/^- /m);
+  });
+
+  it('every report carries the report version apart from the protocol version', () => {
+    expect(schemaOf('report.schema.json').properties).toHaveProperty('reportVersion');
+    expect(reportVersion).not.toBe(version);
+  });
+});
+
 describe('schemas/', () => {
   it('registers every schema file with the harness', () => {
     expect(schemaFileNames()).toEqual(expect.arrayContaining(ours));
@@ -29,7 +54,13 @@ describe('schemas/', () => {
     const schema = JSON.parse(readFileSync(path.join(schemasDir, file), 'utf8'));
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toBe(SCHEMA_BASE + file);
-    expect(schema['x-protocol-version']).toBe(version);
+    if (harnessOnly.has(file)) {
+      expect(schema['x-report-version']).toBe(reportVersion);
+      expect(schema['x-protocol-version']).toBeUndefined();
+    } else {
+      expect(schema['x-protocol-version']).toBe(version);
+      expect(schema['x-report-version']).toBeUndefined();
+    }
     expect(schema.title).toMatch(/^[A-Z][A-Za-z0-9]+$/); // becomes the generated type's name
     expect(typeof schema.description).toBe('string');
     expect(Array.isArray(schema.examples) && schema.examples.length > 0).toBe(true);

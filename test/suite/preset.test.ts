@@ -66,7 +66,7 @@ describe('the claude-code preset', () => {
       persistent: false,
     };
     const built = buildInvocation(presetInvocation(preset, false), { ...values, resumeId: 'abc' });
-    if ('notVerified' in built) throw new Error(built.notVerified);
+    if ('notVerified' in built) throw new Error(built.notVerified.reason);
     expect(built.args).toEqual([
       '-p',
       'hi',
@@ -89,7 +89,7 @@ describe('the claude-code preset', () => {
     });
     expect(built.env.IS_SANDBOX).toBeUndefined();
     const asRoot = buildInvocation(presetInvocation(preset, true), values);
-    if ('notVerified' in asRoot) throw new Error(asRoot.notVerified);
+    if ('notVerified' in asRoot) throw new Error(asRoot.notVerified.reason);
     expect(asRoot.env.IS_SANDBOX).toBe('1');
     expect(asRoot.args).not.toContain('--resume');
     expect(preset.timeoutMs).toBe(60_000);

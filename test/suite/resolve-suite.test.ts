@@ -113,7 +113,9 @@ describe('preflight: what can be verified here', () => {
       persistent: true,
     });
     const check = preflight(spec(), settings('win32'));
-    expect(check.notVerified).toMatch(/Windows cannot deliver SIGINT/);
+    expect(check.notVerified).toMatchObject({ scope: 'run', cause: 'platform' });
+    expect(check.notVerified?.reason).toMatch(/Windows cannot deliver SIGINT/);
+    expect(check.notVerified?.rule).toBeUndefined();
     expect(notVerifiedResult(spec(), check)).toMatchObject({
       status: 'partial',
       limitation: 'no persistent mode, so no interrupt on Windows (R6)',
@@ -122,11 +124,19 @@ describe('preflight: what can be verified here', () => {
   });
 
   it('does not verify undeclared features; a required run not verified without a limitation fails the suite', () => {
-    expect(preflight(spec(persistent!), settings('linux')).notVerified).toMatch(/persistent mode/);
+    expect(preflight(spec(persistent!), settings('linux')).notVerified).toEqual({
+      scope: 'run',
+      cause: 'capability',
+      reason: expect.stringMatching(/persistent mode/),
+    });
     const yumeApp = { ...spec(), invocation: { kind: 'yume-app' as const } };
     const dash = preflight(yumeApp, settings('linux'));
     expect(dash).toMatchObject({ limitation: 'provider id marked — under the yume-app invocation (R7)' });
-    const noLimitation = notVerifiedResult(spec(), { persistent: false, notVerified: 'needs something' });
+    const noLimitation = notVerifiedResult(spec(), {
+      persistent: false,
+      notVerified: { scope: 'run', cause: 'capability', reason: 'needs something' },
+    });
+    expect(noLimitation.notVerified).toEqual([{ scope: 'run', cause: 'capability', reason: 'needs something' }]);
     expect(noLimitation.findings.map((finding) => finding.rule)).toEqual(['scenario.required-verified']);
     expect(suiteExit([noLimitation]).code).toBe(1);
   });

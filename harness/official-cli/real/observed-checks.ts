@@ -3,6 +3,7 @@
 // and for codex whether stdin reached EOF), the mock's recorded requests (which carry the CLI's tool results
 // and its history: what it ran, how it said each tool ended, what it remembered), and the processes the
 // harness had to end. A rule whose evidence is missing in a run is reported not verified, with why.
+import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
 import type { RecordedRequest } from '../../mock/mock-server.js';
 import { type HistoryItem, type HistoryToolResult, requestView } from '../../mock/request-views.js';
 import type { MockProviderId } from '../../mock/scenario/scenario-types.js';
@@ -37,8 +38,11 @@ export interface ObservedCliRunInput {
 
 export interface ObservedCliRun {
   findings: Finding[];
-  /** "<rule>: why" for each rule this run could not judge. */
-  notVerified: string[];
+  /**
+   * Each rule this run could not judge: what a real CLI keeps inside (or out of its requests) is a limit of
+   * what the harness can observe, so the cause is `harness`.
+   */
+  notVerified: NotVerified[];
 }
 
 const argvText = (argv: readonly string[]) => argv.map((argument) => JSON.stringify(argument)).join(' ');
@@ -98,7 +102,11 @@ function checkResume(input: ObservedCliRunInput): ObservedCliRun {
     const previousPrompt = input.scenario.turns[turn - 1]?.prompt.trim();
     if (!first || !previousPrompt) {
       out.notVerified.push(
-        `cli.resume-continues-session: turn ${turn + 1}: ${input.cli} sent no request, so what it remembered is not seen`,
+        checkNotVerified(
+          'cli.resume-continues-session',
+          'harness',
+          `turn ${turn + 1}: ${input.cli} sent no request, so what it remembered is not seen`,
+        ),
       );
       continue;
     }
@@ -216,7 +224,11 @@ function checkToolOutcomes(input: ObservedCliRunInput): ObservedCliRun {
       const shown = printed[index];
       if (failed === undefined) {
         out.notVerified.push(
-          `cli.tool-outcome-matches: turn ${turn + 1}: the outcome of ${result.name ?? result.id ?? `tool ${index + 1}`} is not legible in ${input.cli}'s request`,
+          checkNotVerified(
+            'cli.tool-outcome-matches',
+            'harness',
+            `turn ${turn + 1}: the outcome of ${result.name ?? result.id ?? `tool ${index + 1}`} is not legible in ${input.cli}'s request`,
+          ),
         );
         return;
       }
@@ -244,7 +256,11 @@ function checkInterrupt(input: ObservedCliRunInput): ObservedCliRun {
     const starts = startsOf(input, turn).filter((start) => start.argError === undefined);
     if (starts.length === 0) {
       out.notVerified.push(
-        `cli.interrupt-reaches-cli: turn ${turn + 1}: ${input.cli} was not running when interrupted`,
+        checkNotVerified(
+          'cli.interrupt-reaches-cli',
+          'harness',
+          `turn ${turn + 1}: ${input.cli} was not running when interrupted`,
+        ),
       );
       continue;
     }
@@ -282,13 +298,19 @@ function promptsOnStdin(input: ObservedCliRunInput): ObservedCliRun {
   return {
     findings: [],
     notVerified: [
-      ...unseen.map(
-        (start) =>
-          `cli.prompt-not-option: turn ${start.turnIndex + 1}: ${input.cli} had no prompt in its argv (it reads it from stdin, which the wrapper leaves to the CLI)`,
+      ...unseen.map((start) =>
+        checkNotVerified(
+          'cli.prompt-not-option',
+          'harness',
+          `turn ${start.turnIndex + 1}: ${input.cli} had no prompt in its argv (it reads it from stdin, which the wrapper leaves to the CLI)`,
+        ),
       ),
-      ...unread.map(
-        (entry) =>
-          `cli.stdin-closed: turn ${entry.turnIndex + 1}: the wrapper could not read ${input.cli}'s stdin (${(entry as { reason: string }).reason})`,
+      ...unread.map((entry) =>
+        checkNotVerified(
+          'cli.stdin-closed',
+          'harness',
+          `turn ${entry.turnIndex + 1}: the wrapper could not read ${input.cli}'s stdin (${(entry as { reason: string }).reason})`,
+        ),
       ),
     ],
   };

@@ -30,6 +30,7 @@ import { faultOutcomeChecks, missingCliOutcomeChecks, retried } from './fault-ou
 import { interruptChecks, persistentChecks } from './interrupt-checks.js';
 import { resumeChecks, sessionFileCheck } from './session-checks.js';
 import { MACHINE_CAUSE } from '../execution/fair-deadline.js';
+import { checkNotVerified } from '../../rules/not-verified.js';
 import { deltaOnlyTextCheck, goldenChecks } from './golden-checks.js';
 
 export type { CheckInput, CheckOutput };
@@ -42,8 +43,16 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
   for (const process of started) {
     const untied = process.exit.untied ?? [];
     if (untied.length === 0) continue;
+    // Without a cgroup (this platform or setup) the harness cannot tell what the shim started.
     out.notVerified.push(
-      `${about(process.label, `process isolation: ${untied.length} process(es) orphaned to init started during the run with nothing tying them to it (${untied.map((info) => `${info.name} pid ${info.pid}`).join(', ')}); without a cgroup the harness cannot tell whether the shim started them, so they were not killed`)}`,
+      checkNotVerified(
+        'process.orphaned-tools',
+        'platform',
+        about(
+          process.label,
+          `process isolation: ${untied.length} process(es) orphaned to init started during the run with nothing tying them to it (${untied.map((info) => `${info.name} pid ${info.pid}`).join(', ')}); without a cgroup the harness cannot tell whether the shim started them, so they were not killed`,
+        ),
+      ),
     );
   }
   const usedCliEarly = input.cli?.log.some((entry) => entry.event === 'start' && entry.cli === input.cli!.name);
@@ -131,9 +140,13 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
       findings.push(...approvalChecks(input.scenario, process.turns, (turn) => turnEvents(process, turn)));
     if (process.gatesUndecided.length > 0) {
       out.notVerified.push(
-        about(
-          process.label,
-          `streaming.incremental: no assistant text on stdout by the end of the gate's wait in turn ${process.gatesUndecided.map((turn) => turn + 1).join(', ')}, but the machine's load (${MACHINE_CAUSE}) took most of that wait: too busy to judge`,
+        checkNotVerified(
+          'streaming.incremental',
+          'machine',
+          about(
+            process.label,
+            `no assistant text on stdout by the end of the gate's wait in turn ${process.gatesUndecided.map((turn) => turn + 1).join(', ')}, but the machine's load (${MACHINE_CAUSE}) took most of that wait: too busy to judge`,
+          ),
         ),
       );
     }

@@ -3,6 +3,7 @@
 import type { FakeCliLogEntry } from '../../official-cli/state.js';
 import type { RecordedRequest } from '../../mock/mock-server.js';
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
+import type { NotVerified } from '../../rules/not-verified.js';
 import type { Finding, Profile } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import type { FakeCliName } from '../../official-cli/script-types.js';
@@ -44,9 +45,9 @@ export interface CheckInput {
 export interface CheckOutput {
   findings: Finding[];
   /** Checks that could not run, with the reason. */
-  notVerified: string[];
+  notVerified: NotVerified[];
   /** Checks this kind of run cannot make by design (a real CLI shows no tool runs): reported, not failed. */
-  limitations: string[];
+  limitations: NotVerified[];
   /** Golden text per process (for the HTML report). */
   goldens: (string | undefined)[];
 }

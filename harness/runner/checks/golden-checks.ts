@@ -1,4 +1,5 @@
 // The golden comparison (R10) per process and turn, and the check that text arrives as deltas.
+import { checkNotVerified } from '../../rules/not-verified.js';
 import type { Finding } from '../../rules/types.js';
 import { toCanonicalEvents } from '../../protocol/canonical.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
@@ -35,8 +36,13 @@ export function goldenChecks(
   const fileLabel = `transcripts/${input.scenario.id}/${goldenFileName(goldenIndex)}`;
   out.goldens[index] = golden?.toString('utf8');
   if (!golden) {
+    // No rule: the whole golden comparison (golden.text, golden.tool-calls, ...) is left out.
     out.notVerified.push(
-      `golden comparison: ${fileLabel} does not exist (generate it with \`yume-conformance goldens --update\`)`,
+      checkNotVerified(
+        undefined,
+        'harness',
+        `golden comparison: ${fileLabel} does not exist (generate it with \`yume-conformance goldens --update\`)`,
+      ),
     );
     return [];
   }

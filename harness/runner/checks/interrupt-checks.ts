@@ -2,6 +2,7 @@
 // for the next frame; in persistent mode it reads stdin frames and ends at stdin EOF.
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
 import type { CanonicalEvent } from '../../protocol/canonical.js';
+import type { NotVerified } from '../../rules/not-verified.js';
 import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import { describeInterrupt } from '../execution/interrupt-trigger.js';
@@ -18,7 +19,7 @@ export function interruptChecks(
   scenario: LoadedScenario,
   persistent: boolean,
   dialect?: StreamDialect,
-  notVerified: string[] = [],
+  notVerified: NotVerified[] = [],
 ): Finding[] {
   const findings: Finding[] = [];
   for (const turnIndex of process.turns) {
@@ -109,7 +110,7 @@ export function interruptChecks(
         runFinding('interrupt.exit-in-time', about(process.label, 'did not exit after SIGINT; the harness killed it')),
       );
     } else if (timing?.kind === 'undecided') {
-      notVerified.push(about(process.label, undecidedExit('interrupt.exit-in-time', 'SIGINT', timing)));
+      notVerified.push(undecidedExit('interrupt.exit-in-time', process.label, 'SIGINT', timing));
     }
   }
   return findings;
@@ -119,7 +120,7 @@ export function interruptChecks(
 export function persistentChecks(
   process: ExecutedProcess,
   scenario: LoadedScenario,
-  notVerified: string[] = [],
+  notVerified: NotVerified[] = [],
 ): Finding[] {
   const findings: Finding[] = [];
   const known = new Set(['user', 'interrupt', 'set_permission_mode', 'tool_approval']);
@@ -173,7 +174,7 @@ export function persistentChecks(
         ),
       );
     } else if (timing.kind === 'undecided') {
-      notVerified.push(about(process.label, undecidedExit('persistent.eof-exit', 'stdin ended', timing)));
+      notVerified.push(undecidedExit('persistent.eof-exit', process.label, 'stdin ended', timing));
     }
   } else if (process.exit.exitedAtMs !== undefined && served.length === scenario.turns.length) {
     // Exited before stdin ended although every turn was served: it must stay for the next frame.

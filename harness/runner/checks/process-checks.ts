@@ -2,6 +2,7 @@
 // running, its output volume, and the dummy credentials it must not print.
 import type { CanonicalEvent } from '../../protocol/canonical.js';
 import { excerptOf } from '../../protocol/lines.js';
+import type { NotVerified } from '../../rules/not-verified.js';
 import type { Finding } from '../../rules/types.js';
 import { ALL_DUMMY_SECRETS } from '../setup/environment.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
@@ -12,7 +13,11 @@ import { machineShare } from '../execution/fair-deadline.js';
 import { about, eventsOf, lineTime } from './run-events.js';
 
 /** `notVerified` collects what the machine's load kept from being judged. */
-export function processChecks(process: ExecutedProcess, persistent: boolean, notVerified: string[] = []): Finding[] {
+export function processChecks(
+  process: ExecutedProcess,
+  persistent: boolean,
+  notVerified: NotVerified[] = [],
+): Finding[] {
   const { exit, label } = process;
   const findings: Finding[] = [];
   if (exit.spawnError) return [runFinding('process.started', about(label, exit.spawnError))];
@@ -86,7 +91,7 @@ export function processChecks(process: ExecutedProcess, persistent: boolean, not
   const where = lastResult ? { line: lastResult.line } : {};
   const resultLine = lastResult ? ` (line ${lastResult.line})` : '';
   if (timing?.kind === 'undecided') {
-    notVerified.push(about(label, undecidedExit('process.exit-after-result', `its last result${resultLine}`, timing)));
+    notVerified.push(undecidedExit('process.exit-after-result', label, `its last result${resultLine}`, timing));
   } else if (timing?.kind === 'killed' && process.exitClock?.after === 'result') {
     const lingered = (process.exitClock.killedAtMs - process.exitClock.startedAtMs) / 1000;
     findings.push(

@@ -1,5 +1,6 @@
 // How the runner starts a shim (R7): the `spec` invocation, the `yume-app` invocation (exactly what the app
 // passes) or a user template file (schemas/invocation.schema.json).
+import { runNotVerified, type NotVerified } from '../../rules/not-verified.js';
 import invocationSchema from '../../../schemas/invocation.schema.json' with { type: 'json' };
 import { ConfigFileError, loadJsonConfig } from './config-file.js';
 import { providerEntry, type ProviderId } from './providers.js';
@@ -43,7 +44,7 @@ export interface InvocationValues {
 
 export type BuiltInvocation =
   | { args: string[]; env: Record<string, string>; stdinPrompt?: string }
-  | { notVerified: string };
+  | { notVerified: NotVerified };
 
 /** Loads and validates a template file; throws ConfigFileError with file, line and fix. */
 export function loadInvocationTemplate(file: string): Invocation {
@@ -113,10 +114,13 @@ function expand(argv: ArgvTemplate, values: Record<string, string | undefined>):
   });
 }
 
-/** The argv (and extra environment) of one process of a run, or why this invocation cannot verify it. */
+/**
+ * The argv (and extra environment) of one process of a run, or why this invocation cannot verify it (what the
+ * invocation cannot express counts as a missing capability).
+ */
 export function buildInvocation(invocation: Invocation, values: InvocationValues): BuiltInvocation {
   const entry = providerEntry(values.providerId);
-  if (!entry) return { notVerified: `unknown provider id ${values.providerId}` };
+  if (!entry) return { notVerified: runNotVerified('harness', `unknown provider id ${values.providerId}`) };
   const mode = values.permissionMode ?? 'default';
   if (invocation.kind === 'spec') {
     const args = [
@@ -147,11 +151,27 @@ export function buildInvocation(invocation: Invocation, values: InvocationValues
     return { args, env: {} };
   }
   if (invocation.kind === 'yume-app') {
-    if (!entry.yumeApp) return { notVerified: `the app has no provider for ${entry.id} (— in R7's yume-app column)` };
+    if (!entry.yumeApp)
+      return {
+        notVerified: runNotVerified(
+          'capability',
+          `the app has no provider for ${entry.id} (— in R7's yume-app column)`,
+        ),
+      };
     if (values.persistent)
-      return { notVerified: "the app never writes to a shim's stdin, so persistent mode has no yume-app invocation" };
+      return {
+        notVerified: runNotVerified(
+          'capability',
+          "the app never writes to a shim's stdin, so persistent mode has no yume-app invocation",
+        ),
+      };
     if (mode !== 'default')
-      return { notVerified: `the app passes no --permission-mode, so permission mode ${mode} cannot be requested` };
+      return {
+        notVerified: runNotVerified(
+          'capability',
+          `the app passes no --permission-mode, so permission mode ${mode} cannot be requested`,
+        ),
+      };
     // The exact order the app's spawner uses (R7).
     const args = ['--provider', entry.yumeApp.provider, '--model', entry.yumeApp.model, '--cwd', values.cwd];
     if (values.resumeId !== undefined) args.push('--resume', values.resumeId);
@@ -162,14 +182,26 @@ export function buildInvocation(invocation: Invocation, values: InvocationValues
   }
   const { template, file } = invocation;
   const providerValues = template.providers[entry.id];
-  if (!providerValues) return { notVerified: `${file} lists no values for provider ${entry.id}` };
+  if (!providerValues)
+    return { notVerified: runNotVerified('capability', `${file} lists no values for provider ${entry.id}`) };
   const argv = values.persistent ? template.persistent : template.spawnPerTurn;
-  if (!argv) return { notVerified: `${file} has no "persistent" arguments, so persistent mode is not verified` };
+  if (!argv)
+    return {
+      notVerified: runNotVerified(
+        'capability',
+        `${file} has no "persistent" arguments, so persistent mode is not verified`,
+      ),
+    };
   const usesMode =
     flatten(argv).some((text) => placeholders(text).includes('permissionMode')) ||
     argv.some((item) => typeof item !== 'string' && item.when === 'permissionMode');
   if (mode !== 'default' && !usesMode)
-    return { notVerified: `${file} passes no {permissionMode}, so permission mode ${mode} cannot be requested` };
+    return {
+      notVerified: runNotVerified(
+        'capability',
+        `${file} passes no {permissionMode}, so permission mode ${mode} cannot be requested`,
+      ),
+    };
   const onStdin = !values.persistent && template.promptOnStdin === true;
   const filled: Record<string, string | undefined> = {
     provider: providerValues.provider,

@@ -2,6 +2,7 @@
 // process fed with stdin frames (persistent). While the shim runs it opens the mock's streaming gate on the
 // shim's first assistant-text line (or after 3 s), delivers interrupts at the scripted moment, and answers
 // tool approvals. It observes; the checks in check-run.ts judge.
+import type { NotVerified } from '../../rules/not-verified.js';
 import type { MockServer } from '../../mock/mock-server.js';
 import type { Turn } from '../../mock/scenario/scenario-types.js';
 import type { RunCgroup } from '../../process/cgroup.js';
@@ -74,7 +75,7 @@ export interface ExecutionInput {
   hooks: ExecutionHooks;
 }
 
-export type ExecutionOutcome = { processes: ExecutedProcess[] } | { notVerified: string };
+export type ExecutionOutcome = { processes: ExecutedProcess[] } | { notVerified: NotVerified };
 
 /** The input of one execution with the scope of its delays (cleared when it ends, see timer-scope.ts). */
 type ScopedInput = ExecutionInput & { timers: TimerScope };
@@ -90,7 +91,7 @@ function turnValues(input: ExecutionInput, turn: Turn, resumeId: string | undefi
 
 function startProcess(
   input: ExecutionInput,
-  built: Exclude<BuiltInvocation, { notVerified: string }>,
+  built: Exclude<BuiltInvocation, { notVerified: NotVerified }>,
   live: LiveStdout,
 ): ShimProcess {
   const { settings } = input;

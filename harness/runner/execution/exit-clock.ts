@@ -8,6 +8,8 @@
 import type { ShimExit, ShimProcess } from '../../process/shim-process.js';
 import type { TimerScope } from '../../process/timer-scope.js';
 import { loopStalls } from '../../process/loop-stalls.js';
+import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
+import { about } from '../checks/run-events.js';
 import { fairDeadline, MACHINE_CAUSE, ownMs, windowStart, windowTime, type WindowStart } from './fair-deadline.js';
 
 /** How long a process may run on after the moment that requires its exit. */
@@ -154,11 +156,16 @@ export function exitTiming(process: TimedExit, moment: ExitMoment, momentAtMs: n
   };
 }
 
-/** What a not-verified exit-timing rule says (the run's not-verified list). */
+/** A not-verified exit-timing rule (the run's not-verified list): the machine left it undecided. */
 export function undecidedExit(
   rule: string,
+  label: string,
   moment: string,
   timing: Extract<ExitTiming, { kind: 'undecided' }>,
-): string {
-  return `${rule}: still running ${seconds(timing.elapsedMs)} after ${moment}, ${timing.why}`;
+): NotVerified {
+  return checkNotVerified(
+    rule,
+    'machine',
+    about(label, `still running ${seconds(timing.elapsedMs)} after ${moment}, ${timing.why}`),
+  );
 }

@@ -4,6 +4,7 @@ import type { SuiteCgroup } from '../../process/cgroup.js';
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
 import type { OfficialCliSettings } from '../../official-cli/backend.js';
 import type { PlatformName } from '../../process/platform.js';
+import type { NotVerified } from '../../rules/not-verified.js';
 import type { Finding, Profile } from '../../rules/types.js';
 import type { Capabilities, Dialect } from '../config/capabilities.js';
 import type { WorkspaceTemplates } from '../setup/git-workspace.js';
@@ -117,8 +118,8 @@ export interface RunResult {
   required: boolean;
   status: RunStatus;
   findings: Finding[];
-  /** Why the run (or part of it) could not be verified. */
-  notVerified?: string;
+  /** Why the run (or part of it) could not be verified: one record per check, or one for the whole run. */
+  notVerified?: NotVerified[];
   /** A declared limitation made a not-verified required run partial. */
   limitation?: string;
   /** Marked by --expected-failures. */

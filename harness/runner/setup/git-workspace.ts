@@ -6,6 +6,7 @@
 // runs (with --keep it stays, as their folders do). The commit is made with a fixed author, committer and
 // date, and without the user's git configuration, templates, hooks or signing, so the same fixtures give
 // the same commit hash on every machine.
+import { runNotVerified, type NotVerified } from '../../rules/not-verified.js';
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -29,7 +30,7 @@ const GIT_TIMEOUT_MS = 30_000;
  */
 export type PreparedWorkspace =
   | { source: string | undefined; commit?: string; gitObjects?: string }
-  | { notVerified: string };
+  | { notVerified: NotVerified };
 
 /**
  * The environment of every git command: PATH (and what Windows needs to start a program) from `parent`,
@@ -174,7 +175,10 @@ export class WorkspaceTemplates {
     } catch (error) {
       if (error instanceof GitMissing) {
         return {
-          notVerified: `git (${this.git}) is not on PATH: scenario workspaces are git repositories; install git, or only scenarios marked "git": false can run`,
+          notVerified: runNotVerified(
+            'platform',
+            `git (${this.git}) is not on PATH: scenario workspaces are git repositories; install git, or only scenarios marked "git": false can run`,
+          ),
         };
       }
       throw error;

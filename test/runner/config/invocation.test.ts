@@ -122,13 +122,13 @@ describe('the yume-app invocation (R7: exactly what the app passes)', () => {
 
   it('cannot verify ids marked —, persistent mode or permission modes', () => {
     expect(buildInvocation({ kind: 'yume-app' }, { ...values, providerId: 'openai-chat' })).toEqual({
-      notVerified: expect.stringContaining('— in R7'),
+      notVerified: { scope: 'run', cause: 'capability', reason: expect.stringContaining('— in R7') },
     });
     expect(buildInvocation({ kind: 'yume-app' }, { ...values, persistent: true })).toEqual({
-      notVerified: expect.stringContaining('persistent'),
+      notVerified: { scope: 'run', cause: 'capability', reason: expect.stringContaining('persistent') },
     });
     expect(buildInvocation({ kind: 'yume-app' }, { ...values, permissionMode: 'deny' })).toEqual({
-      notVerified: expect.stringContaining('--permission-mode'),
+      notVerified: { scope: 'run', cause: 'capability', reason: expect.stringContaining('--permission-mode') },
     });
   });
 });
@@ -158,10 +158,14 @@ describe('a user template file (schemas/invocation.schema.json)', () => {
     const resumed = buildInvocation(invocation, { ...values, resumeId: 'yc-1' });
     expect('args' in resumed && resumed.args).toContain('--continue');
     expect(buildInvocation(invocation, { ...values, providerId: 'anthropic' })).toEqual({
-      notVerified: expect.stringContaining('no values for provider anthropic'),
+      notVerified: {
+        scope: 'run',
+        cause: 'capability',
+        reason: expect.stringContaining('no values for provider anthropic'),
+      },
     });
     expect(buildInvocation(invocation, { ...values, persistent: true })).toEqual({
-      notVerified: expect.stringContaining('no "persistent" arguments'),
+      notVerified: { scope: 'run', cause: 'capability', reason: expect.stringContaining('no "persistent" arguments') },
     });
   });
 

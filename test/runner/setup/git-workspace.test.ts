@@ -150,7 +150,7 @@ describe('scenario workspaces', () => {
       const first = await templates.prepare(scenario);
       const again = await templates.prepare(scenario);
       expect(again).toBe(first);
-      if ('notVerified' in first) throw new Error(first.notVerified);
+      if ('notVerified' in first) throw new Error(first.notVerified.reason);
       const other = new WorkspaceTemplates();
       const second = await other.prepare(scenario);
       await other.close();
@@ -196,7 +196,7 @@ describe('scenario workspaces', () => {
     const scenario = loadScenario(path.join(transcripts, 'single-tool'));
     const templates = new WorkspaceTemplates({ keep: true });
     const prepared = await templates.prepare(scenario);
-    if ('notVerified' in prepared) throw new Error(prepared.notVerified);
+    if ('notVerified' in prepared) throw new Error(prepared.notVerified.reason);
     expect(readdirSync(path.join(prepared.source!, '.git')).sort()).toEqual([
       'HEAD',
       'config',
@@ -244,7 +244,8 @@ describe('without git', () => {
   it('a required scenario is not verified, and says so', async () => {
     const result = await runFixture(fixtureShim('conforming-mini-shim.mjs'), 'single-tool', { git: missingGit });
     expect(result.status).toBe('not-verified');
-    expect(result.notVerified).toContain('is not on PATH: scenario workspaces are git repositories');
+    expect(result.notVerified?.[0]).toMatchObject({ scope: 'run', cause: 'platform' });
+    expect(result.notVerified?.[0]?.reason).toContain('is not on PATH: scenario workspaces are git repositories');
     expect(rules(result)).toEqual(['scenario.required-verified']);
   });
 
