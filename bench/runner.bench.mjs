@@ -221,7 +221,7 @@ async function measure(harness, label, { bareAround = false, ...options }, ticks
   );
 
   const details = results ?? [];
-  const phases = { directoriesMs: 0, mockMs: 0, executeMs: 0, spawnMs: 0, checksMs: 0, cleanupMs: 0 };
+  const phases = { setupMs: 0, mockMs: 0, executeMs: 0, spawnMs: 0, checksMs: 0, cleanupMs: 0 };
   let counted = 0;
   for (const result of details) {
     if (!result.phases) continue;
@@ -232,7 +232,7 @@ async function measure(harness, label, { bareAround = false, ...options }, ticks
     const per = (ms) => `${(ms / counted).toFixed(0)} ms`;
     const bareMean = bareWalls.reduce((a, b) => a + b, 0) / Math.max(1, bareWalls.length);
     process.stdout.write(
-      `${label}: per run (wall, mean of ${counted}, ${jobs} at a time): directories ${per(phases.directoriesMs)}, mock ${per(phases.mockMs)}, execute ${per(phases.executeMs)} (of which the runner blocked in spawn calls ${per(phases.spawnMs)}), checks ${per(phases.checksMs)}, cleanup ${per(phases.cleanupMs)}; a bare run (spawn + shim) ${bareMean.toFixed(0)} ms\n`,
+      `${label}: per run (wall, mean of ${counted}, ${jobs} at a time): setup ${per(phases.setupMs)}, mock ${per(phases.mockMs)}, execute ${per(phases.executeMs)} (of which the runner blocked in spawn calls ${per(phases.spawnMs)}), checks ${per(phases.checksMs)}, cleanup ${per(phases.cleanupMs)}; a bare run (spawn + shim) ${bareMean.toFixed(0)} ms\n`,
     );
   }
   return { wall, suiteCpu, ownCpu, shimCpu, floor, runs: report.runs.length, attempted: specs.length };

@@ -88,7 +88,9 @@ function main() {
     process.stdout.write(`same verdicts: ${before.size} runs, statuses, rules and severities equal\n`);
     return 0;
   }
-  process.stdout.write(`${out.join('\n')}\n${out.length} of ${new Set([...before.keys(), ...after.keys()]).size} runs differ\n`);
+  process.stdout.write(
+    `${out.join('\n')}\n${out.length} of ${new Set([...before.keys(), ...after.keys()]).size} runs differ\n`,
+  );
   return 1;
 }
 

@@ -24,7 +24,7 @@ import { EXIT_OK, EXIT_USAGE, failureOf } from './exit-codes.js';
 import { defaultJobs } from '../suite/schedule.js';
 import { parseShard } from '../suite/shard.js';
 import type { OfficialCliSettings } from '../official-cli/backend.js';
-import { FAKE_CLI_NAMES, type FakeCliName } from '../official-cli/script-types.js';
+import { OFFICIAL_CLI_NAMES, type OfficialCliName } from '../official-cli/script-types.js';
 import { requiredUnder } from '../mock/scenario/scenario-types.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../mock/mock-server.js';
 
@@ -127,14 +127,14 @@ function toOptions(shim: string | undefined, flags: RunFlags): RunOptions {
 function officialCliSettings(flags: RunFlags): OfficialCliSettings {
   const mode = flags.cli ?? 'fake';
   if (mode !== 'fake' && mode !== 'real') throw new UsageError(`--cli ${mode}: expected fake (the default) or real`);
-  const paths: Partial<Record<FakeCliName, string>> = {};
+  const paths: Partial<Record<OfficialCliName, string>> = {};
   for (const assignment of flags.cliPath ?? []) {
     const [name, ...rest] = assignment.split('=');
-    if (!FAKE_CLI_NAMES.includes(name as FakeCliName) || rest.length === 0 || rest.join('=') === '')
+    if (!OFFICIAL_CLI_NAMES.includes(name as OfficialCliName) || rest.length === 0 || rest.join('=') === '')
       throw new UsageError(
-        `--cli-path ${assignment}: expected NAME=PATH with NAME one of ${FAKE_CLI_NAMES.join(', ')} (e.g. --cli-path gemini=/usr/local/bin/gemini)`,
+        `--cli-path ${assignment}: expected NAME=PATH with NAME one of ${OFFICIAL_CLI_NAMES.join(', ')} (e.g. --cli-path gemini=/usr/local/bin/gemini)`,
       );
-    paths[name as FakeCliName] = rest.join('=');
+    paths[name as OfficialCliName] = rest.join('=');
   }
   if (Object.keys(paths).length > 0 && mode !== 'real')
     throw new UsageError('--cli-path names a real CLI: add --cli real');

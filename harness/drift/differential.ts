@@ -11,7 +11,7 @@ import { requestView } from '../mock/request-views.js';
 import type { MockProviderId, Scenario } from '../mock/scenario/scenario-types.js';
 import { commitFixtures } from '../runner/setup/git-workspace.js';
 import { LOG_ARGUMENT, STATE_ARGUMENT } from '../official-cli/launcher-arguments.js';
-import type { FakeCliName } from '../official-cli/script-types.js';
+import type { OfficialCliName } from '../official-cli/script-types.js';
 import { writeState } from '../official-cli/state.js';
 import { prepareOfflineEnvironment } from '../official-cli/real/offline-environment.js';
 import { type BoundedRun, runBounded } from '../official-cli/real/run-bounded.js';
@@ -56,7 +56,7 @@ export interface DifferentialResult {
 }
 
 export interface DifferentialOptions {
-  cli: FakeCliName;
+  cli: OfficialCliName;
   realExecutable: string;
   /** dist/fake-cli.js */
   fakeScript: string;
@@ -169,7 +169,7 @@ export function eventTypesIn(stdout: string): string[] {
   return [...types].sort();
 }
 
-const MOCK_PROVIDER: Record<FakeCliName, MockProviderId> = {
+const MOCK_PROVIDER: Record<OfficialCliName, MockProviderId> = {
   gemini: 'gemini',
   codex: 'openai-responses',
   claude: 'anthropic',
@@ -264,7 +264,7 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
 }
 
 /** One line per disagreement, for a test failure or the drift report. */
-export function describeDisagreements(cli: FakeCliName, rows: readonly DifferentialRow[]): string[] {
+export function describeDisagreements(cli: OfficialCliName, rows: readonly DifferentialRow[]): string[] {
   return rows
     .filter((row) => row.disagreement !== '')
     .map((row) => `${cli} ${JSON.stringify(row.argv)} (${row.entry.why}): ${row.disagreement}`);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { FakeCliName } from '../official-cli/script-types.js';
+import type { OfficialCliName } from '../official-cli/script-types.js';
 import { PINNED } from '../official-cli/pinned/index.js';
 
 export type CandidateSource =
@@ -18,7 +18,7 @@ export interface InstalledCandidate {
   label: string;
 }
 
-const BIN: Record<FakeCliName, string> = { gemini: 'gemini', codex: 'codex', claude: 'claude' };
+const BIN: Record<OfficialCliName, string> = { gemini: 'gemini', codex: 'codex', claude: 'claude' };
 
 function npm(args: string[], options: { cwd?: string } = {}): string {
   return execFileSync('npm', args, {
@@ -31,7 +31,7 @@ function npm(args: string[], options: { cwd?: string } = {}): string {
 }
 
 /** Installs `spec` (a package@version or a tarball path) once into `folder`; returns the CLI's executable. */
-function installInto(folder: string, spec: string, cli: FakeCliName): string {
+function installInto(folder: string, spec: string, cli: OfficialCliName): string {
   const bin = path.join(folder, 'node_modules', '.bin', process.platform === 'win32' ? `${BIN[cli]}.cmd` : BIN[cli]);
   if (existsSync(bin)) return bin;
   const partial = `${folder}.partial-${process.pid}`;
@@ -44,7 +44,7 @@ function installInto(folder: string, spec: string, cli: FakeCliName): string {
   return bin;
 }
 
-export function installCandidate(cli: FakeCliName, source: CandidateSource, cacheDir: string): InstalledCandidate {
+export function installCandidate(cli: OfficialCliName, source: CandidateSource, cacheDir: string): InstalledCandidate {
   const pkg = PINNED[cli].package;
   if (source.kind === 'tarball') {
     const file = path.resolve(source.file);

@@ -9,34 +9,19 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { findPackageRoot } from '../package-root.js';
 import { PINNED } from '../official-cli/pinned/index.js';
 import type { PinnedCli } from '../official-cli/pinned/pinned-types.js';
 import { writePinnedCli } from '../official-cli/pinned/store.js';
 import { describeDisagreements, runDifferential, type CorpusEntry } from './differential.js';
 import { recordPinnedCli } from '../official-cli/real/record-pinned.js';
-import { FAKE_CLI_NAMES, type FakeCliName } from '../official-cli/script-types.js';
+import { OFFICIAL_CLI_NAMES, type OfficialCliName } from '../official-cli/script-types.js';
 import { comparePinned } from './compare-pinned.js';
 import { type CandidateSource, installCandidate } from './install-candidate.js';
 import { REAL_CLI_CAPABILITIES, REAL_CLI_SCENARIOS as SCENARIOS } from '../official-cli/real-cli-scenarios.js';
-
-/** The package root: dist/cli-drift.js and harness/official-cli/drift/main.ts both find it from here. */
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 5; depth += 1) {
-    try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string };
-      if (pkg.name === 'yume-conformance') return dir;
-    } catch {
-      // not here
-    }
-    dir = path.dirname(dir);
-  }
-  throw new Error('cannot find the yume-conformance package root');
-}
 
 interface DriftFlags {
   version?: string[];
@@ -46,19 +31,19 @@ interface DriftFlags {
   realMode?: boolean;
 }
 
-function assignments(values: readonly string[] | undefined, flag: string): Map<FakeCliName, string> {
-  const out = new Map<FakeCliName, string>();
+function assignments(values: readonly string[] | undefined, flag: string): Map<OfficialCliName, string> {
+  const out = new Map<OfficialCliName, string>();
   for (const value of values ?? []) {
     const [name, ...rest] = value.split('=');
-    if (!FAKE_CLI_NAMES.includes(name as FakeCliName) || rest.join('=') === '')
-      throw new UsageError(`${flag} ${value}: expected NAME=VALUE with NAME one of ${FAKE_CLI_NAMES.join(', ')}`);
-    out.set(name as FakeCliName, rest.join('='));
+    if (!OFFICIAL_CLI_NAMES.includes(name as OfficialCliName) || rest.join('=') === '')
+      throw new UsageError(`${flag} ${value}: expected NAME=VALUE with NAME one of ${OFFICIAL_CLI_NAMES.join(', ')}`);
+    out.set(name as OfficialCliName, rest.join('='));
   }
   return out;
 }
 
 interface CliDrift {
-  cli: FakeCliName;
+  cli: OfficialCliName;
   label: string;
   executable: string;
   candidate: PinnedCli;
@@ -67,7 +52,7 @@ interface CliDrift {
   failingRuns: string[];
 }
 
-async function realModeFailures(root: string, cli: FakeCliName, executable: string): Promise<string[]> {
+async function realModeFailures(root: string, cli: OfficialCliName, executable: string): Promise<string[]> {
   const out = mkdtempSync(path.join(os.tmpdir(), 'yume-drift-runs-'));
   try {
     const report = path.join(out, 'report.json');
@@ -106,7 +91,12 @@ async function realModeFailures(root: string, cli: FakeCliName, executable: stri
   }
 }
 
-async function driftOf(root: string, cli: FakeCliName, source: CandidateSource, flags: DriftFlags): Promise<CliDrift> {
+async function driftOf(
+  root: string,
+  cli: OfficialCliName,
+  source: CandidateSource,
+  flags: DriftFlags,
+): Promise<CliDrift> {
   const cache =
     process.env.YUME_REAL_PROGRAMS_DIR ?? path.join(os.homedir(), '.cache', 'yume-conformance', 'real-programs');
   const installed = installCandidate(cli, source, cache);
@@ -115,7 +105,7 @@ async function driftOf(root: string, cli: FakeCliName, source: CandidateSource, 
   const corpus = (
     JSON.parse(
       readFileSync(path.join(root, 'harness', 'official-cli', 'pinned', 'argv-corpus.json'), 'utf8'),
-    ) as Record<FakeCliName, CorpusEntry[]>
+    ) as Record<OfficialCliName, CorpusEntry[]>
   )[cli];
   const workRoot = mkdtempSync(path.join(os.tmpdir(), `yume-drift-${cli}-`));
   let differential: Awaited<ReturnType<typeof runDifferential>>;
@@ -210,7 +200,7 @@ async function main(argv: string[]): Promise<number> {
     ])
     .option(
       '--only <name>',
-      `check only these CLIs (${FAKE_CLI_NAMES.join(', ')}); repeatable`,
+      `check only these CLIs (${OFFICIAL_CLI_NAMES.join(', ')}); repeatable`,
       (v, all: string[] = []) => [...all, v],
     )
     .option('--no-real-mode', 'skip the real-CLI mode runs of the reference translators')
@@ -228,11 +218,11 @@ async function main(argv: string[]): Promise<number> {
     const versions = assignments(flags.version, '--version');
     const tarballs = assignments(flags.tarball, '--tarball');
     for (const name of flags.only ?? [])
-      if (!FAKE_CLI_NAMES.includes(name as FakeCliName))
-        throw new UsageError(`--only ${name}: expected one of ${FAKE_CLI_NAMES.join(', ')}`);
-    const root = packageRoot();
+      if (!OFFICIAL_CLI_NAMES.includes(name as OfficialCliName))
+        throw new UsageError(`--only ${name}: expected one of ${OFFICIAL_CLI_NAMES.join(', ')}`);
+    const root = findPackageRoot();
     const drifts: CliDrift[] = [];
-    for (const cli of FAKE_CLI_NAMES) {
+    for (const cli of OFFICIAL_CLI_NAMES) {
       if (flags.only && !flags.only.includes(cli)) continue;
       const tarball = tarballs.get(cli);
       const version = versions.get(cli);

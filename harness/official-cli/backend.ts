@@ -9,22 +9,22 @@ import { DUMMY_CREDENTIALS, type DummyCredentials } from '../mock/credentials.js
 import type { ToolMapper } from '../mock/mock-types.js';
 import { mapToolsToDeclared } from './map-tools.js';
 import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from './install.js';
-import { CLI_OMISSIONS, type CliOmissions } from './omissions.js';
+import { type OfficialCliBehaviour, officialCliBehaviour } from './behaviour.js';
 import { prepareOfflineEnvironment, type MockEndpoints } from './real/offline-environment.js';
 import { writeRealCliWrapper } from './real/wrapper.js';
-import type { FakeCliName, ScriptScenario } from './script-types.js';
-import { type FakeCliLogEntry, writeState } from './state.js';
+import type { OfficialCliName, ScriptScenario } from './script-types.js';
+import { type CliLogEntry, writeState } from './state.js';
 
 export type OfficialCliMode = 'fake' | 'real';
 
 export interface OfficialCliSettings {
   mode: OfficialCliMode;
   /** `--cli-path gemini=PATH`: the real CLI to run; otherwise the first one on PATH. */
-  paths?: Partial<Record<FakeCliName, string>>;
+  paths?: Partial<Record<OfficialCliName, string>>;
 }
 
 export interface InstallOfficialCliOptions {
-  cli: FakeCliName;
+  cli: OfficialCliName;
   binDir: string;
   /** Holds the state and log files, and a real CLI's own HOME. */
   stateDir: string;
@@ -52,14 +52,14 @@ export interface InstalledOfficialCli {
    * tell (a real one): the runner then watches the mock, as for a REST shim.
    */
   waitFor?: (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) => Promise<boolean>;
-  readLog(): FakeCliLogEntry[];
-  /** What the CLI leaves out of its stdout (the same for the fake and the real one: the fake copies it). */
-  omissions: CliOmissions;
+  readLog(): CliLogEntry[];
   /**
-   * Whether its log shows what happens inside the CLI (tool runs, signals, stdin, session ids): a fake's
-   * does; a real CLI's wrapper sees only its starts, so the rules judged from the rest are not verified.
+   * What the checks must know of this CLI (behaviour.ts): its quirks (what it leaves out of its stdout, the
+   * same for the fake and the real one: the fake copies it) and its use checks — the fake's log shows what
+   * happens inside the CLI; a real CLI's wrapper sees only its starts, so the rules judged from the rest are
+   * not verified.
    */
-  logsInside: boolean;
+  behaviour: OfficialCliBehaviour;
   /**
    * Empty folders the CLI itself leaves in the workspace (real codex: its sandbox's mount points for protected
    * folders, left behind when a command is interrupted or killed); the workspace checks do not count them.
@@ -88,7 +88,11 @@ function isExecutable(file: string): boolean {
 }
 
 /** The real CLI to run: the given path, else the first `cli` on the search path. */
-export function locateRealCli(cli: FakeCliName, settings: OfficialCliSettings, searchPath: string): string | undefined {
+export function locateRealCli(
+  cli: OfficialCliName,
+  settings: OfficialCliSettings,
+  searchPath: string,
+): string | undefined {
   const given = settings.paths?.[cli];
   if (given) return isExecutable(given) ? path.resolve(given) : undefined;
   for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
@@ -128,7 +132,6 @@ export async function installOfficialCli(
   const common = {
     setTurn: (turn: number) => setFakeCliTurn(stateFile, turn),
     readLog: () => (existsSync(logFile) ? readFakeCliLog(logFile) : []),
-    omissions: CLI_OMISSIONS[options.cli],
   };
   if (settings.mode === 'fake') {
     const installed = await installFakeClis(options.binDir, {
@@ -141,7 +144,14 @@ export async function installOfficialCli(
       ...(options.node ? { node: options.node } : {}),
       ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
     });
-    return { mode: 'fake', env: installed.env, waitFor, logsInside: true, leftoverDirs: [], ...common };
+    return {
+      mode: 'fake',
+      env: installed.env,
+      waitFor,
+      behaviour: officialCliBehaviour(options.cli, { logsInside: true }),
+      leftoverDirs: [],
+      ...common,
+    };
   }
   if ((options.platform ?? process.platform) === 'win32')
     return {
@@ -188,7 +198,7 @@ export async function installOfficialCli(
   return {
     mode: 'real',
     env: {},
-    logsInside: false,
+    behaviour: officialCliBehaviour(options.cli, { logsInside: false }),
     leftoverDirs: options.cli === 'codex' ? CODEX_SANDBOX_MOUNT_POINTS : [],
     ...common,
   };

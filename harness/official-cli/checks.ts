@@ -7,17 +7,17 @@ import type { CanonicalEvent } from '../protocol/canonical.js';
 import type { FakeCliRuleId } from '../rules/fake-cli-rules.js';
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
-import type { FakeCliName, ScriptScenario } from './script-types.js';
-import type { FakeCliLogEntry, PromptEntry, StartEntry, ToolEntry, ToolStartEntry } from './state.js';
+import type { OfficialCliName, ScriptScenario } from './script-types.js';
+import type { CliLogEntry, PromptEntry, StartEntry, ToolEntry, ToolStartEntry } from './state.js';
 import { checkCliExits } from './exit-checks.js';
 import { snapshotWorkspace } from './workspace-tools.js';
 
 export interface FakeCliRunInput {
   /** The fake the shim was expected to use (gemini-cli → gemini, codex-cli → codex, claude-cli → claude). */
-  cli: FakeCliName;
+  cli: OfficialCliName;
   scenario: ScriptScenario;
   /** readFakeCliLog(logFile) after the run. */
-  log: readonly FakeCliLogEntry[];
+  log: readonly CliLogEntry[];
   /** 0-based turns the shim ran; default every turn of the scenario. */
   turns?: readonly number[];
   /** The shim's canonical events per turn index (spawn-per-turn: one process per turn), when parsed. */
@@ -35,10 +35,10 @@ function finding(rule: FakeCliRuleId, message: string): Finding {
   return runFinding(rule, message);
 }
 
-const ofTurn = <T extends FakeCliLogEntry>(
-  entries: readonly FakeCliLogEntry[],
+const ofTurn = <T extends CliLogEntry>(
+  entries: readonly CliLogEntry[],
   kind: T['event'],
-  cli: FakeCliName,
+  cli: OfficialCliName,
   turn: number,
 ) => entries.filter((entry): entry is T => entry.event === kind && entry.cli === cli && entry.turnIndex === turn);
 
@@ -266,7 +266,7 @@ export function checkInterrupt(input: FakeCliRunInput): Finding[] {
     if (!input.scenario.turns[turn]?.interrupt) continue;
     const signals = input.log.filter(
       (entry) => entry.event === 'signal' && entry.cli === input.cli && entry.turnIndex === turn,
-    ) as Array<Extract<FakeCliLogEntry, { event: 'signal' }>>;
+    ) as Array<Extract<CliLogEntry, { event: 'signal' }>>;
     const ignored = signals.filter((entry) => entry.handled === 'ignored');
     // A worker that got the signal while it was already ending ('exiting') was reached all the same.
     const reachedWorker = signals.some((entry) => entry.handled !== 'ignored');
@@ -287,7 +287,7 @@ function turnsOf(input: FakeCliRunInput): number[] {
 }
 
 /** Whether the log comes from the real-CLI wrapper (real/observed-checks.ts judges those runs). */
-export function loggedByWrapper(log: readonly FakeCliLogEntry[]): boolean {
+export function loggedByWrapper(log: readonly CliLogEntry[]): boolean {
   return log.some((entry) => entry.event === 'start' && entry.observedBy === 'wrapper');
 }
 

@@ -4,23 +4,23 @@
 // failure. Both findings quote the exit code and the CLI's last stderr line, so the cause is named, not only
 // its consequences (an empty answer, an unchanged workspace). A CLI the shim ended after its final event, or
 // one stopped by an interrupt, does not count.
-import type { CanonicalEvent } from '../protocol/canonical.js';
+import type { CanonicalEvent, ResultEvent } from '../protocol/canonical.js';
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
-import type { FakeCliName, ScriptScenario } from './script-types.js';
-import type { ExitEntry, FakeCliLogEntry, StartEntry } from './state.js';
+import type { OfficialCliName, ScriptScenario } from './script-types.js';
+import type { ExitEntry, CliLogEntry, StartEntry } from './state.js';
 
 export interface CliExitInput {
-  cli: FakeCliName;
+  cli: OfficialCliName;
   scenario: ScriptScenario;
-  log: readonly FakeCliLogEntry[];
+  log: readonly CliLogEntry[];
   turns: readonly number[];
   eventsByTurn?: ReadonlyArray<readonly CanonicalEvent[] | undefined>;
 }
 
 interface CliRun {
   start: StartEntry;
-  entries: readonly FakeCliLogEntry[];
+  entries: readonly CliLogEntry[];
   /** The exit the CLI's own runtime logged (it knows whether the final event was printed). */
   exit: ExitEntry | undefined;
 }
@@ -39,7 +39,7 @@ function runsOf(input: CliExitInput, turn: number): CliRun[] {
   });
 }
 
-function describeExit(cli: FakeCliName, exit: ExitEntry): string {
+function describeExit(cli: OfficialCliName, exit: ExitEntry): string {
   const said = exit.stderrLine ? `; its stderr ends: ${JSON.stringify(exit.stderrLine.slice(0, 200))}` : '';
   return `${cli} exited with code ${exit.code} before its final event${said}`;
 }
@@ -58,7 +58,7 @@ export function checkCliExits(input: CliExitInput): Finding[] {
         !run.entries.some((entry) => entry.event === 'signal'),
     );
     const success = input.eventsByTurn?.[turn]?.find(
-      (event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result' && !event.isError,
+      (event): event is ResultEvent => event.kind === 'result' && !event.isError,
     );
     const first = failed[0];
     if (first?.exit && success) {

@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writeCommandShim, type WrittenCommandShim } from '../process/command-shims.js';
 import { LOG_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
-import { FAKE_CLI_NAMES, type FakeCliName, type ScriptScenario } from './script-types.js';
-import { LOG_ENV, readLog, readState, STATE_ENV, writeState, type FakeCliLogEntry } from './state.js';
+import { OFFICIAL_CLI_NAMES, type OfficialCliName, type ScriptScenario } from './script-types.js';
+import { LOG_ENV, readLog, readState, STATE_ENV, writeState, type CliLogEntry } from './state.js';
 
 export interface InstallFakeClisOptions {
   /** The scenario (any object with the Scenario fields the fakes read). */
@@ -17,7 +17,7 @@ export interface InstallFakeClisOptions {
   stateFile: string;
   logFile: string;
   /** Which CLIs to install; default all three. Leave one out for the "missing CLI" scenario. */
-  clis?: readonly FakeCliName[];
+  clis?: readonly OfficialCliName[];
   /** dist/fake-cli.js; found next to this module or in the package's dist/ when not given. */
   script?: string;
   /** The Node binary the launchers run; default the current one. */
@@ -30,7 +30,7 @@ export interface InstallFakeClisOptions {
 
 export interface InstalledFakeClis {
   binDir: string;
-  launchers: Partial<Record<FakeCliName, WrittenCommandShim>>;
+  launchers: Partial<Record<OfficialCliName, WrittenCommandShim>>;
   /** The D4 variables, for runners that also want them in the shim's environment. */
   env: Record<string, string>;
 }
@@ -56,8 +56,8 @@ export async function installFakeClis(binDir: string, options: InstallFakeClisOp
     stdinWaitMs: options.stdinWaitMs,
   });
   readState(options.stateFile); // fails here, with the reason, rather than inside the shim's run
-  const launchers: Partial<Record<FakeCliName, WrittenCommandShim>> = {};
-  for (const cli of options.clis ?? FAKE_CLI_NAMES) {
+  const launchers: Partial<Record<OfficialCliName, WrittenCommandShim>> = {};
+  for (const cli of options.clis ?? OFFICIAL_CLI_NAMES) {
     launchers[cli] = await writeCommandShim(binDir, cli, {
       kind: 'node',
       script,
@@ -75,7 +75,7 @@ export function setFakeCliTurn(stateFile: string, turnIndex: number): void {
   readState(stateFile);
 }
 
-export function readFakeCliLog(logFile: string): FakeCliLogEntry[] {
+export function readFakeCliLog(logFile: string): CliLogEntry[] {
   return readLog(logFile);
 }
 
@@ -86,9 +86,9 @@ export function readFakeCliLog(logFile: string): FakeCliLogEntry[] {
  */
 export async function waitForFakeCliEvent(
   logFile: string,
-  predicate: (entry: FakeCliLogEntry) => boolean,
+  predicate: (entry: CliLogEntry) => boolean,
   options: { timeoutMs: number; pollMs?: number; signal?: AbortSignal },
-): Promise<FakeCliLogEntry | undefined> {
+): Promise<CliLogEntry | undefined> {
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
     const found = readLog(logFile).find(predicate);

@@ -15,11 +15,11 @@ import { newGeminiSessionId, runGemini } from './render/gemini.js';
 import { LOG_ARGUMENT, LOG_START_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
 import { CliRuntime, DEFAULT_STDIN_WAIT_MS, promptSource } from './runtime.js';
 import { probeStdin } from './real/stdin-probe.js';
-import { FAKE_CLI_NAMES, type FakeCliName } from './script-types.js';
+import { OFFICIAL_CLI_NAMES, type OfficialCliName } from './script-types.js';
 import { addUsage, type UsageTotals, usageOf } from './script-playback.js';
 import {
   appendLog,
-  type FakeCliLogEntry,
+  type CliLogEntry,
   LOG_ENV,
   readLog,
   readState,
@@ -37,13 +37,13 @@ function fatal(message: string, code = 2): never {
   process.exit(code);
 }
 
-function parse(cli: FakeCliName, args: string[]): ParseOutcome {
+function parse(cli: OfficialCliName, args: string[]): ParseOutcome {
   if (cli === 'gemini') return parseGeminiArgs(args);
   if (cli === 'codex') return parseCodexArgs(args);
   return parseClaudeArgs(args, process.env, typeof process.getuid === 'function' && process.getuid() === 0);
 }
 
-function newSessionId(cli: FakeCliName): string {
+function newSessionId(cli: OfficialCliName): string {
   if (cli === 'gemini') return newGeminiSessionId();
   if (cli === 'codex') return newCodexThreadId();
   return newClaudeSessionId();
@@ -51,7 +51,7 @@ function newSessionId(cli: FakeCliName): string {
 
 /** The log entry of one start: what the harness reads to see how a shim called the CLI. */
 function startEntry(
-  cli: FakeCliName,
+  cli: OfficialCliName,
   args: string[],
   outcome: ParseOutcome,
   state: FakeCliState,
@@ -76,7 +76,7 @@ function startEntry(
 }
 
 /** What the earlier codex runs of `threadId` that completed their turn used (their scripted responses). */
-function threadUsage(log: readonly FakeCliLogEntry[], state: FakeCliState, threadId: string): UsageTotals {
+function threadUsage(log: readonly CliLogEntry[], state: FakeCliState, threadId: string): UsageTotals {
   const totals: UsageTotals = { input: 0, output: 0, cached: 0 };
   const completed = new Set(
     log
@@ -91,7 +91,7 @@ function threadUsage(log: readonly FakeCliLogEntry[], state: FakeCliState, threa
 }
 
 /** The CLI session a `--resume` names, among the sessions earlier starts of this CLI created. */
-function findSession(cli: FakeCliName, requested: string, logFile: string | undefined): string | undefined {
+function findSession(cli: OfficialCliName, requested: string, logFile: string | undefined): string | undefined {
   if (!logFile) return undefined;
   const sessions = readLog(logFile)
     .filter(
@@ -102,7 +102,7 @@ function findSession(cli: FakeCliName, requested: string, logFile: string | unde
   return sessions.includes(requested) ? requested : undefined;
 }
 
-function unknownSessionMessage(cli: FakeCliName, requested: string): string {
+function unknownSessionMessage(cli: OfficialCliName, requested: string): string {
   if (cli === 'gemini')
     return `Error resuming session: Invalid session identifier "${requested}". Use --list-sessions to see available sessions.\n`;
   if (cli === 'codex') return `Error: no rollout found for thread id ${requested}\n`;
@@ -150,7 +150,7 @@ function relaunchGemini(state: FakeCliState, logFile: string | undefined, args: 
  * is logged and the bytes go to a file whose path it prints, for the wrapper to give the CLI as stdin; still
  * open → `stdin-open` is logged and the CLI gets the shim's stdin as it is.
  */
-function logRealStart(cli: FakeCliName, launcherArgs: string[]): void {
+function logRealStart(cli: OfficialCliName, launcherArgs: string[]): void {
   let stateFile: string | undefined;
   let logFile: string | undefined;
   const args = [...launcherArgs];
@@ -200,15 +200,15 @@ function logRealStart(cli: FakeCliName, launcherArgs: string[]): void {
 async function main(): Promise<void> {
   const first = process.argv[2] ?? '';
   if (first.startsWith(LOG_START_ARGUMENT)) {
-    const cli = first.slice(LOG_START_ARGUMENT.length) as FakeCliName;
-    if (!FAKE_CLI_NAMES.includes(cli)) fatal(`unknown CLI ${cli}`);
+    const cli = first.slice(LOG_START_ARGUMENT.length) as OfficialCliName;
+    if (!OFFICIAL_CLI_NAMES.includes(cli)) fatal(`unknown CLI ${cli}`);
     logRealStart(cli, process.argv.slice(3));
     return;
   }
   const [name, ...rest] = process.argv.slice(2);
-  if (!FAKE_CLI_NAMES.includes(name as FakeCliName))
-    fatal(`usage: fake-cli.js <${FAKE_CLI_NAMES.join('|')}> [the CLI's arguments]`);
-  const cli = name as FakeCliName;
+  if (!OFFICIAL_CLI_NAMES.includes(name as OfficialCliName))
+    fatal(`usage: fake-cli.js <${OFFICIAL_CLI_NAMES.join('|')}> [the CLI's arguments]`);
+  const cli = name as OfficialCliName;
   // The launcher's own leading arguments name the D4 files; the environment is the fallback.
   let stateFile = process.env[STATE_ENV];
   let logFile = process.env[LOG_ENV];

@@ -4,7 +4,7 @@
 // and claude print whole messages only, so a message cut short (interrupt, broken stream) never appears;
 // codex runs every tool through its shell or apply_patch, so its calls are not the app's tool calls, and it
 // drops a stream event it cannot parse (the turn goes on).
-import type { FakeCliName, ScriptToolCall } from './script-types.js';
+import type { OfficialCliName, ScriptToolCall } from './script-types.js';
 import { expectedTranslation } from './tool-mapping.js';
 
 export interface CliOmissions {
@@ -25,7 +25,7 @@ export interface CliOmissions {
   dropsMalformedEvents: boolean;
 }
 
-export const CLI_OMISSIONS: Readonly<Record<FakeCliName, CliOmissions>> = {
+export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
   gemini: {
     partialText: false,
     toolOutputs: ['Read'],
@@ -58,7 +58,7 @@ export const CLI_OMISSIONS: Readonly<Record<FakeCliName, CliOmissions>> = {
  * reports edits as changed paths; the translator shows the file's new content).
  */
 export function expectedToolCall(
-  cli: FakeCliName,
+  cli: OfficialCliName,
   call: ScriptToolCall,
   workspace: string,
   readAfter: (absolutePath: string) => string | undefined,

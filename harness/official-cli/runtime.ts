@@ -1,8 +1,8 @@
 // What every fake CLI process shares: stdout/stderr writing, the D4 log, signals, stalls, stdin, and
 // running the scripted tools in the workspace with their side effects recorded.
-import type { FakeCliLogEntry, FakeCliState } from './state.js';
+import type { CliLogEntry, FakeCliState } from './state.js';
 import { appendLog } from './state.js';
-import type { FakeCliName, ScriptToolCall, ScriptTurn } from './script-types.js';
+import type { OfficialCliName, ScriptToolCall, ScriptTurn } from './script-types.js';
 import {
   CHANGING_TOOLS,
   diffSnapshots,
@@ -24,7 +24,7 @@ export const GROUP_SIGNAL_WAIT_MS = 1_000;
 const INTERRUPT_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGTERM', 'SIGHUP']);
 
 type Distribute<T> = T extends unknown ? Omit<T, 'cli' | 'pid' | 'turnIndex' | 'time'> : never;
-export type LogFields = Distribute<FakeCliLogEntry>;
+export type LogFields = Distribute<CliLogEntry>;
 
 /** Where a CLI's prompt came from, for the log. */
 export function promptSource(argvPrompt: string | undefined, stdinText: string): 'argv' | 'stdin' | 'argv+stdin' {
@@ -46,7 +46,7 @@ export class CliRuntime {
   private markSignalled: () => void = () => undefined;
 
   constructor(
-    readonly cli: FakeCliName,
+    readonly cli: OfficialCliName,
     readonly state: FakeCliState,
     readonly logFile: string | undefined,
     readonly workspace: string,
@@ -81,7 +81,7 @@ export class CliRuntime {
       pid: process.pid,
       turnIndex: this.state.turnIndex,
       time: new Date().toISOString(),
-    } as FakeCliLogEntry);
+    } as CliLogEntry);
   }
 
   sleep(ms: number): Promise<void> {

@@ -14,11 +14,12 @@ import type {
 
 export type { ScriptToolCall, ScriptUsage };
 
-export type FakeCliName = 'gemini' | 'codex' | 'claude';
-export const FAKE_CLI_NAMES: readonly FakeCliName[] = ['gemini', 'codex', 'claude'];
+/** An official CLI a Type-B shim may wrap: the fake ones (official-cli/main.ts) and the real ones share these names. */
+export type OfficialCliName = 'gemini' | 'codex' | 'claude';
+export const OFFICIAL_CLI_NAMES: readonly OfficialCliName[] = ['gemini', 'codex', 'claude'];
 
 /** The harness provider id that uses each fake (R7). */
-export const CLI_PROVIDER_IDS: Record<FakeCliName, 'gemini-cli' | 'codex-cli' | 'claude-cli'> = {
+export const CLI_PROVIDER_IDS: Record<OfficialCliName, 'gemini-cli' | 'codex-cli' | 'claude-cli'> = {
   gemini: 'gemini-cli',
   codex: 'codex-cli',
   claude: 'claude-cli',

@@ -2,7 +2,7 @@
 // (YUME_CONFORMANCE_FAKE_CLI_STATE) and the log it appends every start, tool run, stall and signal to
 // (YUME_CONFORMANCE_FAKE_CLI_LOG), so the harness can check how the shim called it.
 import { appendFileSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
-import type { FakeCliName, ScriptScenario } from './script-types.js';
+import type { OfficialCliName, ScriptScenario } from './script-types.js';
 import { messageOf } from '../../common/errors.js';
 
 export const STATE_ENV = 'YUME_CONFORMANCE_FAKE_CLI_STATE';
@@ -19,7 +19,7 @@ export interface FakeCliState {
 }
 
 interface LogBase {
-  cli: FakeCliName;
+  cli: OfficialCliName;
   pid: number;
   turnIndex: number;
   /** ISO time. */
@@ -112,7 +112,8 @@ export interface ExitEntry extends LogBase {
   stderrLine?: string;
 }
 
-export type FakeCliLogEntry =
+/** One line of an official CLI's log (the fake's own, or a real CLI's wrapper's). */
+export type CliLogEntry =
   | StartEntry
   | PromptEntry
   | ToolStartEntry
@@ -158,7 +159,7 @@ export function writeState(file: string, state: FakeCliState): void {
 }
 
 /** Appends one entry. Each line is one write() on an O_APPEND file, so concurrent writers do not interleave. */
-export function appendLog(file: string | undefined, entry: FakeCliLogEntry): void {
+export function appendLog(file: string | undefined, entry: CliLogEntry): void {
   if (!file) return;
   try {
     appendFileSync(file, `${JSON.stringify(entry)}\n`);
@@ -168,18 +169,18 @@ export function appendLog(file: string | undefined, entry: FakeCliLogEntry): voi
 }
 
 /** Every entry of a log file; a missing file is an empty log (no CLI was started). */
-export function readLog(file: string): FakeCliLogEntry[] {
+export function readLog(file: string): CliLogEntry[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return [];
   }
-  const entries: FakeCliLogEntry[] = [];
+  const entries: CliLogEntry[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     try {
-      entries.push(JSON.parse(line) as FakeCliLogEntry);
+      entries.push(JSON.parse(line) as CliLogEntry);
     } catch {
       // a line torn by a killed writer: skip it
     }

@@ -3,7 +3,7 @@
 // what goldens compare for CLI providers (R10: the CLI decides how a tool runs, e.g. codex runs a Read as
 // `cat`).
 import path from 'node:path';
-import type { FakeCliName, ScriptToolCall } from './script-types.js';
+import type { OfficialCliName, ScriptToolCall } from './script-types.js';
 
 /** gemini's tool name and parameters for an app tool call. */
 export function geminiToolCall(
@@ -147,7 +147,7 @@ export function claudeToolInput(
  * the file has after the turn (unchanged when the patch was refused).
  */
 export function expectedTranslation(
-  cli: FakeCliName,
+  cli: OfficialCliName,
   call: ScriptToolCall,
   workspace: string,
   readAfter: (absolutePath: string) => string | undefined,

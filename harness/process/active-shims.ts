@@ -36,7 +36,3 @@ export function killActiveShims(): number {
   for (const shim of active) shim.kill();
   return count;
 }
-
-export function activeShimCount(): number {
-  return active.size;
-}

@@ -44,6 +44,9 @@ export type CanonicalEvent =
   /** `text`: what a `user` line says (claude's `[Request interrupted by user]`) or a `stream_event` text delta. */
   | { kind: 'other'; line: number; type: string; text?: string };
 
+/** A turn's closing `result` event. */
+export type ResultEvent = Extract<CanonicalEvent, { kind: 'result' }>;
+
 export type CanonicalKind = CanonicalEvent['kind'];
 
 type Json = Record<string, unknown>;

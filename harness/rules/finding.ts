@@ -2,11 +2,6 @@
 import { ruleById } from './catalog.js';
 import type { Finding, Severity } from './types.js';
 
-/** The rule's severity in the catalog. */
-export function severityOf(id: string): Severity {
-  return ruleById(id).severity;
-}
-
 /**
  * A finding of a catalog rule, with the catalog's severity and fix (`extra.fix` replaces the catalog's when the
  * check knows what exactly differs). Throws on an unknown id (a typo in the harness).

@@ -1,5 +1,5 @@
 // Redacts one run's results in place as soon as the run ends, before anything reports, cuts or stores them
-// (see report/redact.ts): what the shim printed, what it sent to the mock, the findings quoting it, the
+// (see runner/redact.ts): what the shim printed, what it sent to the mock, the findings quoting it, the
 // timeline. The checks have already judged the raw output (the credential-echo rule must see the key).
 import type { Redactor } from './redact.js';
 import type { RunResult } from './results/run-types.js';

@@ -9,7 +9,7 @@ import { requiredUnder } from '../mock/scenario/scenario-types.js';
 import { writeAuthHelpers } from '../mock/auth-helpers.js';
 import { defaultAcceptedCredentials, runCredentials } from '../mock/credentials.js';
 import { startMockServer, type MockServer } from '../mock/mock-server.js';
-import { findPackageRoot } from '../mock/package-paths.js';
+import { findPackageRoot } from '../package-root.js';
 import { pathFor } from '../process/platform.js';
 import type { Finding } from '../rules/types.js';
 import { declaredLimitation, DIALECT_VARIABLE } from './config/capabilities.js';
@@ -279,7 +279,7 @@ async function runPrepared(
   const note = (source: TimelineEntry['source'], text: string) =>
     timeline.push({ atMs: Math.round(performance.now() - started), source, text });
 
-  const phases: RunPhases = { directoriesMs: 0, mockMs: 0, executeMs: 0, spawnMs: 0, checksMs: 0, cleanupMs: 0 };
+  const phases: RunPhases = { setupMs: 0, mockMs: 0, executeMs: 0, spawnMs: 0, checksMs: 0, cleanupMs: 0 };
   let phaseStart = performance.now();
   const phaseEnd = (name: keyof RunPhases) => {
     const now = performance.now();
@@ -290,7 +290,7 @@ async function runPrepared(
     ...(workspace.gitObjects ? { gitObjects: workspace.gitObjects } : {}),
     ...(settings.scratchDir ? { base: settings.scratchDir } : {}),
   });
-  phaseEnd('directoriesMs');
+  phaseEnd('setupMs');
   // This run's own dummy keys: its mock accepts only these, so no other run's shim can use it.
   const credentials = runCredentials();
   // R5 "binary or CLI missing": no fake CLI, and no real one either (missing-cli.ts).
@@ -391,7 +391,7 @@ async function runPrepared(
       spec.invocation.kind === 'template'
         ? spec.invocation.template.providers[entry.id]
         : providerFlags(entry, spec.invocation.kind);
-    phaseEnd('directoriesMs'); // auth helpers, fake CLIs, environment
+    phaseEnd('setupMs'); // auth helpers, the official CLI's install, environment
     const execution = await executeRun({
       spec,
       settings,
@@ -435,10 +435,8 @@ async function runPrepared(
       ...(cli && installed
         ? {
             cli: {
-              name: cli,
+              behaviour: installed.behaviour,
               log: installed.readLog(),
-              omissions: installed.omissions,
-              logsInside: installed.logsInside,
               leftoverDirs: installed.leftoverDirs,
               required: entry.kind === 'cli' && spec.invocation.kind !== 'yume-app',
             },

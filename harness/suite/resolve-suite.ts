@@ -6,8 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { loadAllScenarios } from '../mock/scenario/scenario-loader.js';
-import { defaultTranscriptsDir, findPackageRoot } from '../mock/package-paths.js';
+import { defaultTranscriptsDir } from '../mock/package-paths.js';
 import type { LoadedScenario } from '../mock/scenario/scenario-types.js';
+import { findPackageRoot } from '../package-root.js';
 import type { PlatformName } from '../process/platform.js';
 import type { Profile } from '../rules/types.js';
 import {

@@ -54,14 +54,3 @@ export function killTree(pid: number | undefined, marker: string): void {
   if (pid !== undefined) killQuietly(-pid, 'SIGKILL');
   for (const marked of markedProcesses(marker)) killQuietly(marked, 'SIGKILL');
 }
-
-/** True while any process of the group led by `pid` exists (zombies included). */
-export function groupAlive(pid: number): boolean {
-  if (process.platform === 'win32') return false;
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

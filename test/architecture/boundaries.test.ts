@@ -1,9 +1,12 @@
 // The boundaries docs/architecture.md states, checked on the import graph (test/helpers/import-graph.ts):
 // no import circles; the reference shim imports only its own files, generated/, common/ and packages;
 // common/ is a leaf; areas of the harness import each other's files (no barrels), and nothing imports the
-// package entry harness/index.ts or test code.
+// package entry harness/index.ts or test code. The runner names no official CLI: its quirks are methods of
+// the CLI's backend (harness/official-cli/behaviour.ts), checked with the type checker.
 import { builtinModules } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { cliKnowledge, programFromTexts, programOf } from '../helpers/cli-knowledge.js';
 import { type ImportEdge, importCircles, importEdges, sourceFiles } from '../helpers/import-graph.js';
 
 const SOURCES = ['common/**/*.ts', 'generated/**/*.ts', 'harness/**/*.ts', 'reference-shim/**/*.ts'];
@@ -183,5 +186,76 @@ describe('folder sizes', () => {
     const top = folderSizes(['harness/runner']).find((entry) => entry.folder === 'harness/runner');
     expect(top?.files).toBeGreaterThan(0);
     expect(top!.files).toBeLessThanOrEqual(15);
+  });
+});
+
+describe('the runner names no official CLI', () => {
+  const root = path.resolve(import.meta.dirname, '..', '..');
+  const runnerDir = path.join(root, 'harness', 'runner') + path.sep;
+  const nameType = { file: path.join(root, 'harness', 'official-cli', 'script-types.ts'), name: 'OfficialCliName' };
+
+  it('no file under harness/runner/ compares a CLI name or reads a per-CLI flag', () => {
+    const files = sourceFiles(['harness/runner/**/*.ts']).map((file) => path.join(root, file));
+    expect(files.length).toBeGreaterThan(20);
+    const program = programOf(files, root);
+    const judged = (file: string) => path.resolve(file).startsWith(runnerDir);
+    expect(cliKnowledge(program, { judged, nameType })).toEqual([]);
+  }, 60_000);
+
+  describe('the detector itself, on small sources', () => {
+    const texts = (runner: string) => ({
+      'cli.ts': "export type OfficialCliName = 'gemini' | 'codex' | 'claude';\n",
+      'ids.ts': "export type ProviderId = 'gemini' | 'gemini-cli' | 'openai-chat';\n",
+      'runner.ts': runner,
+    });
+    const found = (runner: string) =>
+      cliKnowledge(programFromTexts(texts(runner)), {
+        judged: (file) => file.endsWith('runner.ts'),
+        nameType: { file: path.resolve('cli.ts'), name: 'OfficialCliName' },
+      });
+
+    it('finds a comparison of a CLI name, however it is typed', () => {
+      const header = "import type { OfficialCliName } from './cli';\n";
+      expect(found(`${header}export const f = (cli: OfficialCliName) => cli === 'codex';\n`)).toEqual([
+        "runner.ts:2: compares a CLI name (cli === 'codex')",
+      ]);
+      expect(found(`${header}export const f = (cli?: OfficialCliName) => 'gemini' !== cli;\n`)).toHaveLength(1);
+      expect(
+        found(`${header}export const f = (a: OfficialCliName, b: { cli: OfficialCliName }) => b.cli == a;\n`),
+      ).toHaveLength(1);
+      expect(found(`export const f = (cli: 'codex' | 'claude') => cli === 'claude';\n`)).toHaveLength(1);
+      expect(
+        found(
+          `${header}export function f(cli: OfficialCliName) { switch (cli) { case 'codex': return 1; } return 0; }\n`,
+        ),
+      ).toEqual(['runner.ts:2: switches on a CLI name (cli)']);
+    });
+
+    it("passes a provider id compared with 'gemini', and a CLI name used without comparing", () => {
+      expect(
+        found(
+          "import type { ProviderId } from './ids';\nimport type { OfficialCliName } from './cli';\n" +
+            "export const f = (id: ProviderId) => id === 'gemini';\n" +
+            "export const g = (id: ProviderId) => { switch (id) { case 'gemini': return 1; } return 0; };\n" +
+            "export const h = (cli: OfficialCliName) => 'the real ' + cli;\n" +
+            "export const k = (text: string) => text === 'codex';\n",
+        ),
+      ).toEqual([]);
+    });
+
+    it('finds reads of per-CLI flags, by property, by key and by destructuring', () => {
+      const runner =
+        'export function f(cli: { omissions: { dropsMalformedEvents: boolean; retriesOnStderrOnly: boolean } }) {\n' +
+        '  const { retriesOnStderrOnly } = cli.omissions;\n' +
+        "  return cli['omissions'].dropsMalformedEvents || retriesOnStderrOnly;\n" +
+        '}\n';
+      expect(found(runner)).toEqual([
+        'runner.ts:2: reads the per-CLI flag retriesOnStderrOnly',
+        'runner.ts:2: reads the per-CLI flag omissions',
+        'runner.ts:3: reads the per-CLI flag dropsMalformedEvents',
+        'runner.ts:3: reads the per-CLI flag omissions',
+      ]);
+      expect(found('export const f = (cli: { ownsOutcome(): boolean }) => cli.ownsOutcome();\n')).toEqual([]);
+    });
   });
 });

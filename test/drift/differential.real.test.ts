@@ -6,16 +6,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeDisagreements, runDifferential, type CorpusEntry } from '../../harness/drift/differential.js';
-import { FAKE_CLI_NAMES, type FakeCliName } from '../../harness/official-cli/script-types.js';
+import { OFFICIAL_CLI_NAMES, type OfficialCliName } from '../../harness/official-cli/script-types.js';
 import { CORPUS_FILE } from '../official-cli/argv-corpus.js';
 import { realCliPath, realCliPathForAnyone, unprivilegedUser } from '../official-cli/shared-programs.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const corpus = JSON.parse(readFileSync(path.join(root, CORPUS_FILE), 'utf8')) as Record<FakeCliName, CorpusEntry[]>;
+const corpus = JSON.parse(readFileSync(path.join(root, CORPUS_FILE), 'utf8')) as Record<OfficialCliName, CorpusEntry[]>;
 const fakeScript = path.join(root, 'dist', 'fake-cli.js');
 const isRoot = process.getuid?.() === 0;
 
-async function differential(cli: FakeCliName, asUser: boolean) {
+async function differential(cli: OfficialCliName, asUser: boolean) {
   const workRoot = mkdtempSync(path.join(os.tmpdir(), `yume-differential-${cli}-`));
   try {
     const { rows } = await runDifferential({
@@ -34,7 +34,7 @@ async function differential(cli: FakeCliName, asUser: boolean) {
 }
 
 describe.concurrent('differential test: fake and pinned real CLI decide every argv alike', () => {
-  for (const cli of FAKE_CLI_NAMES) {
+  for (const cli of OFFICIAL_CLI_NAMES) {
     it(`${cli}, as ${isRoot ? 'root and as an unprivileged user' : 'this user'}`, async () => {
       const runs = await Promise.all([differential(cli, false), ...(isRoot ? [differential(cli, true)] : [])]);
       const problems = runs.flatMap((rows, index) =>

@@ -14,7 +14,7 @@ import { withoutErrorMessage } from '../../harness/runner/golden/claude-forms.js
 import { compareWithGolden } from '../../harness/runner/golden/golden-compare.js';
 import { compareKilledWithGolden } from '../../harness/runner/checks/kill-checks.js';
 import { goldenFileName, readGolden } from '../../harness/runner/golden/golden-files.js';
-import { buildTurnModels, type TurnModel } from '../../harness/runner/golden/golden-model.js';
+import { buildTurnModels, type TurnModel } from '../../harness/golden/golden-model.js';
 import { loadPreset } from '../../harness/suite/preset.js';
 import { checkToolOutputs } from '../../harness/runner/golden/tool-output-check.js';
 import type { CanonicalEvent } from '../../harness/protocol/canonical.js';

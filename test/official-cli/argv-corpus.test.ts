@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAKE_CLI_NAMES } from '../../harness/official-cli/script-types.js';
+import { OFFICIAL_CLI_NAMES } from '../../harness/official-cli/script-types.js';
 import { buildArgvCorpus, CORPUS_FILE } from './argv-corpus.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -11,7 +11,7 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 describe('argv corpus of the differential test', () => {
   it('holds every argv shape the reference translators build, and the known-bad argv', () => {
     const corpus = Object.fromEntries(
-      FAKE_CLI_NAMES.map((cli) => [cli, buildArgvCorpus(cli, path.join(root, 'transcripts'))]),
+      OFFICIAL_CLI_NAMES.map((cli) => [cli, buildArgvCorpus(cli, path.join(root, 'transcripts'))]),
     );
     const file = path.join(root, CORPUS_FILE);
     const text = `${JSON.stringify(corpus, null, 2)}\n`;

@@ -4,14 +4,14 @@
 import path from 'node:path';
 import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
 import type { CorpusEntry } from '../../harness/drift/differential.js';
-import type { FakeCliName } from '../../harness/official-cli/script-types.js';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 import { claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
 import { codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
 import type { ArgsInput } from '../../reference-shim/providers/cli/cli-provider.js';
 import { geminiArgs } from '../../reference-shim/providers/cli/gemini-cli.js';
 import { SPEC_MODELS } from '../translator/helpers/cli-run.js';
 
-const BUILDERS: Record<FakeCliName, (input: ArgsInput) => string[]> = {
+const BUILDERS: Record<OfficialCliName, (input: ArgsInput) => string[]> = {
   gemini: geminiArgs,
   codex: codexArgs,
   claude: claudeArgs,
@@ -25,7 +25,7 @@ export const CWD_PLACEHOLDER = '{cwd}';
 export const SESSION_PLACEHOLDER = '{session}';
 
 /** Argv the pinned CLIs refuse, each with the reason it is in the corpus. */
-const KNOWN_BAD: Record<FakeCliName, CorpusEntry[]> = {
+const KNOWN_BAD: Record<OfficialCliName, CorpusEntry[]> = {
   gemini: [
     { argv: ['--output-format=stream-json', '--bogus-flag', '--prompt=hi'], why: 'an unknown flag' },
     {
@@ -85,7 +85,7 @@ function shapeOf(argv: string[], prompt: string): string {
 }
 
 /** The corpus for one CLI: the translators' argv (one per shape), then the known-bad ones. */
-export function buildArgvCorpus(cli: FakeCliName, transcripts: string): CorpusEntry[] {
+export function buildArgvCorpus(cli: OfficialCliName, transcripts: string): CorpusEntry[] {
   const prompts = new Set<string>();
   for (const scenario of loadAllScenarios(transcripts))
     for (const turn of scenario.turns) prompts.add(turn.prompt ?? 'hi');

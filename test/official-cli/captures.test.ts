@@ -5,14 +5,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FakeCliName } from '../../harness/official-cli/script-types.js';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 import { CAPTURE_IDS, captureScenario, type CaptureId } from './helpers/capture-scenarios.js';
 import { HEADLESS_ARGS, runFake, sleep, type FakeRun } from './helpers/run-fake.js';
 
 const CAPTURES = path.resolve(
   process.env.YUME_CAPTURES_DIR ?? path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures'),
 );
-const CLIS: FakeCliName[] = ['gemini', 'codex', 'claude'];
+const CLIS: OfficialCliName[] = ['gemini', 'codex', 'claude'];
 /** Objects whose keys are data (model names), compared by their values' shape only. */
 const DYNAMIC_KEYS = new Set(['models', 'modelUsage', 'model_usage_since_last_result']);
 const VOLATILE_KEYS = new Set([
@@ -126,7 +126,7 @@ interface CaptureFiles {
   code: number;
 }
 
-function readCapture(cli: FakeCliName, id: CaptureId): CaptureFiles | undefined {
+function readCapture(cli: OfficialCliName, id: CaptureId): CaptureFiles | undefined {
   const base = path.join(CAPTURES, cli, id);
   if (!existsSync(`${base}.stdout.jsonl`)) return undefined;
   const exit = /rc=(\d+)/.exec(readFileSync(`${base}.exit.txt`, 'utf8'));
@@ -138,7 +138,7 @@ function readCapture(cli: FakeCliName, id: CaptureId): CaptureFiles | undefined 
 }
 
 /** Runs the fake as the capture ran the real CLI, including how the interrupt captures sent signals. */
-async function runLikeCapture(cli: FakeCliName, id: CaptureId): Promise<FakeRun> {
+async function runLikeCapture(cli: OfficialCliName, id: CaptureId): Promise<FakeRun> {
   const scenario = captureScenario(id, cli);
   const args = HEADLESS_ARGS[cli](scenario.turns[0]!.prompt);
   const env = { IS_SANDBOX: '1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:40000', ANTHROPIC_API_KEY: 'sk-ant-mock-key' };

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { checkFakeCliRun, type FakeCliRunInput } from '../../harness/official-cli/checks.js';
 import { FAKE_CLI_RULES } from '../../harness/rules/fake-cli-rules.js';
 import type { ScriptScenario } from '../../harness/official-cli/script-types.js';
-import type { FakeCliLogEntry } from '../../harness/official-cli/state.js';
+import type { CliLogEntry } from '../../harness/official-cli/state.js';
 import { snapshotWorkspace } from '../../harness/official-cli/workspace-tools.js';
 import type { CanonicalEvent } from '../../harness/protocol/canonical.js';
 import { allRules } from '../../harness/rules/catalog.js';
@@ -26,7 +26,7 @@ const at = () => {
   return new Date(Date.UTC(2026, 0, 1, 0, 0, 0, clock)).toISOString();
 };
 
-function start(turnIndex: number, fields: Partial<Extract<FakeCliLogEntry, { event: 'start' }>> = {}): FakeCliLogEntry {
+function start(turnIndex: number, fields: Partial<Extract<CliLogEntry, { event: 'start' }>> = {}): CliLogEntry {
   return {
     event: 'start',
     cli: 'codex',
@@ -41,7 +41,7 @@ function start(turnIndex: number, fields: Partial<Extract<FakeCliLogEntry, { eve
   };
 }
 
-function tool(turnIndex: number, fields: Partial<Extract<FakeCliLogEntry, { event: 'tool' }>> = {}): FakeCliLogEntry[] {
+function tool(turnIndex: number, fields: Partial<Extract<CliLogEntry, { event: 'tool' }>> = {}): CliLogEntry[] {
   const base = {
     cli: 'codex' as const,
     pid: 100 + turnIndex,
@@ -74,11 +74,11 @@ const result = (isError: boolean, line = 3): CanonicalEvent => ({
   isError,
 });
 
-function check(log: FakeCliLogEntry[], extra: Partial<FakeCliRunInput> = {}): string[] {
+function check(log: CliLogEntry[], extra: Partial<FakeCliRunInput> = {}): string[] {
   return checkFakeCliRun({ cli: 'codex', scenario, log, turns: [0], ...extra }).map((finding) => finding.rule);
 }
 
-const goodTurn = (): FakeCliLogEntry[] => [start(0), ...tool(0)];
+const goodTurn = (): CliLogEntry[] => [start(0), ...tool(0)];
 
 describe('fake-CLI rules', () => {
   it('are well-formed and do not collide with the catalog', () => {
@@ -120,7 +120,7 @@ describe('cli.prompt-not-option', () => {
 
   it('a different prompt fails, a prompt arriving on stdin passes', () => {
     expect(check([start(0, { prompt: 'Read' })])).toContain('cli.prompt-not-option');
-    const viaStdin: FakeCliLogEntry[] = [
+    const viaStdin: CliLogEntry[] = [
       start(0, { prompt: undefined }),
       { event: 'prompt', cli: 'codex', pid: 100, turnIndex: 0, time: at(), prompt: 'Read hello.txt.', source: 'stdin' },
     ];
@@ -194,7 +194,7 @@ describe('cli.interrupt-reaches-cli', () => {
     id: 'i',
     turns: [{ prompt: 'Read hello.txt.', interrupt: 'after-first-text', responses: [] }],
   };
-  const signal = (handled: 'ignored' | 'stopped', pid: number): FakeCliLogEntry => ({
+  const signal = (handled: 'ignored' | 'stopped', pid: number): CliLogEntry => ({
     event: 'signal',
     cli: 'codex',
     pid,

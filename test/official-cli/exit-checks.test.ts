@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCliExits } from '../../harness/official-cli/exit-checks.js';
 import type { ScriptScenario } from '../../harness/official-cli/script-types.js';
-import type { FakeCliLogEntry } from '../../harness/official-cli/state.js';
+import type { CliLogEntry } from '../../harness/official-cli/state.js';
 import type { CanonicalEvent } from '../../harness/protocol/canonical.js';
 
 const scenario: ScriptScenario = {
@@ -10,7 +10,7 @@ const scenario: ScriptScenario = {
   turns: [{ prompt: 'hi', responses: [{ text: ['Hello.'] }], expect: { isError: false } }],
 };
 const base = { cli: 'codex' as const, pid: 10, turnIndex: 0, time: '2026-01-01T00:00:00Z' };
-const start: FakeCliLogEntry = {
+const start: CliLogEntry = {
   ...base,
   event: 'start',
   argv: ['exec', '--json', '--', 'hi'],
@@ -18,7 +18,7 @@ const start: FakeCliLogEntry = {
   sessionId: 't',
 };
 const refusal = 'Not inside a trusted directory and --skip-git-repo-check was not specified.';
-const exit = (code: number, finalEvent: boolean, lines: number): FakeCliLogEntry => ({
+const exit = (code: number, finalEvent: boolean, lines: number): CliLogEntry => ({
   ...base,
   event: 'exit',
   code,
@@ -28,7 +28,7 @@ const exit = (code: number, finalEvent: boolean, lines: number): FakeCliLogEntry
 });
 const success = [{ kind: 'result', isError: false, line: 3 }] as unknown as CanonicalEvent[];
 const failure = [{ kind: 'result', isError: true, line: 3 }] as unknown as CanonicalEvent[];
-const judge = (log: FakeCliLogEntry[], events: CanonicalEvent[]) =>
+const judge = (log: CliLogEntry[], events: CanonicalEvent[]) =>
   checkCliExits({ cli: 'codex', scenario, log, turns: [0], eventsByTurn: [events] });
 
 describe('CLI exits', () => {
@@ -57,10 +57,10 @@ describe('CLI exits', () => {
   });
 
   it('leave argument errors to cli.prompt-not-option and interrupted turns alone', () => {
-    const refusedArgv: FakeCliLogEntry = {
+    const refusedArgv: CliLogEntry = {
       ...start,
       argError: "error: unexpected argument '-r' found",
-    } as FakeCliLogEntry;
+    } as CliLogEntry;
     expect(judge([refusedArgv, exit(2, false, 0)], failure)).toEqual([]);
     const interrupted: ScriptScenario = {
       ...scenario,

@@ -7,8 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { checkInterrupt } from '../../harness/official-cli/checks.js';
-import type { FakeCliName, ScriptScenario } from '../../harness/official-cli/script-types.js';
-import type { FakeCliLogEntry } from '../../harness/official-cli/state.js';
+import type { OfficialCliName, ScriptScenario } from '../../harness/official-cli/script-types.js';
+import type { CliLogEntry } from '../../harness/official-cli/state.js';
 import { HEADLESS_ARGS, runFake, sleep } from './helpers/run-fake.js';
 
 const FINAL_TEXT = 'The command finished.';
@@ -45,7 +45,7 @@ async function sleepOfGroup(group: number): Promise<number> {
 }
 
 const SANDBOX = { IS_SANDBOX: '1' };
-const CLIS: FakeCliName[] = ['gemini', 'claude', 'codex'];
+const CLIS: OfficialCliName[] = ['gemini', 'claude', 'codex'];
 
 describe.runIf(process.platform !== 'win32')('a group interrupt whose tool exit is seen first', () => {
   it.each(CLIS)('%s stops without reporting the killed command or playing on', async (cli) => {
@@ -88,7 +88,7 @@ describe.runIf(process.platform !== 'win32')('a group interrupt whose tool exit 
 });
 
 describe('cli.interrupt-reaches-cli and a signal during exit', () => {
-  const entry = (handled: 'ignored' | 'stopped' | 'exiting', pid: number): FakeCliLogEntry => ({
+  const entry = (handled: 'ignored' | 'stopped' | 'exiting', pid: number): CliLogEntry => ({
     event: 'signal',
     cli: 'gemini',
     pid,
@@ -97,8 +97,7 @@ describe('cli.interrupt-reaches-cli and a signal during exit', () => {
     signal: 'SIGINT',
     handled,
   });
-  const judge = (log: FakeCliLogEntry[]) =>
-    checkInterrupt({ cli: 'gemini', scenario, log }).map((finding) => finding.rule);
+  const judge = (log: CliLogEntry[]) => checkInterrupt({ cli: 'gemini', scenario, log }).map((finding) => finding.rule);
 
   it('a worker that got the signal while already ending was reached', () => {
     expect(judge([entry('ignored', 100), entry('exiting', 101)])).toEqual([]);

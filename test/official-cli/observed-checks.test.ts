@@ -12,15 +12,15 @@ import {
   type ObservedCliRunInput,
   reportedFailure,
 } from '../../harness/official-cli/real/observed-checks.js';
-import type { FakeCliName } from '../../harness/official-cli/script-types.js';
-import type { FakeCliLogEntry, StartEntry } from '../../harness/official-cli/state.js';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
+import type { CliLogEntry, StartEntry } from '../../harness/official-cli/state.js';
 import type { CanonicalEvent } from '../../harness/protocol/canonical.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const scenario = (id: string) => loadScenario(path.join(root, 'transcripts', id));
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
-function start(cli: FakeCliName, turn: number, atMs: number, extra: Partial<StartEntry> = {}): StartEntry {
+function start(cli: OfficialCliName, turn: number, atMs: number, extra: Partial<StartEntry> = {}): StartEntry {
   return {
     event: 'start',
     cli,
@@ -134,7 +134,7 @@ describe('cli.no-rerun-after-tool from starts and requests', () => {
 describe('cli.stdin-closed from the wrapper’s stdin probe (codex)', () => {
   const plain = scenario('plain-text');
   it('fails when the wrapper logged stdin left open', () => {
-    const log: FakeCliLogEntry[] = [
+    const log: CliLogEntry[] = [
       start('codex', 0, 0),
       {
         event: 'stdin-open',
@@ -150,7 +150,7 @@ describe('cli.stdin-closed from the wrapper’s stdin probe (codex)', () => {
     ]);
   });
   it('is not verified when the wrapper could not read stdin', () => {
-    const log: FakeCliLogEntry[] = [
+    const log: CliLogEntry[] = [
       start('codex', 0, 0),
       {
         event: 'stdin-unread',

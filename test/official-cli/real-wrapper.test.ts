@@ -9,15 +9,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
 import { writeRealCliWrapper } from '../../harness/official-cli/real/wrapper.js';
-import type { FakeCliName } from '../../harness/official-cli/script-types.js';
-import { type FakeCliLogEntry, readLog, writeState } from '../../harness/official-cli/state.js';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
+import { type CliLogEntry, readLog, writeState } from '../../harness/official-cli/state.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const STDIN_WAIT_MS = 400;
 
 interface Ran {
   stdout: string;
-  log: FakeCliLogEntry[];
+  log: CliLogEntry[];
 }
 
 describe('the real-CLI wrapper', () => {
@@ -29,7 +29,7 @@ describe('the real-CLI wrapper', () => {
 
   /** Installs the wrapper for `cli` in a fresh folder and runs it; `feed` drives its stdin. */
   async function runWrapper(
-    cli: FakeCliName,
+    cli: OfficialCliName,
     args: string[],
     feed: (stdin: NodeJS.WritableStream) => void,
   ): Promise<Ran> {

@@ -7,16 +7,16 @@ import os from 'node:os';
 import path from 'node:path';
 // @ts-expect-error: a plain .mjs script without types
 import { ensureRealProgram, realProgramsDir } from '../../scripts/real-programs.mjs';
-import type { FakeCliName } from '../../harness/official-cli/script-types.js';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 
 export const UNPRIVILEGED_USER = 'yume-real';
 
-export function realCliPath(cli: FakeCliName): string {
+export function realCliPath(cli: OfficialCliName): string {
   return ensureRealProgram(cli) as string;
 }
 
 /** The executable as a path the unprivileged user can run. */
-export function realCliPathForAnyone(cli: FakeCliName): string {
+export function realCliPathForAnyone(cli: OfficialCliName): string {
   const executable = realCliPath(cli);
   const cache = realProgramsDir() as string;
   const relative = path.relative(cache, executable);

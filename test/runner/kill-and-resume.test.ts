@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { validatorFor } from '../../harness/protocol/schemas.js';
 import { compareKilledWithGolden } from '../../harness/runner/checks/kill-checks.js';
-import type { TurnModel } from '../../harness/runner/golden/golden-model.js';
+import type { TurnModel } from '../../harness/golden/golden-model.js';
 import { describeFindings, fixtureShim, referenceShim, rules, runFixture } from './helpers/run-fixture.js';
 
 const YUME_APP = { invocation: { kind: 'yume-app' } as const, profile: 'yume-app' as const };

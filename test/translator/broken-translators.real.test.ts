@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { FakeCliName } from '../../harness/official-cli/script-types.js';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 import { realCliPath } from '../official-cli/shared-programs.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -16,7 +16,7 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 interface Case {
   fixture: string;
   bug: string;
-  cli: FakeCliName;
+  cli: OfficialCliName;
   scenario: string;
   rule: string;
   timeoutMs?: number;
@@ -61,7 +61,7 @@ const CASES: Case[] = [
   },
 ];
 
-const PROVIDER: Record<FakeCliName, string> = { gemini: 'gemini-cli', codex: 'codex-cli', claude: 'claude-cli' };
+const PROVIDER: Record<OfficialCliName, string> = { gemini: 'gemini-cli', codex: 'codex-cli', claude: 'claude-cli' };
 
 interface ReportRun {
   status: string;

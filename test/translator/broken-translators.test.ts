@@ -2,7 +2,7 @@
 // fails with the rule that names its bug, on a scenario where the reference translator passes that rule.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FakeCliName } from '../../harness/official-cli/script-types.js';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
 import type { Profile } from '../../harness/rules/types.js';
 import { ROOT, translatorShim } from './helpers/build-shim.js';
@@ -22,7 +22,7 @@ function rulesOf(run: CliScenarioRun): string[] {
 interface BrokenCase {
   fixture: string;
   bug: string;
-  cli: FakeCliName;
+  cli: OfficialCliName;
   scenario: () => RunnableScenario;
   rules: string[];
   profile?: Profile;

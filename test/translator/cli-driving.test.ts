@@ -4,13 +4,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FakeCliName } from '../../harness/official-cli/script-types.js';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 import type { StartEntry } from '../../harness/official-cli/state.js';
 import { translatorShim } from './helpers/build-shim.js';
 import { mustFindings, runWithFakeCli } from './helpers/cli-run.js';
 import { DASH_PROMPT, INTERRUPT_DURING_TOOL, RESUMED_TOOLS, SILENT_SIDE_EFFECT } from './helpers/extra-scenarios.js';
 
-const CLIS: FakeCliName[] = ['gemini', 'codex', 'claude'];
+const CLIS: OfficialCliName[] = ['gemini', 'codex', 'claude'];
 
 describe.each(CLIS)('the %s translator', (cli) => {
   it('reports a missing binary as a system error and an error result (R5)', async () => {

@@ -6,15 +6,15 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_OMISSIONS } from '../../harness/official-cli/omissions.js';
-import type { FakeCliName } from '../../harness/official-cli/script-types.js';
-import { endsInMalformedChunk } from '../../harness/runner/golden/cli-adjustments.js';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
+import { endsInMalformedChunk } from '../../harness/official-cli/golden-adjustments.js';
 import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
 import type { LoadedScenario } from '../../harness/mock/scenario/scenario-types.js';
 import { ROOT, translatorShim } from './helpers/build-shim.js';
 import { mustFindings, runWithFakeCli, type CliScenarioRun } from './helpers/cli-run.js';
 
-const CLIS: FakeCliName[] = ['gemini', 'codex', 'claude'];
-const PROVIDER: Record<FakeCliName, string> = { gemini: 'gemini-cli', codex: 'codex-cli', claude: 'claude-cli' };
+const CLIS: OfficialCliName[] = ['gemini', 'codex', 'claude'];
+const PROVIDER: Record<OfficialCliName, string> = { gemini: 'gemini-cli', codex: 'codex-cli', claude: 'claude-cli' };
 // Kill scenarios need the runner's kill (SIGKILL to the shim's pid at the scripted moment), which this driver
 // does not have: test/runner/kill-and-resume.test.ts runs them through the runner, a translator provider included.
 const scenarios = loadAllScenarios(path.join(ROOT, 'transcripts')).filter(
@@ -22,7 +22,7 @@ const scenarios = loadAllScenarios(path.join(ROOT, 'transcripts')).filter(
 );
 
 /** Whether the CLI prints the output of this app tool (gemini keeps read_file's content to itself). */
-function cliPrintsOutput(cli: FakeCliName, tool: string): boolean {
+function cliPrintsOutput(cli: OfficialCliName, tool: string): boolean {
   return !(cli === 'gemini' && tool === 'Read');
 }
 
@@ -39,7 +39,7 @@ function filesUnder(root: string): Map<string, string> {
   return files;
 }
 
-function checkExpectations(cli: FakeCliName, scenario: LoadedScenario, run: CliScenarioRun): void {
+function checkExpectations(cli: OfficialCliName, scenario: LoadedScenario, run: CliScenarioRun): void {
   scenario.turns.forEach((turn, index) => {
     const process = run.turns[index]!;
     const stderr = process.exit.stderr.toString('utf8');

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { toCanonicalEvents } from '../../harness/protocol/canonical.js';
 import { compareWithGolden } from '../../harness/runner/golden/golden-compare.js';
-import { buildTurnModels } from '../../harness/runner/golden/golden-model.js';
+import { buildTurnModels } from '../../harness/golden/golden-model.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
 
 const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/streams/usage');

@@ -8,8 +8,6 @@ import { clapUsage, type HelpOption } from '../pinned/help-options.js';
 import { PINNED, pinnedHelp, pinnedOptions } from '../pinned/index.js';
 import { emptyInvocation, splitEquals, type ParseOutcome } from './invocation.js';
 
-export const CODEX_VERSION = PINNED.codex.version;
-
 const MORE = "For more information, try '--help'.\n";
 
 function clapError(message: string, command: string, withUsage: boolean, tip?: string): ParseOutcome {

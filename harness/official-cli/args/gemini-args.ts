@@ -31,7 +31,6 @@ const refusal = (message: string): ParseOutcome => ({
   message: `${message}\n${pinnedHelp('gemini')}`,
   exitCode: 1,
 });
-export const GEMINI_VERSION = PINNED.gemini.version;
 
 function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);

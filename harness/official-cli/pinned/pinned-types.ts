@@ -2,7 +2,7 @@
 // (`gemini -p`, `codex exec`, `claude -p`), and the options read from that help. The fakes accept exactly
 // these options; `npm run cli-drift` compares a newer release with them and `--update` rewrites them.
 import { clapOptions, commanderOptions, yargsOptions, type HelpOption } from './help-options.js';
-import type { FakeCliName } from '../script-types.js';
+import type { OfficialCliName } from '../script-types.js';
 
 export interface PinnedCommand {
   /** argv that prints this command's help. */
@@ -14,7 +14,7 @@ export interface PinnedCommand {
 }
 
 export interface PinnedCli {
-  cli: FakeCliName;
+  cli: OfficialCliName;
   package: string;
   version: string;
   /** What `--version` printed. */
@@ -28,14 +28,14 @@ export interface PinnedCli {
 }
 
 /** The commands whose help is recorded, and the argv that prints it. */
-export const HELP_COMMANDS: Record<FakeCliName, Record<string, string[]>> = {
+export const HELP_COMMANDS: Record<OfficialCliName, Record<string, string[]>> = {
   gemini: { '': ['--help'] },
   codex: { exec: ['exec', '--help'], 'exec resume': ['exec', 'resume', '--help'] },
   claude: { '': ['--help'] },
 };
 
 /** Each CLI's argument library, which decides how its help reads. */
-export function readHelpOptions(cli: FakeCliName, help: string): HelpOption[] {
+export function readHelpOptions(cli: OfficialCliName, help: string): HelpOption[] {
   if (cli === 'codex') return clapOptions(help);
   if (cli === 'gemini') return yargsOptions(help);
   return commanderOptions(help);

@@ -12,8 +12,8 @@ import type { CanonicalEvent } from '../../protocol/canonical.js';
 import { runFinding } from '../../rules/finding.js';
 import type { Finding } from '../../rules/types.js';
 import { checkPrompt, checkStarts, checkStdin } from '../checks.js';
-import type { FakeCliName, ScriptScenario } from '../script-types.js';
-import type { FakeCliLogEntry, StartEntry } from '../state.js';
+import type { OfficialCliName, ScriptScenario } from '../script-types.js';
+import type { CliLogEntry, StartEntry } from '../state.js';
 
 export interface InterruptedTurn {
   turn: number;
@@ -22,10 +22,10 @@ export interface InterruptedTurn {
 }
 
 export interface ObservedCliRunInput {
-  cli: FakeCliName;
+  cli: OfficialCliName;
   scenario: ScriptScenario;
   /** The wrapper's log: starts (argv, pid), and codex's stdin. */
-  log: readonly FakeCliLogEntry[];
+  log: readonly CliLogEntry[];
   /** The mock's requests (all providers; the CLI's are picked by `provider`). */
   requests: readonly RecordedRequest[];
   /** The wire the CLI speaks to the mock: gemini, openai-responses (codex), anthropic (claude). */

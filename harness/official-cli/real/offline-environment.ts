@@ -6,7 +6,7 @@
 // number of error responses) outlast the retries, and a fault scenario stays short.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FakeCliName } from '../script-types.js';
+import type { OfficialCliName } from '../script-types.js';
 
 export interface MockEndpoints {
   /** http://127.0.0.1:PORT/v1 */
@@ -115,7 +115,7 @@ function claudeVariables(options: OfflineEnvironmentOptions): Record<string, str
  * The caller adds PATH and whatever else the process needs.
  */
 export function prepareOfflineEnvironment(
-  cli: FakeCliName,
+  cli: OfficialCliName,
   options: OfflineEnvironmentOptions,
 ): Record<string, string> {
   mkdirSync(options.home, { recursive: true });

@@ -10,16 +10,16 @@ import {
   type PinnedCli,
   type PinnedCommand,
 } from '../pinned/pinned-types.js';
-import type { FakeCliName } from '../script-types.js';
+import type { OfficialCliName } from '../script-types.js';
 import { runBounded } from './run-bounded.js';
 
-const PACKAGES: Record<FakeCliName, string> = {
+const PACKAGES: Record<OfficialCliName, string> = {
   gemini: '@google/gemini-cli',
   codex: '@openai/codex',
   claude: '@anthropic-ai/claude-code',
 };
 
-export async function recordPinnedCli(cli: FakeCliName, executable: string): Promise<PinnedCli> {
+export async function recordPinnedCli(cli: OfficialCliName, executable: string): Promise<PinnedCli> {
   const home = mkdtempSync(path.join(os.tmpdir(), `yume-record-${cli}-`));
   try {
     const env = {

@@ -8,7 +8,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { shQuote } from '../../process/command-shims.js';
 import { LOG_ARGUMENT, LOG_START_ARGUMENT, STATE_ARGUMENT } from '../launcher-arguments.js';
-import type { FakeCliName } from '../script-types.js';
+import type { OfficialCliName } from '../script-types.js';
 
 export interface RealCliWrapperOptions {
   /** The real CLI's executable. */
@@ -22,7 +22,7 @@ export interface RealCliWrapperOptions {
   logFile: string;
 }
 
-export function realCliWrapperContent(cli: FakeCliName, options: RealCliWrapperOptions): string {
+export function realCliWrapperContent(cli: OfficialCliName, options: RealCliWrapperOptions): string {
   const logger = [
     options.node ?? process.execPath,
     options.loggerScript,
@@ -42,7 +42,7 @@ export function realCliWrapperContent(cli: FakeCliName, options: RealCliWrapperO
 
 export async function writeRealCliWrapper(
   binDir: string,
-  cli: FakeCliName,
+  cli: OfficialCliName,
   options: RealCliWrapperOptions,
 ): Promise<string> {
   await mkdir(binDir, { recursive: true });

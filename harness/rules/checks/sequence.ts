@@ -1,6 +1,6 @@
 // turn.*, tool.*, usage.*, error.*, interrupt.* (R2-R6) and the sequence-level app hazards, judged over
 // canonical events so both dialects get the same checks. One pass, constant work per event.
-import type { CanonicalEvent } from '../../protocol/canonical.js';
+import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
 import { validatorFor } from '../../protocol/schemas.js';
 import { brief, isObject, type CheckContext } from './context.js';
 
@@ -272,7 +272,7 @@ export class SequenceChecks {
     );
   }
 
-  private onResult(event: Extract<CanonicalEvent, { kind: 'result' }>): void {
+  private onResult(event: ResultEvent): void {
     const ctx = this.ctx;
     const turn = this.turn;
     const line = event.line;

@@ -3,7 +3,7 @@
 // when the run asks for Claude envelopes): nothing on stdout, a message on stderr, a non-zero exit; the stream rules that ask for output
 // (`framing.not-empty`, `turn.init-first`, `turn.result-last`), `process.no-output` and the golden (recorded in
 // the flat form) do not apply to it.
-import type { CanonicalEvent } from '../../protocol/canonical.js';
+import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
 import { runFinding } from '../../rules/finding.js';
 import type { Finding } from '../../rules/types.js';
 import type { Dialect } from '../config/capabilities.js';
@@ -53,7 +53,7 @@ export function argumentErrorCheck(
     return silent;
   }
   const first = events[0];
-  const result = events.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
+  const result = events.find((event): event is ResultEvent => event.kind === 'result');
   const problems: string[] = [];
   if (first?.kind !== 'system' || first.subtype !== 'error')
     problems.push(

@@ -1,7 +1,7 @@
 // The per-run checks, on what execute-run.ts observed, in order: each process (process-checks.ts), its
 // stream (the validator's rules), fault outcomes (fault-outcome-checks.ts), interrupts and persistent stdin
 // (interrupt-checks.ts), goldens (golden-checks.ts, R10), workspace side effects, provider requests or the
-// official CLI's use (fake: official-cli/checks.ts; real: official-cli/real/observed-checks.ts), and the
+// official CLI's use (its backend's checks: official-cli/behaviour.ts), and the
 // session file (session-checks.ts, R8).
 import { readFileSync } from 'node:fs';
 import { checkFakeCliRun, loggedByWrapper } from '../../official-cli/checks.js';
@@ -9,14 +9,13 @@ import { checkObservedCliRun } from '../../official-cli/real/observed-checks.js'
 import { checkProviderRequests } from '../../mock/request-checks.js';
 import { requestView } from '../../mock/request-views.js';
 import { validateStream } from '../../validate/validate-stream.js';
-import { buildTurnModels } from '../golden/golden-model.js';
-import type { NormaliseContext } from '../golden/normalise.js';
+import { buildTurnModels, stableJson } from '../../golden/golden-model.js';
+import type { NormaliseContext } from '../../golden/normalise.js';
 import { runFinding } from '../../rules/finding.js';
 import { checkToolOutputs } from '../golden/tool-output-check.js';
-import { endsInMalformedChunk, omissionsOf } from '../golden/cli-adjustments.js';
+import { endsInMalformedChunk, omissionsOf } from '../../official-cli/golden-adjustments.js';
 import { expectedToolCall } from '../../official-cli/omissions.js';
-import { stableJson } from '../golden/golden-model.js';
-import { normaliseToolInput } from '../golden/normalise.js';
+import { normaliseToolInput } from '../../golden/normalise.js';
 import { checkWorkspace } from '../setup/workspace.js';
 import { approvalChecks, deniesACall } from './approval-check.js';
 import { outsideCwdChecks } from './outside-cwd-check.js';
@@ -31,6 +30,7 @@ import { interruptChecks, persistentChecks } from './interrupt-checks.js';
 import { resumeChecks, sessionFileCheck } from './session-checks.js';
 import { MACHINE_CAUSE } from '../execution/fair-deadline.js';
 import { checkNotVerified } from '../../rules/not-verified.js';
+import { GATE_WAIT_MS } from '../execution/streaming-gate.js';
 import { deltaOnlyTextCheck, goldenChecks } from './golden-checks.js';
 
 export type { CheckInput, CheckOutput };
@@ -55,46 +55,10 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
       ),
     );
   }
-  const usedCliEarly = input.cli?.log.some((entry) => entry.event === 'start' && entry.cli === input.cli!.name);
-  const cliUsed = usedCliEarly ? input.cli!.name : undefined;
-  // A real codex offers apply_patch for some models only; without it the mock had the edits made through the shell.
-  const editsThroughShell =
-    cliUsed === 'codex' &&
-    input.requests.some(
-      (request) =>
-        request.provider === 'openai-responses' &&
-        request.body !== undefined &&
-        !requestView('openai-responses', request.body, request.path).declaredTools.includes('apply_patch'),
-    );
-  const omissions = cliUsed ? (input.cli?.omissions ?? omissionsOf(cliUsed)) : undefined;
-  const cliToolOptions =
-    cliUsed && omissions
-      ? {
-          outputNotPrinted: omissions.toolOutputs,
-          shellFailureAsSuccess: omissions.shellFailureAsSuccess,
-          ...(omissions.ownToolCalls
-            ? {
-                keyOf: (call: { id: string; name: string; input?: Record<string, unknown>; rawArguments?: string }) => {
-                  const translated = expectedToolCall(
-                    cliUsed,
-                    call,
-                    input.workspace,
-                    (file) => {
-                      try {
-                        return readFileSync(file, 'utf8');
-                      } catch {
-                        return undefined;
-                      }
-                    },
-                    { editsThroughShell },
-                  );
-                  const normalised = normaliseToolInput(translated.input, context);
-                  return stableJson({ name: translated.name, input: normalised });
-                },
-              }
-            : {}),
-        }
-      : undefined;
+  // The official CLI the shim used (R7: under yume-app the gemini/openai ids offer both backends).
+  const official = input.cli?.behaviour.startedIn(input.cli.log) ? input.cli.behaviour : undefined;
+  const cliContext = { ...context, workspace: input.workspace, requests: input.requests };
+  const cliToolOptions = official?.toolOutputOptions(cliContext);
   input.processes.forEach((process, index) => {
     findings.push(...processChecks(process, input.persistent, out.notVerified));
     if (process.exit.spawnError) return;
@@ -106,8 +70,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     const streamFindings = process.killed ? killedStreamFindings(validation.findings, process) : validation.findings;
     findings.push(...prefixed(streamFindings, process.label));
     findings.push(...secretsCheck(process));
-    if (!input.recordOnly)
-      findings.push(...goldenChecks(input, process, index, context, out, cliUsed, editsThroughShell));
+    if (!input.recordOnly) findings.push(...goldenChecks(input, process, index, context, out, official));
     const models = buildTurnModels(eventsOf(process), context);
     process.turns.forEach((turnIndex, position) => {
       const turn = input.scenario.turns[turnIndex]!;
@@ -118,15 +81,15 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
           process.label,
         ),
       );
-      // A CLI that drops a malformed event (codex) ends that turn as a success: its outcome is the CLI's.
-      if (!(omissions?.dropsMalformedEvents && endsInMalformedChunk(turn)))
+      // A CLI that drops a malformed event ends that turn as a success: its outcome is the CLI's.
+      if (!official?.ownsOutcome(turn))
         findings.push(
           ...faultOutcomeChecks(
             turn,
             turnIndex,
             turnEvents(process, turnIndex),
             process.label,
-            !omissions?.retriesOnStderrOnly && retried(input, turnIndex),
+            (official?.showsRetries() ?? true) && retried(input, turnIndex),
             validation.dialect,
           ),
         );
@@ -156,7 +119,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
           'streaming.incremental',
           about(
             process.label,
-            `no assistant text appeared on stdout within ${3} s after the provider streamed the first text chunk of turn ${process.gateTimeouts.map((turn) => turn + 1).join(', ')}; the text seems to be printed only once the message is complete`,
+            `no assistant text appeared on stdout within ${GATE_WAIT_MS / 1000} s after the provider streamed the first text chunk of turn ${process.gateTimeouts.map((turn) => turn + 1).join(', ')}; the text seems to be printed only once the message is complete`,
           ),
         ),
       );
@@ -191,47 +154,32 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
 
   // Provider side: the REST mock's requests, or the fake CLI's log, whichever the shim was to use.
   const usedMock = input.requests.some((request) => request.provider === input.provider.mock);
-  const usedCli = usedCliEarly;
+  const usedCli = official !== undefined;
   if (input.provider.kind === 'rest' && (usedMock || !usedCli)) {
     findings.push(...checkProviderRequests(input.scenario, input.provider.mock, input.requests));
   }
   if (input.cli && (input.cli.required || usedCli)) {
-    const eventsByTurn = input.persistent
-      ? input.scenario.turns.map((_, turn) => turnEvents(input.processes[0]!, turn))
-      : input.processes.map((process) => eventsOf(process));
-    if (input.cli.logsInside === false || loggedByWrapper(input.cli.log)) {
-      // A real CLI: judged from its wrapper's log, the mock's requests and the processes left behind.
-      const observed = checkObservedCliRun({
-        cli: input.cli.name,
-        scenario: input.scenario,
-        log: input.cli.log,
-        requests: input.requests,
-        provider: input.provider.mock,
-        turns: input.scenario.turns.map((_, turn) => turn),
-        eventsByTurn,
-        interrupted: input.processes.flatMap((process) =>
-          process.interrupts
-            .filter((record) => record.delivered)
-            .map((record) => ({
-              turn: record.turn,
-              endedByHarness: [...process.exit.descendantsKilled, ...process.exit.descendantsLeft],
-            })),
-        ),
-      });
-      findings.push(...observed.findings);
-      out.limitations.push(...observed.notVerified);
-    } else {
-      findings.push(
-        ...checkFakeCliRun({
-          cli: input.cli.name,
-          scenario: input.scenario,
-          log: input.cli.log,
-          eventsByTurn,
-          workspace: input.workspace,
-          usage: input.cli.required ? 'required' : 'if-used',
-        }),
-      );
-    }
+    const use = input.cli.behaviour.checkUse({
+      scenario: input.scenario,
+      log: input.cli.log,
+      requests: input.requests,
+      provider: input.provider.mock,
+      eventsByTurn: input.persistent
+        ? input.scenario.turns.map((_, turn) => turnEvents(input.processes[0]!, turn))
+        : input.processes.map((process) => eventsOf(process)),
+      interrupted: input.processes.flatMap((process) =>
+        process.interrupts
+          .filter((record) => record.delivered)
+          .map((record) => ({
+            turn: record.turn,
+            endedByHarness: [...process.exit.descendantsKilled, ...process.exit.descendantsLeft],
+          })),
+      ),
+      workspace: input.workspace,
+      required: input.cli.required,
+    });
+    findings.push(...use.findings);
+    out.limitations.push(...use.limitations);
   }
   if (input.provider.kind === 'cli' && !usedCli && usedMock) {
     findings.push(...checkProviderRequests(input.scenario, input.provider.mock, input.requests));

@@ -1,15 +1,16 @@
 // What the per-run checks read (what execute-run.ts observed, the scenario, the official CLI's log) and
 // what they return: findings, checks that could not run, and what this kind of run cannot show.
-import type { FakeCliLogEntry } from '../../official-cli/state.js';
+import type { CliLogEntry } from '../../official-cli/state.js';
 import type { RecordedRequest } from '../../mock/mock-server.js';
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
 import type { NotVerified } from '../../rules/not-verified.js';
 import type { Finding, Profile } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
-import type { FakeCliName } from '../../official-cli/script-types.js';
+import type { OfficialCliName } from '../../official-cli/script-types.js';
 import type { ProviderEntry } from '../config/providers.js';
 import type { CliOmissions } from '../../official-cli/omissions.js';
 import type { Dialect } from '../config/capabilities.js';
+import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
 
 export interface CheckInput {
   scenario: LoadedScenario;
@@ -27,15 +28,13 @@ export interface CheckInput {
   providerFlag?: string;
   requests: RecordedRequest[];
   /**
-   * The official CLI on PATH (fake or real, official-cli/backend.ts): its log, what it leaves out of its
-   * stdout, and whether the log shows what happens inside it.
+   * The official CLI on PATH (fake or real, official-cli/backend.ts): what the checks must know of it (its
+   * quirks, its use checks), its log, and whether the shim had to use it.
    */
   cli?: {
-    name: FakeCliName;
-    log: FakeCliLogEntry[];
+    behaviour: OfficialCliBehaviour;
+    log: CliLogEntry[];
     required: boolean;
-    omissions?: CliOmissions;
-    logsInside?: boolean;
     /** Empty folders the CLI itself leaves in the workspace (official-cli/backend.ts). */
     leftoverDirs?: readonly string[];
   };

@@ -1,7 +1,7 @@
 // How a turn with a scripted provider fault, or with its official CLI missing, must end (R5): an error
 // result, the retries listed, no success after an error.
 import type { Turn } from '../../mock/scenario/scenario-types.js';
-import type { CanonicalEvent } from '../../protocol/canonical.js';
+import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
 import type { Finding } from '../../rules/types.js';
 import { runFinding } from '../../rules/finding.js';
 import type { StreamDialect } from '../../protocol/dialect.js';
@@ -32,7 +32,7 @@ export function faultOutcomeChecks(
   retriesVisible = true,
   dialect?: StreamDialect,
 ): Finding[] {
-  const result = events.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
+  const result = events.find((event): event is ResultEvent => event.kind === 'result');
   if (!result) return []; // turn.result-last reports it
   const faults = turn.responses.flatMap((response) => (response.fault ? [response.fault] : []));
   if (faults.length === 0 || turn.interrupt) return [];
@@ -97,7 +97,7 @@ export function faultOutcomeChecks(
 
 /** R5 "binary or CLI missing": a `system` error (a readable message), then an error result, and no tool run. */
 export function missingCliOutcomeChecks(turnIndex: number, events: CanonicalEvent[], label: string): Finding[] {
-  const result = events.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
+  const result = events.find((event): event is ResultEvent => event.kind === 'result');
   if (!result) return []; // turn.result-last reports it
   const where = `turn ${turnIndex + 1}`;
   const before = events.filter((event) => event.line < result.line);

@@ -5,19 +5,20 @@ import { toCanonicalEvents } from '../../protocol/canonical.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import { compareWithGolden } from '../golden/golden-compare.js';
 import { goldenFileName, readGolden } from '../golden/golden-files.js';
-import { buildTurnModels, type TurnModel } from '../golden/golden-model.js';
-import type { NormaliseContext } from '../golden/normalise.js';
-import type { FakeCliName } from '../../official-cli/script-types.js';
+import { buildTurnModels, type TurnModel } from '../../golden/golden-model.js';
+import type { NormaliseContext } from '../../golden/normalise.js';
+import type { OfficialCliName } from '../../official-cli/script-types.js';
 import { runFinding } from '../../rules/finding.js';
 import {
   adjustGoldenForCli,
   adjustObservedForCli,
   endsInMalformedChunk,
   omissionsOf,
-} from '../golden/cli-adjustments.js';
+} from '../../official-cli/golden-adjustments.js';
 import type { StreamDialect } from '../../protocol/dialect.js';
 import { isClaudeDialect, withoutErrorMessage } from '../golden/claude-forms.js';
 import { isAssistantText, isStreamEventText } from '../execution/live-stdout.js';
+import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
 import { compareKilledWithGolden } from './kill-checks.js';
 import type { CheckInput, CheckOutput } from './check-types.js';
 import { about, eventsOf, prefixed } from './run-events.js';
@@ -28,8 +29,7 @@ export function goldenChecks(
   index: number,
   context: NormaliseContext,
   out: CheckOutput,
-  cliUsed: FakeCliName | undefined,
-  editsThroughShell = false,
+  official: OfficialCliBehaviour | undefined,
 ): Finding[] {
   const goldenIndex = input.persistent ? 0 : index;
   const golden = readGolden(input.scenario.dir, goldenIndex);
@@ -48,18 +48,15 @@ export function goldenChecks(
   }
   let expected: TurnModel[] = buildTurnModels(toCanonicalEvents(golden), {});
   let observed = buildTurnModels(eventsOf(process), context);
-  if (cliUsed) {
+  if (official) {
     // Type-B: compare with what a correct translator of this CLI can print (R10, harness/official-cli/omissions.ts).
     const turns = process.turns.map((turn) => input.scenario.turns[turn]!);
-    const omissions = input.cli?.omissions ?? omissionsOf(cliUsed);
-    expected = adjustGoldenForCli(
-      expected,
-      turns,
-      cliUsed,
-      { ...context, workspace: input.workspace, editsThroughShell },
-      omissions,
-    );
-    observed = adjustObservedForCli(observed, turns, cliUsed, omissions);
+    expected = official.adjustGoldens(expected, turns, {
+      ...context,
+      workspace: input.workspace,
+      requests: input.requests,
+    });
+    observed = official.adjustObserved(observed, turns);
   }
   if (process.killed)
     return prefixed(
@@ -73,9 +70,8 @@ export function goldenChecks(
     const turn = input.scenario.turns[turnIndex]!;
     const at = input.persistent ? turnIndex : position;
     if (!turn.expect.isError || turn.interrupt || !expected[at] || !observed[at]) return;
-    // A CLI that drops a malformed event (codex) ends the turn as a success: no fault, no partial text.
-    if (cliUsed && (input.cli?.omissions ?? omissionsOf(cliUsed)).dropsMalformedEvents && endsInMalformedChunk(turn))
-      return;
+    // A CLI that drops a malformed event ends the turn as a success: no fault, no partial text.
+    if (official?.ownsOutcome(turn)) return;
     const want = withoutErrorMessage(expected[at]!);
     const got = withoutErrorMessage(observed[at]!);
     expected[at] = want.turn;

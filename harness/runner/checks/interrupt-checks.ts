@@ -1,8 +1,8 @@
 // Interrupts (R6): the shim acknowledges them and ends the turn with an error result, then exits or waits
 // for the next frame; in persistent mode it reads stdin frames and ends at stdin EOF.
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
-import type { CanonicalEvent } from '../../protocol/canonical.js';
-import type { NotVerified } from '../../rules/not-verified.js';
+import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
+
 import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import { describeInterrupt } from '../execution/interrupt-trigger.js';
@@ -11,6 +11,7 @@ import type { StreamDialect } from '../../protocol/dialect.js';
 import { claudeInterruptAcknowledged, isClaudeDialect } from '../golden/claude-forms.js';
 import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-clock.js';
 import { machineShare } from '../execution/fair-deadline.js';
+import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
 import { about, turnEvents } from './run-events.js';
 
 /** `notVerified` collects what the machine's load kept from being judged. */
@@ -58,7 +59,7 @@ export function interruptChecks(
       .filter((timed) => timed.atMs >= atMs - 1 && events.includes(timed.event))
       .map((timed) => timed.event);
     const interruptLine = after.find((event) => event.kind === 'interrupt');
-    const result = after.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
+    const result = after.find((event): event is ResultEvent => event.kind === 'result');
     const flatForm = interruptLine && result?.isError && result.line > interruptLine.line;
     const claudeForm = isClaudeDialect(dialect) && claudeInterruptAcknowledged(after);
     if (!flatForm && !claudeForm) {
@@ -110,7 +111,9 @@ export function interruptChecks(
         runFinding('interrupt.exit-in-time', about(process.label, 'did not exit after SIGINT; the harness killed it')),
       );
     } else if (timing?.kind === 'undecided') {
-      notVerified.push(undecidedExit('interrupt.exit-in-time', process.label, 'SIGINT', timing));
+      notVerified.push(
+        checkNotVerified('interrupt.exit-in-time', 'machine', about(process.label, undecidedExit('SIGINT', timing))),
+      );
     }
   }
   return findings;
@@ -174,7 +177,9 @@ export function persistentChecks(
         ),
       );
     } else if (timing.kind === 'undecided') {
-      notVerified.push(undecidedExit('persistent.eof-exit', process.label, 'stdin ended', timing));
+      notVerified.push(
+        checkNotVerified('persistent.eof-exit', 'machine', about(process.label, undecidedExit('stdin ended', timing))),
+      );
     }
   } else if (process.exit.exitedAtMs !== undefined && served.length === scenario.turns.length) {
     // Exited before stdin ended although every turn was served: it must stay for the next frame.

@@ -10,7 +10,7 @@ import { runFinding } from '../../rules/finding.js';
 import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import { describeItem } from '../golden/golden-compare.js';
-import type { ModelItem, TurnModel } from '../golden/golden-model.js';
+import type { ModelItem, TurnModel } from '../../golden/golden-model.js';
 
 /** Stream rules that need a turn to end; a killed turn cannot. */
 const NEEDS_AN_ENDING = new Set(['turn.result-last', 'tool.use-answered', 'framing.final-newline']);

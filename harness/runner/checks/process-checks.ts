@@ -1,12 +1,13 @@
 // Checks of one shim process as a process (R5, R6): how it started and ended, its exit code, what it left
 // running, its output volume, and the dummy credentials it must not print.
-import type { CanonicalEvent } from '../../protocol/canonical.js';
+import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
 import { excerptOf } from '../../protocol/lines.js';
-import type { NotVerified } from '../../rules/not-verified.js';
+
 import type { Finding } from '../../rules/types.js';
 import { ALL_DUMMY_SECRETS } from '../setup/environment.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import { runFinding } from '../../rules/finding.js';
+import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
 import { orphanedToolFindings } from './kill-checks.js';
 import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-clock.js';
 import { machineShare } from '../execution/fair-deadline.js';
@@ -79,9 +80,7 @@ export function processChecks(
   }
   // Exit timing and code, judged on the last result of the process.
   const events = eventsOf(process);
-  const lastResult = [...events]
-    .reverse()
-    .find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
+  const lastResult = [...events].reverse().find((event): event is ResultEvent => event.kind === 'result');
   const resultAt = lastResult && !persistent ? lineTime(process, lastResult.line) : undefined;
   const interrupted = process.interrupts.length > 0;
   const timing =
@@ -91,7 +90,13 @@ export function processChecks(
   const where = lastResult ? { line: lastResult.line } : {};
   const resultLine = lastResult ? ` (line ${lastResult.line})` : '';
   if (timing?.kind === 'undecided') {
-    notVerified.push(undecidedExit('process.exit-after-result', label, `its last result${resultLine}`, timing));
+    notVerified.push(
+      checkNotVerified(
+        'process.exit-after-result',
+        'machine',
+        about(label, undecidedExit(`its last result${resultLine}`, timing)),
+      ),
+    );
   } else if (timing?.kind === 'killed' && process.exitClock?.after === 'result') {
     const lingered = (process.exitClock.killedAtMs - process.exitClock.startedAtMs) / 1000;
     findings.push(

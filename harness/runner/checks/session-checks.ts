@@ -1,5 +1,4 @@
 // The session file (R8): written under the provider flag's folder, and continued on --resume.
-// The session file (R8): written under the provider flag's folder, and continued on --resume.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { validatorFor, describeSchemaError } from '../../protocol/schemas.js';

@@ -1,6 +1,6 @@
 // The harness provider ids and the flags each invocation passes for them (R7's table).
 import type { MockProviderId, ScenarioProviderId } from '../../mock/scenario/scenario-types.js';
-import type { FakeCliName } from '../../official-cli/script-types.js';
+import type { OfficialCliName } from '../../official-cli/script-types.js';
 
 export type ProviderId = ScenarioProviderId;
 /** Which SDK-style base URL `--api-base` carries for a provider (R7). */
@@ -22,7 +22,7 @@ export interface ProviderEntry {
    */
   mock: MockProviderId;
   /** The fake official CLI put first on PATH (Type B providers). */
-  cli?: FakeCliName;
+  cli?: OfficialCliName;
   baseUrl: BaseUrlKind;
   spec: ProviderFlags;
   /** Undefined: not verified under the yume-app invocation (— in R7). */
@@ -31,7 +31,7 @@ export interface ProviderEntry {
    * Under yume-app, R7's `gemini` and `openai` ids offer both backends at once (the REST mock and the fake CLI),
    * as on a user's machine; the checks follow whichever the shim used. This is the CLI a REST id adds.
    */
-  yumeAppAlsoOffersCli?: FakeCliName;
+  yumeAppAlsoOffersCli?: OfficialCliName;
 }
 
 export const PROVIDERS: readonly ProviderEntry[] = [
@@ -107,7 +107,10 @@ export function providerFlags(entry: ProviderEntry, invocation: 'spec' | 'yume-a
 }
 
 /** The fake CLI a run of `entry` puts on PATH (REST providers under yume-app also get the CLI, R7). */
-export function cliFor(entry: ProviderEntry, invocation: 'spec' | 'yume-app' | 'template'): FakeCliName | undefined {
+export function cliFor(
+  entry: ProviderEntry,
+  invocation: 'spec' | 'yume-app' | 'template',
+): OfficialCliName | undefined {
   if (entry.cli) return entry.cli;
   return invocation === 'yume-app' ? entry.yumeAppAlsoOffersCli : undefined;
 }

@@ -10,7 +10,6 @@ import { spawnShim } from '../../process/spawn-shim.js';
 import type { ShimExit, ShimProcess } from '../../process/shim-process.js';
 import { buildInvocation, type BuiltInvocation, type Invocation, type InvocationValues } from '../config/invocation.js';
 import {
-  GATE_WAIT_MS,
   type InterruptContext,
   type InterruptRecord,
   interruptWhenDue,
@@ -23,7 +22,7 @@ import { TimerScope } from '../../process/timer-scope.js';
 import { ExitClock, type ExitClockExpiry, type ExitWindow } from './exit-clock.js';
 import { watchGate } from './streaming-gate.js';
 
-export { GATE_WAIT_MS, type InterruptRecord };
+export type { InterruptRecord };
 
 export interface ExecutedProcess {
   /** The runner killed this process (SIGKILL to its pid) at the scenario's `kill` moment. */

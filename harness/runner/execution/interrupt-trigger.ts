@@ -15,9 +15,8 @@ import type { ExitClock } from './exit-clock.js';
 import { fairDeadline } from './fair-deadline.js';
 import { isAssistantText, type LiveStdout } from './live-stdout.js';
 import type { TimelineEntry } from '../results/run-types.js';
+import { GATE_WAIT_MS } from './streaming-gate.js';
 
-/** How long the mock withholds a stream before the runner gives up waiting for streamed text (a SHOULD finding). */
-export const GATE_WAIT_MS = 3000;
 /** After the tool's process appeared, time for the shim to register it before the interrupt. */
 const TOOL_SETTLE_MS = 200;
 /** Where command lines cannot be read: after the shim printed the tool_use, time for the tool to start. */

@@ -5,7 +5,6 @@ import type { MockServer } from '../../mock/mock-server.js';
 import type { ShimProcess } from '../../process/shim-process.js';
 import type { TimerScope } from '../../process/timer-scope.js';
 import { fairDeadline, machineShare, ownMs } from './fair-deadline.js';
-import { GATE_WAIT_MS } from './interrupt-trigger.js';
 import { isAssistantText, type LiveStdout } from './live-stdout.js';
 import type { TimelineEntry } from '../results/run-types.js';
 
@@ -15,6 +14,11 @@ export interface GateInput {
   timers: TimerScope;
 }
 
+/**
+ * How long the mock withholds a stream before the runner gives up waiting for streamed text (a finding of
+ * streaming.incremental); an interrupt timed on a stalled official CLI waits as long.
+ */
+export const GATE_WAIT_MS = 3000;
 /**
  * The streaming gate for one turn: opens the mock's withheld stream on the shim's first assistant text,
  * or after GATE_WAIT_MS of the shim's own time from the mock's first text chunk (fair-deadline.ts): a gate

@@ -3,7 +3,7 @@
 // still owes the flat form. The runner's checks ask these helpers before reporting a missing flat form.
 import type { CanonicalEvent } from '../../protocol/canonical.js';
 import type { StreamDialect } from '../../protocol/dialect.js';
-import type { ModelItem, TurnModel } from './golden-model.js';
+import type { ModelItem, TurnModel } from '../../golden/golden-model.js';
 
 /** The text claude prints as a user message when a turn is interrupted. */
 export const CLAUDE_INTERRUPT_TEXT = '[Request interrupted by user]';

@@ -3,7 +3,7 @@
 // observed around it with line numbers.
 import type { CanonicalUsage } from '../../protocol/canonical.js';
 import type { Finding } from '../../rules/types.js';
-import type { ModelItem, ToolCallModel, TurnModel } from './golden-model.js';
+import type { ModelItem, ToolCallModel, TurnModel } from '../../golden/golden-model.js';
 import { runFinding } from '../../rules/finding.js';
 
 export interface GoldenSource {

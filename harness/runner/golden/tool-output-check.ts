@@ -4,18 +4,10 @@
 // redaction and line endings do not matter.
 import type { Finding } from '../../rules/types.js';
 import type { Turn } from '../../mock/scenario/scenario-types.js';
-import { stableJson, type ToolCallModel, type TurnModel } from './golden-model.js';
-import { normaliseLineEndings, normaliseToolInput, type NormaliseContext } from './normalise.js';
+import { scriptedCallKey, type ToolCallModel, type TurnModel } from '../../golden/golden-model.js';
+import { normaliseLineEndings, type NormaliseContext } from '../../golden/normalise.js';
 import { runFinding } from '../../rules/finding.js';
-
-/** The comparison key a shim's tool_use for a scripted call should have (invalid JSON: R3's raw-text form). */
-export function scriptedCallKey(
-  call: { name: string; input?: Record<string, unknown>; rawArguments?: string },
-  context: NormaliseContext,
-): string {
-  const input = call.rawArguments !== undefined ? { _invalid_arguments: call.rawArguments } : (call.input ?? {});
-  return stableJson({ name: call.name, input: normaliseToolInput(input, context) });
-}
+import type { ToolOutputCliOptions } from '../../official-cli/behaviour.js';
 
 /** Removes `cat -n` style line numbers ("     1\t", "1→") so fixture lines can be found in numbered output. */
 export function withoutLineNumbers(text: string): string {
@@ -30,15 +22,8 @@ function contains(haystack: string, needle: string): boolean {
 
 export interface ToolOutputOptions {
   context: NormaliseContext;
-  /**
-   * Type-B shims (R10): the tools whose output the wrapped CLI does not print (compared without it), whether
-   * a failing shell command shows as a success, and how the CLI names a scripted call (its own tools).
-   */
-  cli?: {
-    outputNotPrinted: readonly string[];
-    shellFailureAsSuccess: boolean;
-    keyOf?: (call: { id: string; name: string; input?: Record<string, unknown>; rawArguments?: string }) => string;
-  };
+  /** Type-B shims (R10): how the wrapped CLI's turns are read (official-cli/behaviour.ts). */
+  cli?: ToolOutputCliOptions;
 }
 
 /** Checks one observed turn against the scenario turn's `expect.toolResults`. */

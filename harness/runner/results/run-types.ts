@@ -92,8 +92,8 @@ export interface RequestRecord {
 /** `error`: the harness itself failed while running or judging the run (never a verdict on the shim). */
 /** Where a run's wall time went (ms), for `npm run bench`'s cost split; not part of the report. */
 export interface RunPhases {
-  /** Run directories and the workspace copy, auth helpers, fake CLIs, environment. */
-  directoriesMs: number;
+  /** Setting the run up: its directories and workspace copy, auth helpers, the official CLI's install, environment. */
+  setupMs: number;
   /** Starting and closing the mock provider. */
   mockMs: number;
   /** Spawning and driving the shim until its processes exited. */

@@ -19,9 +19,6 @@ export function dummyKeyVariables(credentials: DummyCredentials): Record<string,
   };
 }
 
-/** D2's values (without a run's suffix): the variables `serve` and tests without a run use. */
-export const DUMMY_KEY_VARIABLES = dummyKeyVariables(DUMMY_CREDENTIALS);
-
 /**
  * What a shim must not print (rule secrets.no-credential-echo): D2's values, which every run's credentials
  * start with, so another run's key is caught as well as the run's own.

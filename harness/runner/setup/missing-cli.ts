@@ -5,9 +5,7 @@
 import { statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PlatformName } from '../../process/platform.js';
-
-/** The official CLIs a Type-B shim wraps (R7). */
-export const OFFICIAL_CLI_NAMES: readonly string[] = ['gemini', 'codex', 'claude'];
+import { OFFICIAL_CLI_NAMES } from '../../official-cli/script-types.js';
 
 const pathApiFor = (platform: PlatformName) => (platform === 'win32' ? path.win32 : path.posix);
 

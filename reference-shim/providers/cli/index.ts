@@ -14,10 +14,6 @@ export const CLI_DEFINITIONS: Readonly<Record<CliProviderId, CliDefinition>> = {
   'claude-cli': CLAUDE_CLI,
 };
 
-export function isCliProviderId(id: string): id is CliProviderId {
-  return Object.hasOwn(CLI_DEFINITIONS, id);
-}
-
 /** The TurnProvider that runs the official CLI behind `id`. */
 export function createCliProvider(id: CliProviderId, settings: CliProviderSettings): CliTurnProvider {
   return new CliTurnProvider(CLI_DEFINITIONS[id], settings);

@@ -1,6 +1,6 @@
 // The scripts the capture mock played (test/fixtures/streams/captures/HOW-CAPTURED.md), as scenarios for the fakes: the same
 // prompts, the same 3-word text chunks, the same tool calls and the same usage numbers.
-import type { FakeCliName, ScriptResponse, ScriptScenario } from '../../../harness/official-cli/script-types.js';
+import type { OfficialCliName, ScriptResponse, ScriptScenario } from '../../../harness/official-cli/script-types.js';
 
 export const CAPTURE_IDS = [
   '1-plain',
@@ -20,7 +20,7 @@ function single(id: string, prompt: string, responses: ScriptResponse[]): Script
   return { id, turns: [{ prompt, responses, expect: { isError: false } }] };
 }
 
-export function captureScenario(id: CaptureId, cli: FakeCliName): ScriptScenario {
+export function captureScenario(id: CaptureId, cli: OfficialCliName): ScriptScenario {
   switch (id) {
     case '1-plain':
       return single(id, 'Say hello.', [

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FakeCliName, ScriptScenario } from '../../../harness/official-cli/script-types.js';
-import { LOG_ENV, readLog, STATE_ENV, writeState, type FakeCliLogEntry } from '../../../harness/official-cli/state.js';
+import type { OfficialCliName, ScriptScenario } from '../../../harness/official-cli/script-types.js';
+import { LOG_ENV, readLog, STATE_ENV, writeState, type CliLogEntry } from '../../../harness/official-cli/state.js';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const FAKE_CLI = path.join(ROOT, 'dist', 'fake-cli.js');
@@ -17,12 +17,12 @@ export interface FakeRun {
   stderr: string;
   code: number | null;
   signal: NodeJS.Signals | null;
-  log: FakeCliLogEntry[];
+  log: CliLogEntry[];
   workspace: string;
 }
 
 export interface FakeRunOptions {
-  cli: FakeCliName;
+  cli: OfficialCliName;
   args: string[];
   scenario: ScriptScenario;
   turnIndex?: number;
@@ -30,7 +30,7 @@ export interface FakeRunOptions {
   /** 'ignore' (/dev/null, as the captures) or 'open' (a pipe nobody closes). */
   stdin?: 'ignore' | 'open';
   /** Called once the fake logged `event` (e.g. 'stall'); may signal the process. */
-  onEvent?: { event: FakeCliLogEntry['event']; act: (pid: number, logFile: string) => Promise<void> | void };
+  onEvent?: { event: CliLogEntry['event']; act: (pid: number, logFile: string) => Promise<void> | void };
   stallTimeoutMs?: number;
   stdinWaitMs?: number;
   /** Reuse a directory (and its log) from an earlier run, e.g. to resume a CLI session. */
@@ -108,7 +108,7 @@ export async function runFake(options: FakeRunOptions): Promise<FakeRun> {
   return { stdout, stderr, code, signal, log: readLog(logFile), workspace };
 }
 
-export const HEADLESS_ARGS: Record<FakeCliName, (prompt: string) => string[]> = {
+export const HEADLESS_ARGS: Record<OfficialCliName, (prompt: string) => string[]> = {
   claude: (prompt) => [
     '-p',
     prompt,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Turn } from '../../../harness/mock/scenario/scenario-types.js';
 import { toCanonicalEvents } from '../../../harness/protocol/canonical.js';
-import { buildTurnModels } from '../../../harness/runner/golden/golden-model.js';
+import { buildTurnModels } from '../../../harness/golden/golden-model.js';
 import { checkToolOutputs, withoutLineNumbers } from '../../../harness/runner/golden/tool-output-check.js';
 
 describe('tool output by substance (golden.tool-results)', () => {

@@ -11,14 +11,18 @@ import {
   setFakeCliTurn,
   waitForFakeCliEvent,
 } from '../../../harness/official-cli/install.js';
-import { CLI_PROVIDER_IDS, type FakeCliName, type ScriptScenario } from '../../../harness/official-cli/script-types.js';
-import type { FakeCliLogEntry } from '../../../harness/official-cli/state.js';
+import {
+  CLI_PROVIDER_IDS,
+  type OfficialCliName,
+  type ScriptScenario,
+} from '../../../harness/official-cli/script-types.js';
+import type { CliLogEntry } from '../../../harness/official-cli/state.js';
 import { spawnShim } from '../../../harness/process/spawn-shim.js';
 import type { ShimExit } from '../../../harness/process/shim-process.js';
 import type { Finding, Profile } from '../../../harness/rules/types.js';
 import { validateStream, type ValidationResult } from '../../../harness/validate/validate-stream.js';
 
-export const SPEC_MODELS: Record<FakeCliName, string> = {
+export const SPEC_MODELS: Record<OfficialCliName, string> = {
   gemini: 'gemini-2.5-flash',
   codex: 'gpt-5.2-codex',
   claude: 'claude-sonnet-4-5',
@@ -31,12 +35,12 @@ export type RunnableScenario = ScriptScenario & {
 };
 
 export interface CliScenarioRunOptions {
-  cli: FakeCliName;
+  cli: OfficialCliName;
   scenario: RunnableScenario;
   /** The shim: the bundled reference shim or a fixture translator (.mjs). */
   shim: string;
   /** Fakes to install (default: the scenario's CLI); [] runs with the CLI missing. */
-  installed?: readonly FakeCliName[];
+  installed?: readonly OfficialCliName[];
   profile?: Profile;
   /** Extra shim flags (e.g. `--dialect claude`). */
   extraArgs?: string[];
@@ -57,7 +61,7 @@ export interface CliTurnRun {
 
 export interface CliScenarioRun {
   turns: CliTurnRun[];
-  log: FakeCliLogEntry[];
+  log: CliLogEntry[];
   workspace: string;
   cliFindings: Finding[];
 }
@@ -123,7 +127,7 @@ export async function runWithFakeCli(options: CliScenarioRunOptions): Promise<Cl
   return { turns, log, workspace, cliFindings };
 }
 
-const baseArgs = (cli: FakeCliName, workspace: string, scenario: RunnableScenario) => [
+const baseArgs = (cli: OfficialCliName, workspace: string, scenario: RunnableScenario) => [
   '--provider',
   CLI_PROVIDER_IDS[cli],
   '--model',

@@ -1,6 +1,6 @@
 // The comparison model of R10: what a golden and an observed transcript must agree on, per turn, after
 // normalisation. Built from canonical events, so the flat dialect and Claude envelopes compare as equal.
-import type { CanonicalEvent, CanonicalUsage } from '../../protocol/canonical.js';
+import type { CanonicalEvent, CanonicalUsage } from '../protocol/canonical.js';
 import {
   MAX_COMPARED_DEPTH,
   normaliseText,
@@ -19,7 +19,7 @@ export interface ToolCallModel {
   key: string;
   /** The stdout line of the tool_use. */
   line: number;
-  /** The answering tool_result (paired by id), if any. `isError` undefined: not compared (see cli-adjustments.ts). */
+  /** The answering tool_result (paired by id), if any. `isError` undefined: not compared (see official-cli/golden-adjustments.ts). */
   result?: { isError: boolean | undefined; text: string; line: number };
 }
 
@@ -140,4 +140,13 @@ export function buildTurnModels(events: readonly CanonicalEvent[], context: Norm
   closeTools();
   if (items.length > 0) turns.push({ items });
   return turns;
+}
+
+/** The comparison key a shim's tool_use for a scripted call should have (invalid JSON: R3's raw-text form). */
+export function scriptedCallKey(
+  call: { name: string; input?: Record<string, unknown>; rawArguments?: string },
+  context: NormaliseContext,
+): string {
+  const input = call.rawArguments !== undefined ? { _invalid_arguments: call.rawArguments } : (call.input ?? {});
+  return stableJson({ name: call.name, input: normaliseToolInput(input, context) });
 }

@@ -1,21 +1,26 @@
 // R10 for Type-B shims: what an official CLI leaves out of its stdout cannot be in the shim's transcript
-// either, so the golden is adjusted before the comparison (harness/official-cli/omissions.ts lists, per CLI,
+// either, so the golden is adjusted before the comparison (omissions.ts lists, per CLI,
 // what it omits — taken from the real CLIs' captures): its own tool calls replace the app's (codex runs a
 // Read as `cat`), text of a message cut short is not printed (codex, claude), a failing shell command shows
 // as a success and read_file output is not printed (gemini).
 import { readFileSync } from 'node:fs';
-import { CLI_OMISSIONS, expectedToolCall, type CliOmissions } from '../../official-cli/omissions.js';
-import type { FakeCliName } from '../../official-cli/script-types.js';
-import type { Turn } from '../../mock/scenario/scenario-types.js';
-import { stableJson, type ModelItem, type ToolCallModel, type TurnModel } from './golden-model.js';
-import { normaliseToolInput, type NormaliseContext } from './normalise.js';
-import { scriptedCallKey } from './tool-output-check.js';
+import { CLI_OMISSIONS, expectedToolCall, type CliOmissions } from './omissions.js';
+import type { OfficialCliName } from './script-types.js';
+import type { Turn } from '../mock/scenario/scenario-types.js';
+import {
+  scriptedCallKey,
+  stableJson,
+  type ModelItem,
+  type ToolCallModel,
+  type TurnModel,
+} from '../golden/golden-model.js';
+import { normaliseToolInput, type NormaliseContext } from '../golden/normalise.js';
 
 /** The run's workspace, and whether the CLI had to make edits through its shell (a real codex without apply_patch). */
 export type CliContext = NormaliseContext & { workspace: string; editsThroughShell?: boolean };
 
-/** What `cli` leaves out of its stdout; the runner gets it from the installed CLI (official-cli/backend.ts). */
-export function omissionsOf(cli: FakeCliName): CliOmissions {
+/** What `cli` leaves out of its stdout (the installed CLI carries it: backend.ts). */
+export function omissionsOf(cli: OfficialCliName): CliOmissions {
   return CLI_OMISSIONS[cli];
 }
 
@@ -55,7 +60,7 @@ function withoutTrailingText(items: ModelItem[]): ModelItem[] {
 
 function translateCall(
   call: ToolCallModel,
-  cli: FakeCliName,
+  cli: OfficialCliName,
   omissions: CliOmissions,
   turn: Turn,
   used: Set<string>,
@@ -96,7 +101,7 @@ function translateCall(
 export function adjustGoldenForCli(
   golden: TurnModel[],
   turns: readonly Turn[],
-  cli: FakeCliName,
+  cli: OfficialCliName,
   context: CliContext,
   omissions: CliOmissions = omissionsOf(cli),
 ): TurnModel[] {
@@ -120,7 +125,7 @@ export function adjustGoldenForCli(
 export function adjustObservedForCli(
   observed: TurnModel[],
   turns: readonly Turn[],
-  cli: FakeCliName,
+  cli: OfficialCliName,
   omissions: CliOmissions = omissionsOf(cli),
 ): TurnModel[] {
   if (!omissions.partialText) return observed;
