@@ -4,7 +4,7 @@
 // Exit 0: every MUST check passed (or is an expected failure, or partial by a declared limitation);
 // 1: some failed, a required scenario is not verified, or an expected failure is stale; 2: usage error or the
 // shim could not be started.
-import { notVerifiedLine, notVerifiedText } from '../rules/not-verified.js';
+import { notVerifiedText } from '../rules/not-verified.js';
 import { type Command, Option } from 'commander';
 import { emitReports, parseReporterSpec, prepareReportFiles } from '../report/reporters.js';
 import { createProgress } from './progress.js';

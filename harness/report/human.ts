@@ -10,7 +10,6 @@ import {
   type ReportRun,
   VALIDATE_PROVIDER,
 } from './model.js';
-import { notVerifiedLine } from '../rules/not-verified.js';
 import { runLabel } from './run-label.js';
 import { matrixLines } from './run-matrix.js';
 import { groupRuns, type RunGroup, statusCounts } from './status-groups.js';

@@ -1,21 +1,9 @@
-// The per-run checks, on what execute-run.ts observed, in order: each process (process-checks.ts), its
-// stream (the validator's rules), fault outcomes (fault-outcome-checks.ts), interrupts and persistent stdin
-// (interrupt-checks.ts), goldens (golden-checks.ts, R10), workspace side effects, provider requests or the
-// official CLI's use (its backend's checks: official-cli/behaviour.ts), and the
-// session file (session-checks.ts, R8).
-import { readFileSync } from 'node:fs';
-import { checkFakeCliRun, loggedByWrapper } from '../../official-cli/checks.js';
-import { checkObservedCliRun } from '../../official-cli/real/observed-checks.js';
 import { checkProviderRequests } from '../../mock/request-checks.js';
-import { requestView } from '../../mock/request-views.js';
 import { validateStream } from '../../validate/validate-stream.js';
-import { buildTurnModels, stableJson } from '../../golden/golden-model.js';
+import { buildTurnModels } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
 import { runFinding } from '../../rules/finding.js';
 import { checkToolOutputs } from '../golden/tool-output-check.js';
-import { endsInMalformedChunk, omissionsOf } from '../../official-cli/golden-adjustments.js';
-import { expectedToolCall } from '../../official-cli/omissions.js';
-import { normaliseToolInput } from '../../golden/normalise.js';
 import { checkWorkspace } from '../setup/workspace.js';
 import { approvalChecks, deniesACall } from './approval-check.js';
 import { outsideCwdChecks } from './outside-cwd-check.js';

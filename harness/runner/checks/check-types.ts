@@ -6,9 +6,7 @@ import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
 import type { NotVerified } from '../../rules/not-verified.js';
 import type { Finding, Profile } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
-import type { OfficialCliName } from '../../official-cli/script-types.js';
 import type { ProviderEntry } from '../config/providers.js';
-import type { CliOmissions } from '../../official-cli/omissions.js';
 import type { Dialect } from '../config/capabilities.js';
 import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
 

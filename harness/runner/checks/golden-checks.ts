@@ -7,14 +7,7 @@ import { compareWithGolden } from '../golden/golden-compare.js';
 import { goldenFileName, readGolden } from '../golden/golden-files.js';
 import { buildTurnModels, type TurnModel } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
-import type { OfficialCliName } from '../../official-cli/script-types.js';
 import { runFinding } from '../../rules/finding.js';
-import {
-  adjustGoldenForCli,
-  adjustObservedForCli,
-  endsInMalformedChunk,
-  omissionsOf,
-} from '../../official-cli/golden-adjustments.js';
 import type { StreamDialect } from '../../protocol/dialect.js';
 import { isClaudeDialect, withoutErrorMessage } from '../golden/claude-forms.js';
 import { isAssistantText, isStreamEventText } from '../execution/live-stdout.js';

@@ -1,6 +1,6 @@
 // Checks of one shim process as a process (R5, R6): how it started and ended, its exit code, what it left
 // running, its output volume, and the dummy credentials it must not print.
-import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
+import type { ResultEvent } from '../../protocol/canonical.js';
 import { excerptOf } from '../../protocol/lines.js';
 
 import type { Finding } from '../../rules/types.js';

@@ -8,8 +8,6 @@
 import type { ShimExit, ShimProcess } from '../../process/shim-process.js';
 import type { TimerScope } from '../../process/timer-scope.js';
 import { loopStalls } from '../../process/loop-stalls.js';
-import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
-import { about } from '../checks/run-events.js';
 import { fairDeadline, MACHINE_CAUSE, ownMs, windowStart, windowTime, type WindowStart } from './fair-deadline.js';
 
 /** How long a process may run on after the moment that requires its exit. */
