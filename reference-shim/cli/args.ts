@@ -131,13 +131,23 @@ function oneOf(flag: string, value: string | undefined, allowed: readonly string
   return value;
 }
 
+/**
+ * R1a: started the way the app starts Claude Code (no `start`, `--output-format stream-json --verbose`), the
+ * shim prints Claude envelopes, which the app shows once (it shows flat lines twice in a new tab's first
+ * turn); any other command line, the spec's `start ...` above all, gets the flat dialect.
+ */
+function defaultDialect(specForm: boolean, outputFormat: string | undefined, verbose: boolean): Dialect {
+  return !specForm && outputFormat === 'stream-json' && verbose ? 'claude' : 'flat';
+}
+
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ParsedCommand {
   const parsed = tokenize(joinValues(argv));
   const values = parsed.values;
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const positionals = [...parsed.positionals];
-  if (positionals[0] === 'start') positionals.shift();
+  const specForm = positionals[0] === 'start';
+  if (specForm) positionals.shift();
   if (positionals.length > 0) {
     throw new ArgumentError(`Unexpected argument ${JSON.stringify(positionals[0])}; the prompt goes in --prompt.`);
   }
@@ -155,7 +165,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     text('dialect') ? 'dialect' : 'dialect (from YUME_SHIM_DIALECT)',
     dialectValue,
     ['flat', 'claude'],
-    'flat',
+    defaultDialect(specForm, text('output-format'), values.verbose === true),
   ) as Dialect;
   const permissionMode = oneOf('permission-mode', text('permission-mode'), PERMISSION_MODES, 'default');
   for (const flag of ['session-id', 'resume'] as const) {

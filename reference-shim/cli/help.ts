@@ -24,7 +24,9 @@ Options:
   --api-base <url>             provider base URL (else OPENAI_BASE_URL, ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL)
   --permission-mode <mode>     default | auto | deny | interactive
   --protocol-version <v>       echoed in the init line
-  --dialect flat|claude        flat lines (default) or Claude envelopes (also YUME_SHIM_DIALECT=claude)
+  --dialect flat|claude        flat lines or Claude envelopes (also YUME_SHIM_DIALECT); default: Claude envelopes
+                               when started as the app starts Claude Code (no start, --output-format stream-json
+                               --verbose), else flat
   --max-turns <n>              most model calls per turn (default 50)
   --verbose                    log to stderr
   -h, --help                   this text

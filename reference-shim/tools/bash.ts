@@ -1,12 +1,14 @@
 // Bash {command, timeout?}: `bash -c command` in --cwd, as the leader of its own process group, with a
 // timeout, an output cap (head and tail kept, R9), and the whole tree killed on timeout, on interrupt and
-// when the command returns (so background children never outlive the call, R6).
+// when the command returns (so background children never outlive the call, R6), and by its watchdog when the
+// shim dies without a chance to do it (SIGKILL, watchdog.ts).
 import { randomHex } from '../output/ids.js';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { CappedOutput } from './output-cap.js';
-import { RUN_MARKER_VARIABLE, killTree } from './process-tree.js';
+import { killTree } from './process-tree.js';
 import { optionalInteger, requireString, type Tool, type ToolOutcome } from './types.js';
+import { releaseGuard, watchedSpawn } from './watchdog.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -52,19 +54,24 @@ export const bashTool: Tool = {
       const output = new CappedOutput();
       let ending: string | undefined;
       let settled = false;
-      const child = spawn('bash', ['-c', command], {
+      const watched = watchedSpawn('bash', ['-c', command], { env: context.env, marker, platform: process.platform });
+      const child = spawn(watched.file, watched.args, {
         cwd: context.cwd,
-        env: { ...context.env, [RUN_MARKER_VARIABLE]: marker },
+        env: watched.env,
         detached: process.platform !== 'win32',
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: watched.guarded ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
         windowsHide: true,
       });
-      child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-      child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+      // Piped above (the fourth entry only makes the tuple's type loose).
+      const stdout = child.stdout!;
+      const stderr = child.stderr!;
+      stdout.on('data', (chunk: Buffer) => output.push(chunk));
+      stderr.on('data', (chunk: Buffer) => output.push(chunk));
 
       const stop = (reason: string): void => {
         ending ??= reason;
         killTree(child.pid, marker);
+        releaseGuard(child);
       };
       const timer = setTimeout(
         () => stop(`[timed out after ${timeoutMs} ms; the command and its children were killed]`),
@@ -89,15 +96,19 @@ export const bashTool: Tool = {
         resolve({ content: content || '(no output)', isError: Boolean(spawnError || ending || code !== 0 || signal) });
       };
 
-      child.on('error', (error) => finish(null, null, error));
+      child.on('error', (error) => {
+        releaseGuard(child);
+        finish(null, null, error);
+      });
       child.on('exit', (code, signal) => {
         // Background children of the command die with it; give the pipes a moment to drain first.
-        const streamsClosed = Promise.all([onceClosed(child.stdout), onceClosed(child.stderr)]);
+        const streamsClosed = Promise.all([onceClosed(stdout), onceClosed(stderr)]);
         const grace = new Promise((done) => setTimeout(done, PIPE_GRACE_MS));
         void Promise.race([streamsClosed, grace]).then(() => {
           killTree(child.pid, marker);
-          child.stdout.destroy();
-          child.stderr.destroy();
+          releaseGuard(child);
+          stdout.destroy();
+          stderr.destroy();
           finish(code, signal);
         });
       });

@@ -96,6 +96,20 @@ describe('parseCommandLine', () => {
     );
   });
 
+  it("prints Claude envelopes when started with the app's command line, flat otherwise (R1a)", () => {
+    const app = ['--provider', 'gemini', '--prompt', 'x', '--output-format', 'stream-json', '--verbose'];
+    expect(options(app).dialect).toBe('claude');
+    // The spec's command line, and a bare one without the app's output flags, stay flat.
+    expect(options(['start', ...app]).dialect).toBe('flat');
+    expect(options(['--provider', 'gemini', '--output-format', 'stream-json']).dialect).toBe('flat');
+    expect(options(['--provider', 'gemini', '--verbose']).dialect).toBe('flat');
+    // A dialect asked for wins over the command line's form, in both directions.
+    expect(options([...app, '--dialect', 'flat']).dialect).toBe('flat');
+    expect(options(app, { YUME_SHIM_DIALECT: 'flat' }).dialect).toBe('flat');
+    expect(options(['start', ...app], { YUME_SHIM_DIALECT: 'claude' }).dialect).toBe('claude');
+    expect(options(['start', ...app, '--dialect', 'claude']).dialect).toBe('claude');
+  });
+
   it('handles --help and --version', () => {
     expect(parseCommandLine(['--help'])).toEqual({ kind: 'help' });
     expect(parseCommandLine(['-h'])).toEqual({ kind: 'help' });

@@ -1,12 +1,14 @@
 // Runs one official CLI for one turn: argv array (no shell), its own process group (POSIX), stdin closed
 // (or written once and closed), stdout read as JSON lines, stderr kept for error messages. An interrupt
 // sends SIGINT to the whole group (gemini's launcher ignores signals to its own pid), then SIGKILL after a
-// grace period; whatever the CLI leaves behind is killed when it exits (R6).
+// grace period; whatever the CLI leaves behind is killed when it exits (R6), and by its watchdog when the shim
+// dies without a chance to do it (SIGKILL, tools/watchdog.ts).
 import type { ChildProcess } from 'node:child_process';
-import { killTree, RUN_MARKER_VARIABLE } from '../../tools/process-tree.js';
+import { killTree } from '../../tools/process-tree.js';
 import type { LocatedBinary } from './binary.js';
 import { cmdInvocation, UnquotableArgumentError } from '../../../common/windows-command-line.js';
 import type { InterruptSignal } from '../../tools/interrupt.js';
+import { releaseGuard, watchedSpawn } from '../../tools/watchdog.js';
 
 export interface CliRunOptions {
   binary: LocatedBinary;
@@ -48,7 +50,6 @@ export async function runCli(options: CliRunOptions): Promise<CliExit> {
   const [{ spawn }, { randomUUID }] = await Promise.all([import('node:child_process'), import('node:crypto')]);
   const platform = options.platform ?? process.platform;
   const marker = randomUUID();
-  const env = { ...options.env, [RUN_MARKER_VARIABLE]: marker };
   let file = options.binary.file;
   let args = [...options.args];
   let verbatim = false;
@@ -71,7 +72,10 @@ export async function runCli(options: CliRunOptions): Promise<CliExit> {
     let timedOut = false;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
-    const killAll = () => killTree(child?.pid, marker);
+    const killAll = () => {
+      killTree(child?.pid, marker);
+      releaseGuard(child);
+    };
     const onProcessExit = () => killAll();
 
     const finish = (exit: Omit<CliExit, 'stderrTail' | 'interrupted' | 'timedOut'>) => {
@@ -85,10 +89,12 @@ export async function runCli(options: CliRunOptions): Promise<CliExit> {
     };
 
     try {
-      child = spawn(file, args, {
+      const watched = watchedSpawn(file, args, { env: options.env, marker, platform });
+      const stdin = options.stdinText === undefined ? 'ignore' : 'pipe';
+      child = spawn(watched.file, watched.args, {
         cwd: options.cwd,
-        env,
-        stdio: [options.stdinText === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        env: watched.env,
+        stdio: watched.guarded ? [stdin, 'pipe', 'pipe', 'pipe'] : [stdin, 'pipe', 'pipe'],
         detached: platform !== 'win32',
         windowsVerbatimArguments: verbatim,
         windowsHide: true,
@@ -137,8 +143,20 @@ export async function runCli(options: CliRunOptions): Promise<CliExit> {
     });
 
     let exitStatus: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    // 'close' also waits for the guard pipe, which only the shim closes: once the CLI exited and its output
+    // ended, close it (the watcher then ends what is left of the group, as finish() would).
+    let outputsOpen = 2;
+    const releaseWhenDone = () => {
+      if (exitStatus && outputsOpen === 0) releaseGuard(child);
+    };
+    for (const stream of [child.stdout!, child.stderr!])
+      stream.once('close', () => {
+        outputsOpen -= 1;
+        releaseWhenDone();
+      });
     child.on('exit', (code, signal) => {
       exitStatus = { code, signal };
+      releaseWhenDone();
       // A descendant holding stdout would keep 'close' from firing: end it after a grace period.
       timers.push(
         setTimeout(() => {
