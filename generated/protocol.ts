@@ -691,7 +691,14 @@ export interface ReportRun {
   interrupted?: boolean;
   findings: ReportFinding[];
   profile?: 'spec' | 'yume-app';
+  /**
+   * The dialect the runner asked of the shim (YUME_SHIM_DIALECT when it is not the shim's first); absent under the yume-app invocation, which asks for none, as the app does.
+   */
   dialect?: string;
+  /**
+   * The dialect the shim's stdout spoke, all its processes together; absent when it printed no line a dialect owns (only init and result lines, or nothing).
+   */
+  dialectSeen?: 'flat' | 'claude' | 'mixed' | 'gemini-cli-native' | 'codex-native';
   lines?: number;
   durationMs?: number;
   /**

@@ -165,7 +165,7 @@ function listRuns(options: RunOptions): string {
         ? '  (through persistent mode)'
         : '';
     lines.push(
-      `${requiredUnder(spec.scenario, spec.profile) ? '*' : ' '} ${spec.scenario.id.padEnd(24)} ${spec.provider.padEnd(16)} ${invocationName(spec.invocation)}/${spec.profile}/${spec.dialect}${seed}${note}`,
+      `${requiredUnder(spec.scenario, spec.profile) ? '*' : ' '} ${spec.scenario.id.padEnd(24)} ${spec.provider.padEnd(16)} ${invocationName(spec.invocation)}/${spec.profile}/${spec.dialect ?? 'as started'}${seed}${note}`,
     );
   }
   lines.push('* required scenario');

@@ -187,7 +187,7 @@ function baseResult(
     provider: spec.provider,
     invocation: invocationName(spec.invocation),
     profile: spec.profile,
-    dialect: spec.dialect,
+    ...(spec.dialect === undefined ? {} : { dialect: spec.dialect }),
     ...(spec.seed === undefined ? {} : { seed: spec.seed }),
     required: requiredUnder(spec.scenario, spec.profile),
   };
@@ -342,7 +342,9 @@ async function runPrepared(
       harnessEnv = { ...outcome.env };
       if (outcome.mode === 'real') note('runner', `the real ${cli} runs behind a PATH wrapper that logs its starts`);
     }
-    if (spec.dialect !== settings.capabilities.dialects[0]) harnessEnv[DIALECT_VARIABLE] = spec.dialect;
+    // Under the yume-app invocation no dialect is asked (R1a): the shim prints what the app's command line gets.
+    if (spec.dialect !== undefined && spec.dialect !== settings.capabilities.dialects[0])
+      harnessEnv[DIALECT_VARIABLE] = spec.dialect;
     let parent = process.env;
     if (cliMissing) {
       const hidden = hideProgramsFromPath(process.env, settings.platform, dirs.workspace);
@@ -423,7 +425,7 @@ async function runPrepared(
       scenario: spec.scenario,
       provider: entry,
       profile: spec.profile,
-      dialect: spec.dialect,
+      dialect: spec.dialect ?? (settings.capabilities.dialects.includes('claude') ? 'claude' : 'flat'),
       persistent: check.persistent,
       processes: execution.processes,
       workspace: dirs.workspace,
@@ -462,6 +464,7 @@ async function runPrepared(
     phaseEnd('checksMs');
     return {
       ...baseResult(spec),
+      ...(checked.dialectSeen ? { dialectSeen: checked.dialectSeen } : {}),
       status,
       findings: causesFirst(capPerRule(checked.findings)),
       ...(unverified.length > 0 ? { notVerified: unverified } : {}),

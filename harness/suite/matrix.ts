@@ -1,7 +1,8 @@
 // Which runs a suite makes (R12). The representative matrix (default, `npm test`): every scenario once per
 // provider id with the default invocation, profile and dialect, plus a fixed sample of the other
 // combinations and a few seeded re-chunkings. The full matrix (`--full`, `npm run conformance:full`):
-// every invocation × profile × dialect × re-chunk seed. Dimensions the user pinned stay pinned.
+// every invocation × profile × dialect × re-chunk seed. Dimensions the user pinned stay pinned. Under the
+// yume-app invocation the runner asks for no dialect, as the app asks for none (R1a): one run, no dialect.
 import type { LoadedScenario } from '../mock/scenario/scenario-types.js';
 import type { Profile } from '../rules/types.js';
 import type { Capabilities, Dialect } from '../runner/config/capabilities.js';
@@ -41,13 +42,18 @@ export function defaultProfile(invocation: Invocation, pinned: Profile | undefin
   return pinned ?? (invocation.kind === 'yume-app' ? 'yume-app' : 'spec');
 }
 
+/** The dialect a run under `invocation` asks for: none under yume-app (the app sets no dialect variable). */
+function askedDialect(invocation: Invocation, dialect: Dialect): Dialect | undefined {
+  return invocation.kind === 'yume-app' ? undefined : dialect;
+}
+
 function key(spec: RunSpec): string {
   return [
     spec.scenario.id,
     spec.provider,
     spec.invocation.kind === 'template' ? spec.invocation.file : spec.invocation.kind,
     spec.profile,
-    spec.dialect,
+    spec.dialect ?? '-',
     spec.seed ?? '-',
   ].join('|');
 }
@@ -56,7 +62,10 @@ export function buildMatrix(options: MatrixOptions): RunSpec[] {
   const runs = new Map<string, RunSpec>();
   const add = (spec: RunSpec) => {
     if (!applies(spec.scenario, spec.provider)) return;
-    runs.set(key(spec), spec);
+    const { dialect, ...rest } = spec;
+    const asked = dialect === undefined ? undefined : askedDialect(spec.invocation, dialect);
+    const run: RunSpec = asked === undefined ? rest : { ...rest, dialect: asked };
+    runs.set(key(run), run);
   };
   const baseInvocation: Invocation = options.invocation ?? { kind: 'spec' };
   const defaultDialect: Dialect = options.capabilities.dialects[0] ?? 'flat';

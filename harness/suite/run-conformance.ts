@@ -69,11 +69,12 @@ function toReportRun(result: RunResult, position: number): ReportRun {
     status: result.status,
     findings: result.findings.map(toReportFinding),
     profile: result.profile,
-    dialect: result.dialect,
     durationMs: result.durationMs,
     invocation: result.invocation,
     required: result.required,
   };
+  if (result.dialect !== undefined) run.dialect = result.dialect;
+  if (result.dialectSeen !== undefined) run.dialectSeen = result.dialectSeen;
   if (result.seed !== undefined) run.seed = result.seed;
   if (result.notVerified) run.notVerified = result.notVerified.map((record) => ({ ...record }));
   if (result.limitation) run.limitation = result.limitation;

@@ -31,6 +31,8 @@ export interface ValidationResult {
   source?: string;
   profile: Profile;
   dialect: StreamDialect;
+  /** Lines only the flat dialect has, and Claude envelopes (a stream of shared lines alone reads as `flat`). */
+  dialectLines: { flat: number; envelope: number };
   /** Number of lines (0x0A-terminated, plus an unterminated last one). */
   lines: number;
   /** Lines that were JSON objects with a string `type`. */
@@ -268,6 +270,7 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
   const result: ValidationResult = {
     profile,
     dialect: messages === 0 ? 'unknown' : dialect,
+    dialectLines: { flat: tally.flat, envelope: tally.envelope },
     lines: lineCount,
     messages,
     events: foreign ? [] : events,

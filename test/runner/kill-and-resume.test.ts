@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { validatorFor } from '../../harness/protocol/schemas.js';
 import { compareKilledWithGolden } from '../../harness/runner/checks/kill-checks.js';
 import type { TurnModel } from '../../harness/golden/golden-model.js';
-import { describeFindings, fixtureShim, referenceShim, rules, runFixture } from './helpers/run-fixture.js';
+import {
+  describeFindings,
+  fixtureShim,
+  referenceShim,
+  rules,
+  runFixture,
+  processesTagged,
+} from './helpers/run-fixture.js';
 
 const YUME_APP = { invocation: { kind: 'yume-app' } as const, profile: 'yume-app' as const };
 
@@ -27,13 +34,42 @@ describe.concurrent('kill-and-resume', () => {
         ? /the mock sent the first text chunk and the shim printed it/
         : /the scripted tool's process \d+ \(.*sleep 30\) was running|the official CLI logged that it started the tool/,
     );
-    // A Bash tool outlives the killed shim (it could not clean up): a SHOULD, and the harness ended it.
-    const orphaned = result.findings.filter((finding) => finding.rule === 'process.orphaned-tools');
-    if (scenario === 'kill-and-resume-bash') {
-      expect(orphaned[0]?.severity).toBe('SHOULD');
-      expect(orphaned[0]?.message).toMatch(/sleep \(pid \d+\).*the harness ended them/);
-    } else expect(orphaned).toEqual([]);
+    // Its tools end with it, SIGKILL included (each runs under a watchdog): no warning at all, none left.
+    expect(result.findings.filter((finding) => finding.severity === 'SHOULD')).toEqual([]);
+    expect(result.notVerified).toBeUndefined();
+    expect(processesTagged(result.tag)).toEqual([]);
+    // Started as the app starts it, with no dialect asked, it speaks Claude envelopes (R1a); else flat.
+    const app = 'invocation' in options;
+    expect(result.dialect).toBe(app ? undefined : 'flat');
+    expect(result.dialectSeen).toBe(app ? 'claude' : 'flat');
   });
+
+  it('warns of a Bash tool that outlives the killed shim, and ends it', async () => {
+    const result = await runFixture(fixtureShim('leaves-tools-on-sigkill.mjs'), 'kill-and-resume-bash', {
+      timeoutMs: 20_000,
+    });
+    expect(rules(result), describeFindings(result)).toEqual([]);
+    expect(result.processes.map((process) => process.signal)).toEqual([null, 'SIGKILL', null]);
+    const orphaned = result.findings.filter((finding) => finding.rule === 'process.orphaned-tools');
+    expect(orphaned).toHaveLength(1);
+    expect(orphaned[0]?.severity).toBe('SHOULD');
+    expect(orphaned[0]?.message).toMatch(/sleep \(pid \d+\).*the harness ended them/);
+    expect(processesTagged(result.tag)).toEqual([]);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'sees the same under the process-group fallback: nothing of the reference shim left, the fixture warned of',
+    async () => {
+      const options = { provider: 'openai-chat', timeoutMs: 20_000, isolation: 'process-group' } as const;
+      const reference = await runFixture(referenceShim, 'kill-and-resume-bash', options);
+      expect(rules(reference), describeFindings(reference)).toEqual([]);
+      expect(reference.findings.filter((finding) => finding.severity === 'SHOULD')).toEqual([]);
+      expect(reference.notVerified).toBeUndefined();
+      const broken = await runFixture(fixtureShim('leaves-tools-on-sigkill.mjs'), 'kill-and-resume-bash', options);
+      expect(rules(broken, 'SHOULD')).toContain('process.orphaned-tools');
+      expect(processesTagged(broken.tag)).toEqual([]);
+    },
+  );
 
   it('fails a shim that forgets the completed turn on resume', async () => {
     const result = await runFixture(fixtureShim('forgets-session-file.mjs'), 'kill-and-resume', { timeoutMs: 20_000 });

@@ -218,6 +218,10 @@ describe('the matrix (R12)', () => {
     expect(core).toHaveLength(applicable);
     expect(runs.some((run) => run.invocation.kind === 'yume-app' && run.profile === 'yume-app')).toBe(true);
     expect(runs.some((run) => run.dialect === 'claude')).toBe(true);
+    // The yume-app invocation's sample asks for no dialect (R1a).
+    expect(runs.filter((run) => run.invocation.kind === 'yume-app').every((run) => run.dialect === undefined)).toBe(
+      true,
+    );
     expect(new Set(runs.filter((run) => run.seed !== undefined).map((run) => run.seed))).toEqual(new Set([7, 8]));
     expect(runs.length).toBeLessThan(applicable * 1.5);
   });
@@ -225,8 +229,12 @@ describe('the matrix (R12)', () => {
   it('full: every invocation × profile × dialect × seed; pinned dimensions stay pinned', () => {
     const one = scenarios.filter((scenario) => scenario.id === 'single-tool');
     const full = buildMatrix({ scenarios: one, providers: ['gemini'], capabilities: both, full: true, seed: 1 });
-    // spec × {spec, yume-app} + yume-app × {yume-app}, × 2 dialects × 4 chunkings
-    expect(full).toHaveLength(3 * 2 * 4);
+    // (spec × {spec, yume-app} × 2 dialects + yume-app × {yume-app} × no dialect asked) × 4 chunkings (R1a)
+    expect(full).toHaveLength((2 * 2 + 1) * 4);
+    const app = full.filter((run) => run.invocation.kind === 'yume-app');
+    expect(app).toHaveLength(4);
+    expect(app.every((run) => run.dialect === undefined)).toBe(true);
+    expect(full.filter((run) => run.invocation.kind === 'spec').every((run) => run.dialect !== undefined)).toBe(true);
     const pinned = buildMatrix({
       scenarios: one,
       providers: ['gemini'],
@@ -237,9 +245,20 @@ describe('the matrix (R12)', () => {
       profile: 'spec',
     });
     expect(
-      pinned.every((run) => run.invocation.kind === 'yume-app' && run.profile === 'spec' && run.dialect === 'flat'),
+      pinned.every((run) => run.invocation.kind === 'yume-app' && run.profile === 'spec' && run.dialect === undefined),
     ).toBe(true);
     expect(pinned).toHaveLength(4);
+    // A shim with two dialects still gets one run per point under yume-app: the app asks for neither.
+    expect(
+      buildMatrix({
+        scenarios: one,
+        providers: ['gemini'],
+        capabilities: both,
+        full: true,
+        seed: 1,
+        invocation: { kind: 'yume-app' },
+      }),
+    ).toHaveLength(4);
     // An id the app has no provider for is left out of the full matrix unless yume-app is pinned.
     expect(
       buildMatrix({

@@ -1,5 +1,6 @@
 import { checkProviderRequests } from '../../mock/request-checks.js';
-import { validateStream } from '../../validate/validate-stream.js';
+import { validateStream, type ValidationResult } from '../../validate/validate-stream.js';
+import { runDialect } from '../results/dialect-seen.js';
 import { buildTurnModels } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
 import { runFinding } from '../../rules/finding.js';
@@ -47,6 +48,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
   const official = input.cli?.behaviour.startedIn(input.cli.log) ? input.cli.behaviour : undefined;
   const cliContext = { ...context, workspace: input.workspace, requests: input.requests };
   const cliToolOptions = official?.toolOutputOptions(cliContext);
+  const seen: ValidationResult[] = [];
   input.processes.forEach((process, index) => {
     findings.push(...processChecks(process, input.persistent, out.notVerified));
     if (process.exit.spawnError) return;
@@ -55,6 +57,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
       mode: input.persistent ? 'persistent' : 'spawn-per-turn',
       keepEvents: false,
     });
+    seen.push(validation);
     const streamFindings = process.killed ? killedStreamFindings(validation.findings, process) : validation.findings;
     findings.push(...prefixed(streamFindings, process.label));
     findings.push(...secretsCheck(process));
@@ -174,6 +177,8 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
   }
   findings.push(...sessionFileCheck(input));
   findings.push(...resumeChecks(input));
+  const dialectSeen = runDialect(seen);
+  if (dialectSeen) out.dialectSeen = dialectSeen;
   const badArgument = input.scenario.badArgument;
   const first = input.processes[0];
   if (badArgument && first) {

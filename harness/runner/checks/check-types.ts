@@ -9,12 +9,16 @@ import type { ExecutedProcess } from '../execution/execute-run.js';
 import type { ProviderEntry } from '../config/providers.js';
 import type { Dialect } from '../config/capabilities.js';
 import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
+import type { DialectSeen } from '../results/dialect-seen.js';
 
 export interface CheckInput {
   scenario: LoadedScenario;
   provider: ProviderEntry;
   profile: Profile;
-  /** The dialect the run asks of the shim (Claude Code's silent argument error conforms only in `claude`). */
+  /**
+   * The dialect the run asks of the shim (Claude Code's silent argument error conforms only in `claude`); with
+   * none asked (the yume-app invocation), `claude` when the shim declares it may print Claude envelopes.
+   */
   dialect?: Dialect;
   persistent: boolean;
   processes: ExecutedProcess[];
@@ -47,4 +51,6 @@ export interface CheckOutput {
   limitations: NotVerified[];
   /** Golden text per process (for the HTML report). */
   goldens: (string | undefined)[];
+  /** The dialect the run's stdout spoke, all processes together (absent when nothing recognisable was printed). */
+  dialectSeen?: DialectSeen;
 }

@@ -25,7 +25,7 @@ export function specIdentity(spec: RunSpec): RunIdentity {
     provider: spec.provider,
     invocation: invocationName(spec.invocation),
     profile: spec.profile,
-    dialect: spec.dialect,
+    ...(spec.dialect === undefined ? {} : { dialect: spec.dialect }),
     ...(spec.seed === undefined ? {} : { seed: spec.seed }),
   };
 }

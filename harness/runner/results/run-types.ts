@@ -10,6 +10,7 @@ import type { Capabilities, Dialect } from '../config/capabilities.js';
 import type { WorkspaceTemplates } from '../setup/git-workspace.js';
 import type { Invocation } from '../config/invocation.js';
 import type { ProviderId } from '../config/providers.js';
+import type { DialectSeen } from './dialect-seen.js';
 
 /** One point of the matrix: a scenario run once for a provider under an invocation, profile, dialect and chunking. */
 export interface RunSpec {
@@ -17,7 +18,11 @@ export interface RunSpec {
   provider: ProviderId;
   invocation: Invocation;
   profile: Profile;
-  dialect: Dialect;
+  /**
+   * The dialect the runner asks for (YUME_SHIM_DIALECT when it is not the shim's first); undefined under the
+   * yume-app invocation, which sets none, as the app does (R1a): the run judges the dialect it sees.
+   */
+  dialect?: Dialect;
   /** Re-chunking seed of the mock's streams; undefined = one frame per chunk. */
   seed?: number;
 }
@@ -113,7 +118,10 @@ export interface RunResult {
   provider: ProviderId;
   invocation: string;
   profile: Profile;
-  dialect: Dialect;
+  /** As RunSpec.dialect: undefined when the runner asked for none. */
+  dialect?: Dialect;
+  /** The dialect the shim's stdout spoke (R1a), when it printed lines a dialect owns. */
+  dialectSeen?: DialectSeen;
   seed?: number;
   required: boolean;
   status: RunStatus;

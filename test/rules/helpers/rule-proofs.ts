@@ -118,6 +118,7 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   { rule: 'golden.result', unit: 'test/runner/golden/golden-compare.test.ts' },
   { rule: 'golden.turns', unit: 'test/runner/golden/golden-compare.test.ts' },
   { rule: 'scenario.required-verified', unit: 'test/suite/resolve-suite.test.ts' },
+  // the reference shim passes, test/fixtures/shims/leaves-tools-on-sigkill.mjs fails (both isolation mechanisms)
   { rule: 'process.orphaned-tools', unit: 'test/runner/kill-and-resume.test.ts' },
   { rule: 'cli.failure-not-success', unit: 'test/official-cli/exit-checks.test.ts' },
   { rule: 'cli.refused-to-start', unit: 'test/official-cli/exit-checks.test.ts' },

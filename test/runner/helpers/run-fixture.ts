@@ -60,14 +60,17 @@ export async function runFixture(
   options: FixtureRun = {},
 ): Promise<RunResult & { tag: string }> {
   const tag = randomUUID();
+  const invocation = options.invocation ?? { kind: 'spec' };
+  // As the matrix makes runs: under the yume-app invocation no dialect is asked unless a test pins one (R1a).
+  const dialect = options.dialect ?? (invocation.kind === 'yume-app' ? undefined : 'flat');
   const workspaces = new WorkspaceTemplates(options.git ? { git: options.git } : {});
   const result = await runScenario(
     {
       scenario: loadScenario(path.join(transcripts, scenarioId)),
       provider: options.provider ?? 'openai-chat',
-      invocation: options.invocation ?? { kind: 'spec' },
+      invocation,
       profile: options.profile ?? 'spec',
-      dialect: options.dialect ?? 'flat',
+      ...(dialect === undefined ? {} : { dialect }),
       ...(options.seed === undefined ? {} : { seed: options.seed }),
     },
     {

@@ -1,0 +1,28 @@
+// The dialect a run's stdout spoke, as the report records it (R1a): under the yume-app invocation the runner
+// asks for none, as the app does, and judges what it sees; every run records it.
+import type { ValidationResult } from '../../validate/validate-stream.js';
+
+/** `claude` for Claude envelopes (the name `dialect` uses), `mixed` when processes or lines disagree. */
+export type DialectSeen = 'flat' | 'claude' | 'mixed' | 'gemini-cli-native' | 'codex-native';
+
+/** One process's dialect; undefined when it printed only lines both dialects share (init, result) or nothing. */
+function processDialect(validation: Pick<ValidationResult, 'dialect' | 'dialectLines'>): DialectSeen | undefined {
+  const { dialect, dialectLines } = validation;
+  if (dialect === 'gemini-cli-native' || dialect === 'codex-native') return dialect;
+  if (dialectLines.flat > 0 && dialectLines.envelope > 0) return 'mixed';
+  if (dialectLines.envelope > 0) return 'claude';
+  if (dialectLines.flat > 0) return 'flat';
+  return undefined;
+}
+
+/**
+ * One dialect for all the run's processes. A process that printed nothing a dialect owns (killed after its init
+ * line, an argument error on stderr) says nothing; processes that disagree make the run `mixed`.
+ */
+export function runDialect(
+  validations: readonly Pick<ValidationResult, 'dialect' | 'dialectLines'>[],
+): DialectSeen | undefined {
+  const named = new Set(validations.map(processDialect).filter((seen) => seen !== undefined));
+  if (named.size > 1) return 'mixed';
+  return [...named][0];
+}
