@@ -9,9 +9,16 @@
 import type { ChildProcess } from 'node:child_process';
 import { RUN_MARKER_VARIABLE } from './process-tree.js';
 
-/** The watcher: waits for EOF on fd 3, then kills the tool's marked processes and its process group. */
+/**
+ * The watcher: waits for EOF on fd 3, then ends the tool's process group at once with SIGTERM (which the
+ * watcher itself ignores, so it lives on to finish), kills the tool's marked processes, then the whole group.
+ * The group goes first: until it is gone its processes are orphans of init, which a run isolated by process
+ * group alone cannot tell from anyone else's.
+ */
 const WATCHER_SCRIPT = [
   'read _ <&3',
+  "trap '' TERM",
+  'kill -s TERM 0',
   // Linux: every process with the run marker, even one that left the group (`setsid cmd &`). The watcher's
   // own environment has no marker: the wrapper exports it after forking the watcher.
   `if [ -r /proc/self/environ ]; then for f in $(grep -lsxzF "${RUN_MARKER_VARIABLE}=$1" /proc/[0-9]*/environ); do p=\${f#/proc/}; kill -s KILL "\${p%/environ}"; done; fi 2>/dev/null`,
