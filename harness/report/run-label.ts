@@ -10,6 +10,8 @@ export interface RunLabelFields {
   invocation?: string;
   profile?: string;
   dialect?: string;
+  /** The dialect a run's stdout spoke, where none was asked (the yume-app invocation, R1a). */
+  dialectSeen?: string;
   seed?: number;
 }
 
@@ -24,6 +26,7 @@ export function runLabel(run: RunLabelFields): string {
   if (run.invocation !== undefined) parts.push(`invocation=${run.invocation}`);
   if (run.profile !== undefined) parts.push(`profile=${run.profile}`);
   if (run.dialect !== undefined) parts.push(`dialect=${run.dialect}`);
+  else if (run.dialectSeen !== undefined) parts.push(`dialect seen=${run.dialectSeen}`);
   if (run.seed !== undefined) parts.push(`seed=${run.seed}`);
   return parts.join(' ');
 }

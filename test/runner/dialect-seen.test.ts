@@ -1,7 +1,7 @@
 // The dialect a run's stdout spoke (R1a): each process's own lines decide, a process with only shared lines
 // (init alone, killed before it printed more) says nothing, and processes that disagree make the run mixed.
 import { describe, expect, it } from 'vitest';
-import { runDialect } from '../../harness/runner/dialect-seen.js';
+import { runDialect } from '../../harness/runner/results/dialect-seen.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
 
 const stream = (...lines: object[]) =>
