@@ -593,9 +593,9 @@ export interface ConformanceReport {
    */
   verdict?: 'passed' | 'failed' | 'partial';
   /**
-   * The exit code the command ended with (run only): 0 passed, 1 failed, 2 usage error or the shim could not be started.
+   * The exit code the command ended with (run only): 0 passed, 1 failed (a MUST failure, a harness error or a flaky run), 2 usage error or the shim could not be started, 3 no run failed but some run is inconclusive (the machine could not decide).
    */
-  exitCode?: number;
+  exitCode?: 0 | 1 | 2 | 3;
   /**
    * The shim that was tested (run only).
    */
@@ -666,6 +666,18 @@ export interface ReportSummary {
    * Runs with status error (a fault inside the harness).
    */
   errors?: number;
+  /**
+   * Required runs the machine left undecided on every attempt (R19): run again on a quieter machine or with fewer --jobs. Exit 3 when no run failed.
+   */
+  inconclusive?: number;
+  /**
+   * Runs whose outcome class differed between the attempts of --repeat (exit 1 unless --flaky-ok).
+   */
+  flaky?: number;
+  /**
+   * Attempts played over all runs: a run left undecided by the machine is played again (up to 3 attempts), and --repeat N plays each run N times.
+   */
+  attempts?: number;
   [k: string]: unknown;
 }
 export interface ReportRun {
@@ -678,9 +690,9 @@ export interface ReportRun {
    */
   provider: string;
   /**
-   * error: the harness itself failed while running or judging this run (a fault in the suite, not a finding on the shim); it fails the suite like a MUST failure.
+   * error: the harness itself failed while running or judging this run (a fault in the suite, not a finding on the shim); it fails the suite like a MUST failure. inconclusive: a required run the machine left undecided (a deadline its load took, an exit its stalled runner could only place within a range) on all 3 attempts; it is neither passed nor failed (exit 3). flaky: under --repeat, the run's outcome class (passed or expected failure / failed / not verified / inconclusive) differed between attempts.
    */
-  status: 'passed' | 'failed' | 'not-verified' | 'partial' | 'error';
+  status: 'passed' | 'failed' | 'not-verified' | 'partial' | 'error' | 'inconclusive' | 'flaky';
   /**
    * With status error: what failed inside the harness.
    */
@@ -741,6 +753,10 @@ export interface ReportRun {
    * With --artifacts DIR: the run's folder inside DIR (relative), holding its full stdout, stderr, requests and golden diff.
    */
   artifacts?: string;
+  /**
+   * Every play of the run, in order, when it was played more than once (played again because the machine left it undecided, or --repeat). The run's own findings are those of its last attempt.
+   */
+  attempts?: ReportAttempt[];
   [k: string]: unknown;
 }
 export interface ReportFinding {
@@ -849,6 +865,33 @@ export interface ReportRequest {
    * Length of the whole body in characters.
    */
   bodyChars?: number;
+  [k: string]: unknown;
+}
+export interface ReportAttempt {
+  status: 'passed' | 'failed' | 'not-verified' | 'partial' | 'error' | 'inconclusive';
+  durationMs: number;
+  /**
+   * The attempt's MUST and SHOULD findings.
+   */
+  findings: {
+    rule: string;
+    severity: 'MUST' | 'SHOULD' | 'INFO';
+    message: string;
+    [k: string]: unknown;
+  }[];
+  notVerified?: string;
+  /**
+   * The attempt failed only on checks the --expected-failures file lists.
+   */
+  expectedFailure?: boolean;
+  /**
+   * Checks the machine left undecided in this attempt (the reason it was played again): not-verified records with cause machine.
+   */
+  machineUndecided?: {
+    rule: string;
+    reason: string;
+    [k: string]: unknown;
+  }[];
   [k: string]: unknown;
 }
 /**

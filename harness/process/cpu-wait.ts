@@ -4,8 +4,11 @@
 //   - the run's cgroup v2 leaf: `cpu.pressure`, "some" total = time in which at least one of the run's
 //     processes waited for a CPU, whichever process of the tree it was, and still readable after they exited;
 //   - the shim's own main thread: field 2 of /proc/<pid>/schedstat (ns on a run queue), while it runs.
-// Elsewhere, or when neither can be read, nothing is known and nothing is discounted.
+// Elsewhere, or when neither can be read, nothing is known and nothing is discounted. There (macOS) a deadline
+// that runs out while the machine is oversubscribed (1-minute load average above the cores) is undecided rather
+// than failed (machineOversubscribed); where the load cannot be read either (Windows), nothing is known.
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 
 /** Cumulative ms waited for a CPU so far, or undefined when it cannot be read (now). */
@@ -53,4 +56,13 @@ export function cpuWaitClock(options: {
   }
   if (pid === undefined) return () => undefined;
   return fileClock(`/proc/${pid}/schedstat`, schedstatWaitMs);
+}
+
+/**
+ * Whether the machine is oversubscribed right now: more runnable work than cores (the 1-minute load average above
+ * the cores). False where the load cannot be read (Windows reports 0).
+ */
+export function machineOversubscribed(load: () => number[] = loadavg, cores: number = availableParallelism()): boolean {
+  const [oneMinute = 0] = load();
+  return oneMinute > cores;
 }

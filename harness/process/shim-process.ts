@@ -26,6 +26,8 @@ export interface ShimExit {
   /** The shim could not be started (missing file, not executable, ...): the reason. */
   spawnError?: string;
   timedOut: boolean;
+  /** The timeout ran out while the machine's load took the shim's time (own-time-timeout.ts): undecided. */
+  timeoutUndecided?: boolean;
   /** Stdout exceeded maxStdoutBytes; the tree was killed. */
   flooded: boolean;
   /** Stdout or stderr stayed open after the shim exited: a descendant inherited and kept it. */

@@ -5,15 +5,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DescendantTracker } from './descendants.js';
-import { killTree } from './kill-tree.js';
+import { killTree, signalProcessGroup } from './kill-tree.js';
 import { isWindows, usesProcessGroups, type PlatformName } from './platform.js';
 import { pollIntervalFor, processTableFor, type ProcessInfo, type ProcessTable } from './process-table.js';
 import { shimSpawnCommand, type SpawnCommand } from './shim-command.js';
 import { withTimeout } from './timer-scope.js';
 import { trackShim } from './active-shims.js';
 import type { RunCgroup } from './cgroup.js';
-import { signalProcessGroup } from './kill-tree.js';
 import { cpuWaitClock } from './cpu-wait.js';
+import { ownTimeTimeout } from './own-time-timeout.js';
 import { loopStalls } from './loop-stalls.js';
 import { exitWatcher, type ExitWatch } from './exit-watcher.js';
 import { describeSpawnError, notStarted, wrapperStartFailure } from './start-failure.js';
@@ -176,10 +176,13 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     stream ? new Promise<void>((resolve) => stream.once('close', () => resolve())) : Promise.resolve();
   const stdioClosed = Promise.all([streamClosed(subprocess.stdout), streamClosed(subprocess.stderr)]);
 
-  const timeout = setTimeout(() => {
+  // On the shim's own time: a shim that waited for a CPU is not ended for the machine's load (own-time-timeout.ts).
+  let timeoutUndecided = false;
+  const timeout = ownTimeTimeout(options.timeoutMs, cpuWait, (undecided) => {
     timedOut = true;
+    timeoutUndecided = undecided;
     killNow();
-  }, options.timeoutMs);
+  });
 
   // With a cgroup, its members are the run's processes whatever they did to leave the group or the tree.
   const cgroupMembers = (known: ProcessInfo[]): ProcessInfo[] => {
@@ -233,7 +236,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     exitSeen = true;
     const watched = exitedAtMs === undefined ? undefined : exitWatch?.interval();
     exitWatch?.stop();
-    clearTimeout(timeout);
+    timeout.clear();
 
     // Stdout still open after the exit means a descendant holds it: wait a little, then end them.
     let stdioHeldOpen = false;
@@ -293,6 +296,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
             ? wrapperStartFailure(exit.code, stdoutBytes, Buffer.concat(stderrParts), options.shim, options.cgroup.path)
             : undefined,
       timedOut,
+      ...(timeoutUndecided ? { timeoutUndecided } : {}),
       flooded,
       stdioHeldOpen,
       exitedAtMs,

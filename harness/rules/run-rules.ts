@@ -305,6 +305,14 @@ export const RUN_RULES = defineRules('run', [
     fix: 'Support them, or declare the limitation in the capabilities file (the run is then "partial").',
   },
   {
+    id: 'scenario.moment-reached',
+    severity: 'MUST',
+    source: 'docs/protocol.md#running-the-suite',
+    title:
+      'The shim reaches the scripted moment of an interrupt or a kill (streamed text, a running tool) within 8 s of its own time',
+    fix: 'Start, call the provider and print text as it streams without waiting for a signal or stdin; a start-up that outlasts the fallback is interrupted before the moment the scenario tests.',
+  },
+  {
     id: 'expected-failures.stale',
     severity: 'MUST',
     source: 'docs/protocol.md#running-the-suite',

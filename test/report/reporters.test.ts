@@ -169,7 +169,7 @@ describe('notes on the suite, and a suite that ran nothing', () => {
     fix: 'honour TMPDIR',
   };
   const noted = { ...report, suiteFindings: [note] };
-  const nothing = { ...buildReport([]), exitCode: 2, startFailure: 'frobnicate: no such file or command' };
+  const nothing = { ...buildReport([]), exitCode: 2 as const, startFailure: 'frobnicate: no such file or command' };
 
   it('the human report shows the notes after the runs, before the counts, which do not count them', () => {
     const text = renderHuman(noted, { color: false });

@@ -1,6 +1,7 @@
 import { checkProviderRequests } from '../../mock/request-checks.js';
 import { validateStream, type ValidationResult } from '../../validate/validate-stream.js';
 import { runDialect } from '../results/dialect-seen.js';
+import { momentChecks } from './moment-checks.js';
 import { buildTurnModels } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
 import { runFinding } from '../../rules/finding.js';
@@ -50,7 +51,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
   const cliToolOptions = official?.toolOutputOptions(cliContext);
   const seen: ValidationResult[] = [];
   input.processes.forEach((process, index) => {
-    findings.push(...processChecks(process, input.persistent, out.notVerified));
+    findings.push(...processChecks(process, input.persistent, out));
     if (process.exit.spawnError) return;
     const validation = validateStream(process.exit.stdout, {
       profile: input.profile,
@@ -87,11 +88,12 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
       if (input.scenario.cli === 'missing')
         findings.push(...missingCliOutcomeChecks(turnIndex, turnEvents(process, turnIndex), process.label));
     });
-    findings.push(...interruptChecks(process, input.scenario, input.persistent, validation.dialect, out.notVerified));
+    findings.push(...interruptChecks(process, input.scenario, input.persistent, validation.dialect, out));
     findings.push(...deltaOnlyTextCheck(process, validation.dialect));
-    if (input.persistent) findings.push(...persistentChecks(process, input.scenario, out.notVerified));
+    if (input.persistent) findings.push(...persistentChecks(process, input.scenario, out));
     if (input.persistent)
       findings.push(...approvalChecks(input.scenario, process.turns, (turn) => turnEvents(process, turn)));
+    findings.push(...momentChecks(process, out));
     if (process.gatesUndecided.length > 0) {
       out.notVerified.push(
         checkNotVerified(

@@ -15,6 +15,8 @@ import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
 import { compareKilledWithGolden } from './kill-checks.js';
 import type { CheckInput, CheckOutput } from './check-types.js';
 import { about, eventsOf, prefixed } from './run-events.js';
+import { undecidedByMachine } from './machine-undecided.js';
+import { missedAMoment } from './moment-checks.js';
 
 export function goldenChecks(
   input: CheckInput,
@@ -50,6 +52,17 @@ export function goldenChecks(
       requests: input.requests,
     });
     observed = official.adjustObserved(observed, turns);
+  }
+  const missed = missedAMoment(process);
+  if (missed) {
+    // The interrupt or kill came before its moment: the turn's stdout is not the one the golden describes.
+    const note = about(
+      process.label,
+      `${fileLabel} not compared: the turn was interrupted or killed by the fallback, before the scripted moment (${missed.moment})`,
+    );
+    if (missed.undecided) undecidedByMachine(out, 'golden.text', note);
+    else out.notVerified.push(checkNotVerified('golden.text', 'harness', note));
+    return [];
   }
   if (process.killed)
     return prefixed(

@@ -1,7 +1,7 @@
 // Interrupts (R6): the shim acknowledges them and ends the turn with an error result, then exits or waits
 // for the next frame; in persistent mode it reads stdin frames and ends at stdin EOF.
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
-import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
+import type { CanonicalEvent } from '../../protocol/canonical.js';
 
 import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
@@ -11,16 +11,17 @@ import type { StreamDialect } from '../../protocol/dialect.js';
 import { claudeInterruptAcknowledged, isClaudeDialect } from '../golden/claude-forms.js';
 import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-clock.js';
 import { machineShare } from '../execution/fair-deadline.js';
-import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
+import { checkNotVerified } from '../../rules/not-verified.js';
 import { about, turnEvents } from './run-events.js';
+import { type NotVerifiedSink, notVerifiedSink, undecidedByMachine } from './machine-undecided.js';
 
-/** `notVerified` collects what the machine's load kept from being judged. */
+/** `sink` collects what could not be judged (what the machine's load kept from it, a missed moment). */
 export function interruptChecks(
   process: ExecutedProcess,
   scenario: LoadedScenario,
   persistent: boolean,
   dialect?: StreamDialect,
-  notVerified: NotVerified[] = [],
+  sink: NotVerifiedSink = notVerifiedSink(),
 ): Finding[] {
   const findings: Finding[] = [];
   for (const turnIndex of process.turns) {
@@ -45,7 +46,12 @@ export function interruptChecks(
     findings.push(
       runFinding('interrupt.sent', about(process.label, `turn ${turnIndex + 1}: ${describeInterrupt(record)}`)),
     );
-    if (!record.delivered) {
+    if (record.missed) {
+      // Sent before the moment (moment-checks.ts reports that): it tells nothing about how the shim handles one.
+      const note = `turn ${turnIndex + 1}: the interrupt came by the fallback, before the scripted moment (${record.missed.moment})`;
+      if (record.missed.undecided) undecidedByMachine(sink, 'interrupt.acknowledged', about(process.label, note));
+      else sink.notVerified.push(checkNotVerified('interrupt.acknowledged', 'harness', about(process.label, note)));
+    } else if (!record.delivered) {
       findings.push(
         runFinding(
           'interrupt.acknowledged',
@@ -53,49 +59,11 @@ export function interruptChecks(
         ),
       );
       continue;
+    } else {
+      const moment = { index: turnIndex, duringTool: turn.interrupt === 'during-tool' };
+      findings.push(...acknowledgementChecks(process, moment, record, dialect));
     }
-    const atMs = record.atMs;
-    const after = process.live.events
-      .filter((timed) => timed.atMs >= atMs - 1 && events.includes(timed.event))
-      .map((timed) => timed.event);
-    const interruptLine = after.find((event) => event.kind === 'interrupt');
-    const result = after.find((event): event is ResultEvent => event.kind === 'result');
-    const flatForm = interruptLine && result?.isError && result.line > interruptLine.line;
-    const claudeForm = isClaudeDialect(dialect) && claudeInterruptAcknowledged(after);
-    if (!flatForm && !claudeForm) {
-      const saw = after.map((event) => event.kind).join(', ') || 'nothing';
-      findings.push(
-        runFinding(
-          'interrupt.acknowledged',
-          about(
-            process.label,
-            `after the interrupt the shim printed ${saw}; expected \`interrupt\` (in Claude envelopes: a user message "[Request interrupted by user]"), then a result with is_error true (${describeInterrupt(record)})`,
-          ),
-          result ? { line: result.line } : {},
-        ),
-      );
-    }
-    if (turn.interrupt === 'during-tool') {
-      const uses = events.filter(
-        (event): event is Extract<CanonicalEvent, { kind: 'tool_use' }> => event.kind === 'tool_use',
-      );
-      for (const use of uses) {
-        const answer = events.find((event) => event.kind === 'tool_result' && event.toolUseId === use.id);
-        if (!answer || (answer.kind === 'tool_result' && !answer.isError)) {
-          findings.push(
-            runFinding(
-              'interrupt.tool-error-result',
-              about(
-                process.label,
-                `the ${use.name} call running at the interrupt (line ${use.line}) ${answer ? 'was answered as a success' : 'got no tool_result'} (${describeInterrupt(record)})`,
-              ),
-              { line: use.line },
-            ),
-          );
-        }
-      }
-    }
-    const timing = persistent ? undefined : exitTiming(process, 'interrupt', atMs);
+    const timing = persistent ? undefined : exitTiming(process, 'interrupt', record.atMs);
     if (timing?.kind === 'late') {
       findings.push(
         runFinding(
@@ -111,9 +79,7 @@ export function interruptChecks(
         runFinding('interrupt.exit-in-time', about(process.label, 'did not exit after SIGINT; the harness killed it')),
       );
     } else if (timing?.kind === 'undecided') {
-      notVerified.push(
-        checkNotVerified('interrupt.exit-in-time', 'machine', about(process.label, undecidedExit('SIGINT', timing))),
-      );
+      undecidedByMachine(sink, 'interrupt.exit-in-time', about(process.label, undecidedExit('SIGINT', timing)));
     }
   }
   return findings;
@@ -123,7 +89,7 @@ export function interruptChecks(
 export function persistentChecks(
   process: ExecutedProcess,
   scenario: LoadedScenario,
-  notVerified: NotVerified[] = [],
+  sink: NotVerifiedSink = notVerifiedSink(),
 ): Finding[] {
   const findings: Finding[] = [];
   const known = new Set(['user', 'interrupt', 'set_permission_mode', 'tool_approval']);
@@ -177,9 +143,7 @@ export function persistentChecks(
         ),
       );
     } else if (timing.kind === 'undecided') {
-      notVerified.push(
-        checkNotVerified('persistent.eof-exit', 'machine', about(process.label, undecidedExit('stdin ended', timing))),
-      );
+      undecidedByMachine(sink, 'persistent.eof-exit', about(process.label, undecidedExit('stdin ended', timing)));
     }
   } else if (process.exit.exitedAtMs !== undefined && served.length === scenario.turns.length) {
     // Exited before stdin ended although every turn was served: it must stay for the next frame.
@@ -189,6 +153,61 @@ export function persistentChecks(
         'the process exited after its last result while stdin was still open; it must wait for the next frame or EOF',
       ),
     );
+  }
+  return findings;
+}
+
+/** The interrupt reached the turn at its moment: the shim acknowledges it and answers a running tool with an error. */
+function acknowledgementChecks(
+  process: ExecutedProcess,
+  turn: { index: number; duringTool: boolean },
+  record: ExecutedProcess['interrupts'][number],
+  dialect: StreamDialect | undefined,
+): Finding[] {
+  const findings: Finding[] = [];
+  const { index: turnIndex, duringTool } = turn;
+  const events = turnEvents(process, turnIndex);
+
+  const atMs = record.atMs;
+  const after = process.live.events
+    .filter((timed) => timed.atMs >= atMs - 1 && events.includes(timed.event))
+    .map((timed) => timed.event);
+  const interruptLine = after.find((event) => event.kind === 'interrupt');
+  const result = after.find((event): event is Extract<CanonicalEvent, { kind: 'result' }> => event.kind === 'result');
+  const flatForm = interruptLine && result?.isError && result.line > interruptLine.line;
+  const claudeForm = isClaudeDialect(dialect) && claudeInterruptAcknowledged(after);
+  if (!flatForm && !claudeForm) {
+    const saw = after.map((event) => event.kind).join(', ') || 'nothing';
+    findings.push(
+      runFinding(
+        'interrupt.acknowledged',
+        about(
+          process.label,
+          `after the interrupt the shim printed ${saw}; expected \`interrupt\` (in Claude envelopes: a user message "[Request interrupted by user]"), then a result with is_error true (${describeInterrupt(record)})`,
+        ),
+        result ? { line: result.line } : {},
+      ),
+    );
+  }
+  if (duringTool) {
+    const uses = events.filter(
+      (event): event is Extract<CanonicalEvent, { kind: 'tool_use' }> => event.kind === 'tool_use',
+    );
+    for (const use of uses) {
+      const answer = events.find((event) => event.kind === 'tool_result' && event.toolUseId === use.id);
+      if (!answer || (answer.kind === 'tool_result' && !answer.isError)) {
+        findings.push(
+          runFinding(
+            'interrupt.tool-error-result',
+            about(
+              process.label,
+              `the ${use.name} call running at the interrupt (line ${use.line}) ${answer ? 'was answered as a success' : 'got no tool_result'} (${describeInterrupt(record)})`,
+            ),
+            { line: use.line },
+          ),
+        );
+      }
+    }
   }
   return findings;
 }

@@ -7,24 +7,33 @@ import type { Finding } from '../../rules/types.js';
 import { ALL_DUMMY_SECRETS } from '../setup/environment.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import { runFinding } from '../../rules/finding.js';
-import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
 import { orphanedToolFindings } from './kill-checks.js';
 import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-clock.js';
-import { machineShare } from '../execution/fair-deadline.js';
+import { machineShare, CAP_FACTOR, MACHINE_CAUSE } from '../execution/fair-deadline.js';
 import { about, eventsOf, lineTime } from './run-events.js';
+import { type NotVerifiedSink, notVerifiedSink, undecidedByMachine } from './machine-undecided.js';
 
-/** `notVerified` collects what the machine's load kept from being judged. */
+/** `sink` collects what the machine's load kept from being judged. */
 export function processChecks(
   process: ExecutedProcess,
   persistent: boolean,
-  notVerified: NotVerified[] = [],
+  sink: NotVerifiedSink = notVerifiedSink(),
 ): Finding[] {
   const { exit, label } = process;
   const findings: Finding[] = [];
   if (exit.spawnError) return [runFinding('process.started', about(label, exit.spawnError))];
   const stderrTail =
     exit.stderr.length > 0 ? ` Its stderr ends: ${JSON.stringify(exit.stderr.toString('utf8').slice(-300))}` : '';
-  if (exit.timedOut)
+  if (exit.timedOut && exit.timeoutUndecided)
+    undecidedByMachine(
+      sink,
+      'process.timeout',
+      about(
+        label,
+        `process.timeout: still running when the timeout ended it, but the timeout ran out at ${CAP_FACTOR}× its length with less than its length of the shim's own time (${MACHINE_CAUSE}), or on an oversubscribed machine: too busy to judge`,
+      ),
+    );
+  else if (exit.timedOut)
     findings.push(
       runFinding(
         'process.timeout',
@@ -90,12 +99,10 @@ export function processChecks(
   const where = lastResult ? { line: lastResult.line } : {};
   const resultLine = lastResult ? ` (line ${lastResult.line})` : '';
   if (timing?.kind === 'undecided') {
-    notVerified.push(
-      checkNotVerified(
-        'process.exit-after-result',
-        'machine',
-        about(label, undecidedExit(`its last result${resultLine}`, timing)),
-      ),
+    undecidedByMachine(
+      sink,
+      'process.exit-after-result',
+      about(label, undecidedExit(`its last result${resultLine}`, timing)),
     );
   } else if (timing?.kind === 'killed' && process.exitClock?.after === 'result') {
     const lingered = (process.exitClock.killedAtMs - process.exitClock.startedAtMs) / 1000;

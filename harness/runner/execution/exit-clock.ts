@@ -72,7 +72,8 @@ export class ExitClock {
         startedAtMs,
         killedAtMs: this.shim.elapsedMs(),
         ownMs: ownMs(outcome),
-        undecided: outcome.undecided && ownMs(outcome) < EXIT_GRACE_MS,
+        // Without a CPU-wait measure, an expiry on an oversubscribed machine is the machine's as much as the shim's.
+        undecided: (outcome.undecided && ownMs(outcome) < EXIT_GRACE_MS) || outcome.oversubscribed,
       };
       this.shim.kill();
     });
@@ -128,7 +129,10 @@ export function exitTiming(process: TimedExit, moment: ExitMoment, momentAtMs: n
           kind: 'undecided',
           elapsedMs,
           ownMs: exitClock.ownMs,
-          why: `but only ${seconds(exitClock.ownMs)} of that was its own time (${MACHINE_CAUSE}): the machine was too busy to judge`,
+          why:
+            exitClock.ownMs >= EXIT_GRACE_MS
+              ? `but no CPU wait can be read here and the machine was oversubscribed (load average above the cores): too busy to judge`
+              : `but only ${seconds(exitClock.ownMs)} of that was its own time (${MACHINE_CAUSE}): the machine was too busy to judge`,
         }
       : { kind: 'killed', ownMs: exitClock.ownMs };
   }

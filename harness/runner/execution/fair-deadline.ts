@@ -9,7 +9,11 @@
 // streamed). What a stall blurs is when the runner saw something, and that is handled where it is seen: a
 // deadline lets pending I/O run before it judges (a line printed in time is read first), and an exit is timed by
 // a thread the loop cannot stall (exit-watcher.ts), else dated back to the stall it ended (exit-clock.ts).
-import type { CpuWaitClock } from '../../process/cpu-wait.js';
+//
+// Where no CPU wait can be read (macOS, Windows) nothing is excused; a deadline that runs out while the machine
+// is oversubscribed (load average above the cores, cpu-wait.ts) says so (`oversubscribed`), and a caller whose
+// expiry would fail the run treats it as undecided.
+import { type CpuWaitClock, machineOversubscribed } from '../../process/cpu-wait.js';
 import type { TimerScope } from '../../process/timer-scope.js';
 
 /** How far past its length a deadline is extended for time that was excused. */
@@ -57,6 +61,8 @@ export function machineShare(elapsedMs: number, ownMs: number | undefined): stri
 export interface FairDeadlineOutcome extends WindowTime {
   /** The deadline reached its cap with less than `limitMs` of the shim's own time: load decided, not the shim. */
   undecided: boolean;
+  /** No CPU wait could be read, and the machine was oversubscribed when the deadline ran out. */
+  oversubscribed: boolean;
 }
 
 /**
@@ -75,10 +81,12 @@ export async function fairDeadline(
   for (;;) {
     await timers.delay(Math.max(waitMs, 0));
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const time = windowTime(start, { at: performance.now(), cpuWaitMs: cpuWait?.() });
+    const cpuWaitMs = cpuWait?.();
+    const time = windowTime(start, { at: performance.now(), cpuWaitMs });
     const own = ownMs(time);
-    if (own >= limitMs) return { ...time, undecided: false };
-    if (time.elapsedMs >= capMs) return { ...time, undecided: true };
+    const unmeasured = start.cpuWaitMs === undefined || cpuWaitMs === undefined;
+    if (own >= limitMs) return { ...time, undecided: false, oversubscribed: unmeasured && machineOversubscribed() };
+    if (time.elapsedMs >= capMs) return { ...time, undecided: true, oversubscribed: false };
     waitMs = Math.min(Math.max(limitMs - own, MIN_REARM_MS), capMs - time.elapsedMs);
   }
 }

@@ -13,6 +13,14 @@ import type { ShimProcess } from '../../process/shim-process.js';
 import type { TimerScope } from '../../process/timer-scope.js';
 import type { ExitClock } from './exit-clock.js';
 import { fairDeadline } from './fair-deadline.js';
+import {
+  FALLBACK_MS,
+  fallbackRace,
+  type MissedMoment,
+  momentText,
+  type Trigger,
+  type Triggered,
+} from './moment-fallback.js';
 import { isAssistantText, type LiveStdout } from './live-stdout.js';
 import type { TimelineEntry } from '../results/run-types.js';
 import { GATE_WAIT_MS } from './streaming-gate.js';
@@ -30,9 +38,11 @@ export interface InterruptRecord {
   method: InterruptMethod;
   delivered: boolean;
   /** What triggered it. */
-  trigger: 'first-text' | 'gate-timeout' | 'tool-process' | 'tool-use-printed' | 'cli-tool-start' | 'fallback';
+  trigger: Trigger;
   /** The trigger in words, with its time: "the tool's process 4242 (bash -c sleep 30) appeared …". */
   cause: string;
+  /** The fallback fired: the shim did not reach the scripted moment (moment-fallback.ts). */
+  missed?: MissedMoment;
 }
 
 export interface InterruptContext {
@@ -45,11 +55,6 @@ export interface InterruptContext {
   cliEvent?: (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) => Promise<boolean>;
   /** How long to wait for the scripted moment before interrupting anyway (default 8 s, at most half the timeout). */
   fallbackMs?: number;
-}
-
-interface Triggered {
-  trigger: InterruptRecord['trigger'];
-  cause: string;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -110,7 +115,7 @@ function toolProcessStarted(
         if (!byCommandLine) {
           const use = live.events.slice(fromIndex).find((timed) => timed.event.kind === 'tool_use');
           if (use) {
-            await context.timers.delay(TOOL_START_DELAY_MS);
+            await fairDeadline(context.timers, TOOL_START_DELAY_MS, shim.cpuWait);
             stop({
               trigger: 'tool-use-printed',
               cause: `the shim printed the tool_use (line ${use.event.line}) after the mock served the tool call (request #${served.request + 1}); command lines cannot be read here, so the runner waited ${TOOL_START_DELAY_MS} ms for the tool to start`,
@@ -125,7 +130,7 @@ function toolProcessStarted(
           const command = commands.find((wanted) => runsCommand(argv, wanted));
           if (command === undefined) continue;
           context.note('runner', `tool process ${info.pid} runs the scripted command: ${argv.join(' ')}`);
-          await context.timers.delay(TOOL_SETTLE_MS);
+          await fairDeadline(context.timers, TOOL_SETTLE_MS, shim.cpuWait);
           stop({
             trigger: 'tool-process',
             cause: `the scripted tool's process ${info.pid} (${argv.join(' ')}) was running after the mock served the tool call (request #${served.request + 1})`,
@@ -159,23 +164,12 @@ function toolRunning(
     moments.push(
       context.cliEvent(turnIndex, 'tool-start', fallbackMs).then(async (seen) => {
         if (!seen) return new Promise<never>(() => undefined);
-        await context.timers.delay(TOOL_START_DELAY_MS);
+        await fairDeadline(context.timers, TOOL_START_DELAY_MS, shim.cpuWait);
         return { trigger: 'cli-tool-start' as const, cause: 'the official CLI logged that it started the tool' };
       }),
     );
   }
   return moments;
-}
-
-/** The triggers every scripted moment races against: a fallback timer, and the process ending first. */
-function fallbackRace(timers: TimerScope, fallbackMs: number, finished: Promise<unknown>): Promise<Triggered>[] {
-  return [
-    timers.delay(fallbackMs).then(() => ({
-      trigger: 'fallback' as const,
-      cause: `the scripted moment did not come within ${seconds(fallbackMs)} (fallback timer)`,
-    })),
-    finished.then(() => ({ trigger: 'fallback' as const, cause: 'the process ended before the scripted moment' })),
-  ];
 }
 
 /** Waits for the scripted interrupt moment of `turn` and delivers the interrupt. */
@@ -193,8 +187,9 @@ export async function interruptWhenDue(
 ): Promise<void> {
   const { mock, timers } = context;
   // If the scripted moment never comes (a shim that prints nothing while it waits), interrupt anyway.
-  const fallbackMs = Math.min(context.fallbackMs ?? 8000, context.timeoutMs / 2);
-  const race = fallbackRace(timers, fallbackMs, finished);
+  const fallbackMs = Math.min(context.fallbackMs ?? FALLBACK_MS, context.timeoutMs / 2);
+  const moment = momentText(turn.interrupt ?? 'after-first-text', 'interrupt');
+  const race = fallbackRace(timers, shim, { fallbackMs, moment }, finished);
   if (turn.interrupt === 'after-first-text') {
     race.push(
       live.waitFor(isAssistantText, fromIndex).then((found) =>
@@ -248,7 +243,15 @@ export async function interruptWhenDue(
   // Timed from before the signal leaves: the runner may not run again until long after the shim reacted.
   if (method === 'sigint-group') shim.watchExit?.();
   const delivered = deliverInterrupt(shim, method);
-  record.push({ turn: turnIndex, atMs, method, delivered, trigger: triggered.trigger, cause: triggered.cause });
+  record.push({
+    turn: turnIndex,
+    atMs,
+    method,
+    delivered,
+    trigger: triggered.trigger,
+    cause: triggered.cause,
+    ...(triggered.missed ? { missed: triggered.missed } : {}),
+  });
   if (delivered && method === 'sigint-group') clock?.start('interrupt');
   context.note(
     'runner',
@@ -274,6 +277,8 @@ export interface KillRecord {
   atMs: number;
   delivered: boolean;
   cause: string;
+  /** The fallback fired: the shim did not reach the scripted moment (moment-fallback.ts). */
+  missed?: MissedMoment;
 }
 
 /** After the mock's first text chunk, how long the runner waits for the shim to print it (as a user sees it). */
@@ -303,8 +308,9 @@ export async function killWhenDue(
   finished: Promise<unknown>,
 ): Promise<KillRecord | undefined> {
   const { mock, timers } = context;
-  const fallbackMs = Math.min(8000, context.timeoutMs / 2);
-  const race = fallbackRace(timers, fallbackMs, finished);
+  const fallbackMs = Math.min(FALLBACK_MS, context.timeoutMs / 2);
+  const moment = momentText(turn.kill ?? 'after-first-text', 'kill');
+  const race = fallbackRace(timers, shim, { fallbackMs, moment }, finished);
   if (turn.kill === 'after-first-text') {
     const firstChunk = new Promise<string>((resolve) => {
       const onFirstText = (sent: { turn: number }) => {
@@ -322,9 +328,10 @@ export async function killWhenDue(
     });
     race.push(
       firstChunk.then(async (what) => {
+        // On the shim's own time: a shim waiting for a CPU has not had the chance to print it.
         const shown = await Promise.race([
           live.waitFor(isAssistantText, 0),
-          timers.delay(KILL_TEXT_WAIT_MS).then(() => undefined),
+          fairDeadline(timers, KILL_TEXT_WAIT_MS, shim.cpuWait).then(() => undefined),
         ]);
         return {
           trigger: 'first-text' as const,
@@ -345,5 +352,11 @@ export async function killWhenDue(
   const atMs = shim.elapsedMs();
   const delivered = killPid(shim);
   context.note('runner', `SIGKILL to the shim's pid ${shim.pid} at ${seconds(atMs)}: ${triggered.cause}`);
-  return { turn: turnIndex, atMs, delivered, cause: triggered.cause };
+  return {
+    turn: turnIndex,
+    atMs,
+    delivered,
+    cause: triggered.cause,
+    ...(triggered.missed ? { missed: triggered.missed } : {}),
+  };
 }

@@ -46,7 +46,7 @@ export function watchGate(
     waiting = true;
     void fairDeadline(input.timers, GATE_WAIT_MS, shim.cpuWait).then((outcome) => {
       if (done) return;
-      onTimeout(outcome.undecided);
+      onTimeout(outcome.undecided || outcome.oversubscribed);
       input.note(
         'runner',
         `no assistant text on stdout ${(outcome.elapsedMs / 1000).toFixed(1)} s after the mock streamed its first text chunk${machineShare(outcome.elapsedMs, ownMs(outcome))}: gate opened`,

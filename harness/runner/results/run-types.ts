@@ -11,6 +11,7 @@ import type { WorkspaceTemplates } from '../setup/git-workspace.js';
 import type { Invocation } from '../config/invocation.js';
 import type { ProviderId } from '../config/providers.js';
 import type { DialectSeen } from './dialect-seen.js';
+import type { MachineUndecided } from '../checks/machine-undecided.js';
 
 /** One point of the matrix: a scenario run once for a provider under an invocation, profile, dialect and chunking. */
 export interface RunSpec {
@@ -111,7 +112,22 @@ export interface RunPhases {
   cleanupMs: number;
 }
 
-export type RunStatus = 'passed' | 'failed' | 'not-verified' | 'partial' | 'error';
+/**
+ * `inconclusive`: a required run the machine left undecided on every attempt (R19); `flaky`: a run whose
+ * outcome class changed between the attempts of --repeat.
+ */
+export type RunStatus = 'passed' | 'failed' | 'not-verified' | 'partial' | 'error' | 'inconclusive' | 'flaky';
+
+/** One play of a run, as the report keeps it (the run's own fields are those of its last attempt). */
+export interface RunAttempt {
+  status: RunStatus;
+  durationMs: number;
+  /** MUST and SHOULD findings of the attempt: rule and message. */
+  findings: { rule: string; severity: string; message: string }[];
+  notVerified?: string;
+  /** Checks the machine left undecided in this attempt (the reason it was played again). */
+  machineUndecided?: MachineUndecided[];
+}
 
 export interface RunResult {
   scenario: string;
@@ -130,6 +146,10 @@ export interface RunResult {
   notVerified?: NotVerified[];
   /** A declared limitation made a not-verified required run partial. */
   limitation?: string;
+  /** Checks the machine's load kept from being judged (machine-undecided.ts): the run is played again. */
+  machineUndecided?: MachineUndecided[];
+  /** Every play of the run, in order, when it was played more than once (replayed, or --repeat). */
+  attempts?: RunAttempt[];
   /** Marked by --expected-failures. */
   expectedFailure?: string;
   durationMs: number;

@@ -119,6 +119,8 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   { rule: 'golden.turns', unit: 'test/runner/golden/golden-compare.test.ts' },
   { rule: 'scenario.required-verified', unit: 'test/suite/resolve-suite.test.ts' },
   // the reference shim passes, test/fixtures/shims/leaves-tools-on-sigkill.mjs fails (both isolation mechanisms)
+  // waits-silently-for-a-signal.mjs and the mini shim on interrupt, with a short fallback (a 6 s timeout)
+  { rule: 'scenario.moment-reached', unit: 'test/runner/moment-reached.test.ts' },
   { rule: 'process.orphaned-tools', unit: 'test/runner/kill-and-resume.test.ts' },
   { rule: 'cli.failure-not-success', unit: 'test/official-cli/exit-checks.test.ts' },
   { rule: 'cli.refused-to-start', unit: 'test/official-cli/exit-checks.test.ts' },
