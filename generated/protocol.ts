@@ -589,9 +589,9 @@ export interface ConformanceReport {
   reportVersion?: string;
   generatedAt?: string;
   /**
-   * The suite's verdict (run only).
+   * The suite's verdict (run only). inconclusive: no run failed, but the machine could not decide some required run (exit 3).
    */
-  verdict?: 'passed' | 'failed' | 'partial';
+  verdict?: 'passed' | 'failed' | 'partial' | 'inconclusive';
   /**
    * The exit code the command ended with (run only): 0 passed, 1 failed (a MUST failure, a harness error or a flaky run), 2 usage error or the shim could not be started, 3 no run failed but some run is inconclusive (the machine could not decide).
    */
@@ -879,7 +879,28 @@ export interface ReportAttempt {
     message: string;
     [k: string]: unknown;
   }[];
-  notVerified?: string;
+  /**
+   * The attempt's not-verified records (see the run's notVerified).
+   */
+  notVerified?: {
+    /**
+     * The rule that could not be judged (absent for whole-run reasons and declared limitations).
+     */
+    rule?: string;
+    /**
+     * check: one check of a run that otherwise ran; run: the whole run was not attempted.
+     */
+    scope: 'check' | 'run';
+    /**
+     * capability: declared, or missing from the capabilities (or the invocation cannot express it); platform: this operating system or machine setup cannot show it; machine: left undecided by the machine's load or the runner's stalls; harness: a limitation of the harness.
+     */
+    cause: 'capability' | 'platform' | 'machine' | 'harness';
+    /**
+     * Why, in one line.
+     */
+    reason: string;
+    [k: string]: unknown;
+  }[];
   /**
    * The attempt failed only on checks the --expected-failures file lists.
    */

@@ -17,6 +17,8 @@ export interface Stall {
   /** performance.now() when the loop should have run, and when it ran. */
   from: number;
   to: number;
+  /** The first beat on time after it: from then on the loop ran freely again. */
+  nextBeat?: number;
 }
 
 export class LoopStalls {
@@ -49,6 +51,9 @@ export class LoopStalls {
     if (at - due > STALL_THRESHOLD_MS) {
       this.stalls.push({ from: due, to: at });
       if (this.stalls.length > MAX_STALLS) this.stalls.splice(0, this.stalls.length - MAX_STALLS);
+    } else {
+      const last = this.stalls.at(-1);
+      if (last && last.nextBeat === undefined) last.nextBeat = at;
     }
     this.lastBeat = at;
   }
@@ -76,18 +81,26 @@ export class LoopStalls {
   /**
    * The start of the stall that `at` ends (a performance.now() time), if any: something the runner saw at `at`,
    * in the first callbacks after a stall, may have happened at any time during it. The heartbeat notes a stall
-   * only when it runs again, so `at` may fall up to a beat after the stall's recorded end, or before it.
+   * only when it runs again, so `at` may fall before the stall's recorded end, or after it until the next beat
+   * on time (after a long stall the loop may take a while to work off what piled up: a beat's length is not
+   * enough on a loaded machine).
    */
   stallEndingAt(at: number): number | undefined {
+    const stalls: Stall[] = [...this.stalls];
     if (this.timer) {
       // Not noted yet: the heartbeat is late right now.
       const due = this.lastBeat + BEAT_MS;
-      if (this.now() - due > STALL_THRESHOLD_MS && due < at) return due;
+      if (this.now() - due > STALL_THRESHOLD_MS) stalls.push({ from: due, to: this.now() });
     }
-    for (let index = this.stalls.length - 1; index >= 0; index -= 1) {
-      const stall = this.stalls[index]!;
+    for (let index = stalls.length - 1; index >= 0; index -= 1) {
+      const stall = stalls[index]!;
       if (stall.from >= at) continue;
-      return at <= stall.to + BEAT_MS ? stall.from : undefined;
+      if (at > Math.max(stall.nextBeat ?? Number.POSITIVE_INFINITY, stall.to + BEAT_MS)) return undefined;
+      // Stalls with no beat on time between them are one stretch (a long stall, then the backlog it left).
+      let from = stall.from;
+      for (let earlier = index - 1; earlier >= 0 && stalls[earlier]!.nextBeat === undefined; earlier -= 1)
+        from = stalls[earlier]!.from;
+      return from;
     }
     return undefined;
   }

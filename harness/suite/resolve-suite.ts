@@ -88,6 +88,10 @@ export interface RunOptions {
    * (default: defaultWatchedRoots(), home-temp-watch.ts); tests point them at folders of their own.
    */
   watchedRoots?: readonly WatchedRoot[];
+  /** Play each run this many times; a run whose outcome class differs is `flaky` (--repeat). Default 1. */
+  repeat?: number;
+  /** A flaky run warns instead of failing the suite (--flaky-ok). */
+  flakyOk?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

@@ -39,6 +39,7 @@ import {
 import { loopStalls } from '../process/loop-stalls.js';
 import { defaultWatchedRoots, HomeTempWatch } from './home-temp-watch.js';
 import { exitWatcher } from '../process/exit-watcher.js';
+import { playRun } from './replay.js';
 
 export { bundledReferenceShim, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, resolveSuite, suiteVersion };
 export type { ResolvedSuite, RunOptions };
@@ -46,8 +47,8 @@ export type { ResolvedSuite, RunOptions };
 export interface ConformanceRunReport extends ConformanceReport {
   summary: SuiteSummary;
   runs: ReportRun[];
-  verdict: 'passed' | 'partial' | 'failed';
-  exitCode: 0 | 1 | 2;
+  verdict: 'passed' | 'partial' | 'failed' | 'inconclusive';
+  exitCode: 0 | 1 | 2 | 3;
   /** Set with exit code 2. */
   error?: string;
   /** Set when the shim could not be started: no run took place (runs is empty). */
@@ -81,6 +82,7 @@ function toReportRun(result: RunResult, position: number): ReportRun {
   if (result.expectedFailure) run.expectedFailure = result.expectedFailure;
   if (result.error) run.error = result.error;
   if (result.interrupted) run.interrupted = true;
+  if (result.attempts) run.attempts = result.attempts;
   const lines = result.processes.reduce((sum, process) => sum + nonEmptyLineCount(process.stdout), 0);
   if (result.processes.length > 0) {
     run.lines = lines;
@@ -190,11 +192,16 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
   const redactor = Redactor.forRunner();
   // Stopped by a signal: no new run starts, running ones are ended and judged on what they did so far.
   const stop = new SuiteStop(options.signals ?? process, platform);
-  const runOne = async (spec: RunSpec): Promise<RunResult> => {
-    if (stop.stopped) return { ...notStartedResult(spec, stop.signal!), interrupted: true };
+  // Each attempt redacted as it ends, so nothing after (attempts, progress lines) sees a secret.
+  const playOnce = async (spec: RunSpec): Promise<RunResult> => {
     const result = await runScenario(spec, settings);
     if (stop.stopped) result.interrupted = true;
-    return result;
+    return redactResult(result, redactor);
+  };
+  const replay = { expected: suite.expected, os: platform, stopped: () => stop.stopped };
+  const runOne = async (spec: RunSpec): Promise<RunResult> => {
+    if (stop.stopped) return { ...notStartedResult(spec, stop.signal!), interrupted: true };
+    return playRun(() => playOnce(spec), replay, options.repeat ?? 1);
   };
   // Shims that ignore HOME or TMPDIR write into the real home or the system temp folder: listed before and after.
   const homeTemp = HomeTempWatch.start(options.watchedRoots ?? defaultWatchedRoots(platform), [
@@ -207,8 +214,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
   const results = await weightedPool(
     suite.specs,
     { ...slots, order: startOrder(suite.specs), weight: (spec) => runWeight(spec, slots.capacity) },
-    // Redacted as each run ends, so nothing after (progress lines included) sees a secret.
-    async (spec) => redactResult(await runOne(spec), redactor),
+    runOne,
     (result) => {
       finished += 1;
       options.onProgress?.(result, finished, suite.specs.length);
@@ -223,7 +229,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
   });
   const suiteFindings = homeTemp.finish().map(toReportFinding);
   applyExpectedFailures(results, suite.expected, platform);
-  const exit = suiteExit(results);
+  const exit = suiteExit(results, { flakyOk: options.flakyOk === true });
   // Every run that was attempted failed to start (a start failure no check before the suite could foresee).
   if (exit.code === 2 && !stop.stopped) {
     const reason = results.find((result) => result.startFailure)?.startFailure ?? String(exit.reason);
@@ -235,8 +241,8 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     protocolVersion: PROTOCOL_VERSION,
     reportVersion: REPORT_VERSION,
     generatedAt: new Date().toISOString(),
-    verdict: suiteVerdict(results),
-    exitCode: stop.stopped ? (Math.max(exit.code, 1) as 1 | 2) : exit.code,
+    verdict: suiteVerdict(results, { flakyOk: options.flakyOk === true }),
+    exitCode: stop.stopped ? (exit.code === 2 ? 2 : 1) : exit.code,
     ...(exit.reason ? { error: exit.reason } : stop.stopped ? { error: `stopped by ${stop.signal}` } : {}),
     ...(stop.stopped ? { interrupted: true, verdict: 'failed' as const } : {}),
     isolation: {

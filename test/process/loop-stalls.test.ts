@@ -60,6 +60,28 @@ describe('LoopStalls', () => {
     }
   });
 
+  it('dates back across a stall and the backlog right after it, with no beat on time between them', () => {
+    let now = 0;
+    const stalls = new LoopStalls(() => now);
+    stalls.acquire();
+    try {
+      for (const at of [20, 40, 5040]) {
+        now = at;
+        stalls.beat(); // a stall from 60 to 5040
+      }
+      now = 5100; // the loop works off what piled up: the heartbeat, due at 5060, is late again
+      expect(stalls.stallEndingAt(5090)).toBe(60);
+      now = 5110;
+      stalls.beat(); // noted: a stall from 5060 to 5110, still no beat on time since 5040
+      expect(stalls.stallEndingAt(5105)).toBe(60);
+      now = 5130;
+      stalls.beat(); // on time
+      expect(stalls.stallEndingAt(5140)).toBeUndefined();
+    } finally {
+      stalls.release();
+    }
+  });
+
   it('runs while held, counted, and stops when the last holder releases it', () => {
     const stalls = new LoopStalls();
     stalls.acquire();

@@ -6,10 +6,10 @@
 import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
 
 /** A check left undecided by the machine: its rule, and the reason the run reports for it. */
-export interface MachineUndecided {
+export type MachineUndecided = {
   rule: string;
   reason: string;
-}
+};
 
 /** Where checks note what they could not judge (check-types.ts CheckOutput). */
 export interface NotVerifiedSink {

@@ -119,15 +119,17 @@ export interface RunPhases {
 export type RunStatus = 'passed' | 'failed' | 'not-verified' | 'partial' | 'error' | 'inconclusive' | 'flaky';
 
 /** One play of a run, as the report keeps it (the run's own fields are those of its last attempt). */
-export interface RunAttempt {
-  status: RunStatus;
+export type RunAttempt = {
+  status: Exclude<RunStatus, 'flaky'>;
   durationMs: number;
   /** MUST and SHOULD findings of the attempt: rule and message. */
-  findings: { rule: string; severity: string; message: string }[];
-  notVerified?: string;
+  findings: { rule: string; severity: Finding['severity']; message: string }[];
+  notVerified?: NotVerified[];
+  /** The attempt failed only on checks the expected-failures file lists. */
+  expectedFailure?: boolean;
   /** Checks the machine left undecided in this attempt (the reason it was played again). */
   machineUndecided?: MachineUndecided[];
-}
+};
 
 export interface RunResult {
   scenario: string;

@@ -13,6 +13,12 @@ export interface JudgedRun {
   expectedFailure?: string | undefined;
   startFailure?: string | undefined;
   findings: readonly { rule: string; severity: string }[];
+  attempts?: readonly unknown[] | undefined;
+}
+
+export interface ExitOptions {
+  /** A flaky run warns instead of failing the suite (--flaky-ok). */
+  flakyOk?: boolean;
 }
 
 /** Marks expected failures and adds `expected-failures.stale` findings. Mutates and returns the results. */
@@ -36,6 +42,8 @@ export function applyExpectedFailures(
         result.status !== 'not-verified' &&
         result.status !== 'partial' &&
         result.status !== 'error' &&
+        result.status !== 'inconclusive' &&
+        result.status !== 'flaky' &&
         entryMatches(entry, runOf(result, os)),
     );
     if (matched.length === 0) continue; // not run here (other OS, provider or --scenario filter): neither expected nor stale
@@ -92,6 +100,12 @@ export interface SuiteSummary {
   partial: number;
   expectedFailures: number;
   errors: number;
+  /** Required runs the machine left undecided on every attempt (R19). */
+  inconclusive: number;
+  /** Runs whose outcome class differed between the attempts of --repeat. */
+  flaky: number;
+  /** Attempts played over all runs (replays of undecided runs and --repeat included). */
+  attempts: number;
   [key: string]: unknown;
 }
 
@@ -104,9 +118,15 @@ export function summarizeResults(results: readonly JudgedRun[]): SuiteSummary {
     partial: 0,
     expectedFailures: 0,
     errors: 0,
+    inconclusive: 0,
+    flaky: 0,
+    attempts: 0,
   };
   for (const result of results) {
+    summary.attempts += result.attempts?.length ?? 1;
     if (result.status === 'error') summary.errors += 1;
+    else if (result.status === 'inconclusive') summary.inconclusive += 1;
+    else if (result.status === 'flaky') summary.flaky += 1;
     else if (result.status === 'failed' && result.expectedFailure) summary.expectedFailures += 1;
     else if (result.status === 'failed') summary.failed += 1;
     else if (result.status === 'passed') summary.passed += 1;
@@ -117,17 +137,24 @@ export function summarizeResults(results: readonly JudgedRun[]): SuiteSummary {
   return summary;
 }
 
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/** 3: no run failed, but the machine could not decide some required run (R19). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, inconclusive: 3 } as const;
 
-/** The suite's exit code and, for 2, the reason. */
-export function suiteExit(results: readonly JudgedRun[]): { code: 0 | 1 | 2; reason?: string } {
+/** The suite's exit code and, for 2, the reason: 1 when any run failed (never hidden), else 3 when inconclusive. */
+export function suiteExit(
+  results: readonly JudgedRun[],
+  options: ExitOptions = {},
+): { code: 0 | 1 | 2 | 3; reason?: string } {
   const attempted = results.filter((result) => result.status !== 'not-verified' && result.status !== 'partial');
   const failedStart = attempted.filter((result) => result.startFailure);
   if (attempted.length > 0 && failedStart.length === attempted.length) {
     return { code: EXIT.usage, reason: `the shim could not be started: ${failedStart[0]!.startFailure}` };
   }
   const failing = results.some(
-    (result) => (result.status === 'failed' && !result.expectedFailure) || result.status === 'error',
+    (result) =>
+      (result.status === 'failed' && !result.expectedFailure) ||
+      result.status === 'error' ||
+      (result.status === 'flaky' && !options.flakyOk),
   );
   // A required run not verified without a declared limitation carries a scenario.required-verified finding.
   const requiredMissing = results.some(
@@ -135,11 +162,17 @@ export function suiteExit(results: readonly JudgedRun[]): { code: 0 | 1 | 2; rea
       result.status === 'not-verified' &&
       result.findings.some((finding) => finding.rule === 'scenario.required-verified'),
   );
-  return { code: failing || requiredMissing ? EXIT.failed : EXIT.ok };
+  if (failing || requiredMissing) return { code: EXIT.failed };
+  return { code: results.some((result) => result.status === 'inconclusive') ? EXIT.inconclusive : EXIT.ok };
 }
 
 /** "passed", "partial" or "failed" for the whole suite (the summary line and reports say it). */
-export function suiteVerdict(results: readonly JudgedRun[]): 'passed' | 'partial' | 'failed' {
-  if (suiteExit(results).code !== 0) return 'failed';
+export function suiteVerdict(
+  results: readonly JudgedRun[],
+  options: ExitOptions = {},
+): 'passed' | 'partial' | 'failed' | 'inconclusive' {
+  const code = suiteExit(results, options).code;
+  if (code === EXIT.inconclusive) return 'inconclusive';
+  if (code !== 0) return 'failed';
   return results.some((result) => result.status === 'partial') ? 'partial' : 'passed';
 }
