@@ -80,7 +80,9 @@ function loadResult(infoFile) {
   }
   let verdict = reportVerdict(report);
   // The suite's exit code is the verdict of record (e.g. a stale expected failure fails with clean runs).
-  if (info.exitCode !== 0 && verdict !== 'failed') verdict = 'failed';
+  // Exit 3: no run failed, but the machine could not decide some run (run again on a quieter machine).
+  if (info.exitCode === 3 && verdict !== 'failed') verdict = 'inconclusive';
+  else if (info.exitCode !== 0 && verdict !== 'failed') verdict = 'failed';
   // Exit 0 with failures in the report: every failure was listed in the expected-failures file.
   if (info.exitCode === 0 && verdict === 'failed') verdict = 'known failures';
   return { ...base, verdict, summary: report.summary, unchecked: uncheckedText(report), note: info.error ?? '' };

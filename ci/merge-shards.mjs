@@ -77,7 +77,8 @@ async function mergeGroup(dir, os, members) {
     },
   });
   const exitCode = result.exitCode ?? 2;
-  const merged = exitCode === 0 || exitCode === 1;
+  // 3: merged, no run failed, but some run is inconclusive (the machine could not decide).
+  const merged = exitCode === 0 || exitCode === 1 || exitCode === 3;
   const info = {
     os,
     arch: first.arch,

@@ -56,6 +56,7 @@ function suiteArgs(env, reportDir) {
   // `--shim-arg=VALUE` keeps a value that starts with "-" from being read as an option of the suite.
   for (const shimArg of linesInput(env.YUME_CI_SHIM_ARGS)) args.push(`--shim-arg=${shimArg}`);
   if (env.YUME_CI_SHARD?.trim()) args.push('--shard', env.YUME_CI_SHARD.trim());
+  if (env.YUME_CI_REPEAT?.trim()) args.push('--repeat', env.YUME_CI_REPEAT.trim());
   // Every run's full stdout, stderr, requests and golden diff (redacted), uploaded with the reports.
   args.push('--artifacts', path.join(reportDir, ARTIFACTS_DIR));
   args.push('--reporter', 'human');

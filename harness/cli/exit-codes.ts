@@ -8,6 +8,8 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 /** Usage error, unreadable input, or a shim that could not be started. */
 export const EXIT_USAGE = 2;
+/** No run failed, but the machine could not decide some required run (R19): run again on a quieter machine. */
+export const EXIT_INCONCLUSIVE = 3;
 
 /** The exit code for each error code a command may end with. */
 export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<string, number>> = {

@@ -38,6 +38,8 @@ interface RunFlags {
   out?: string;
   jobs?: string;
   shard?: string;
+  repeat?: string;
+  flakyOk?: boolean;
   artifacts?: string;
   timeout?: string;
   maxRequestBody?: string;
@@ -111,6 +113,9 @@ function toOptions(shim: string | undefined, flags: RunFlags): RunOptions {
   const jobs = positiveInteger('--jobs', flags.jobs);
   if (jobs !== undefined) options.jobs = jobs;
   if (flags.shard !== undefined) options.shard = parseShard(flags.shard);
+  const repeat = positiveInteger('--repeat', flags.repeat);
+  if (repeat !== undefined) options.repeat = repeat;
+  if (flags.flakyOk) options.flakyOk = true;
   const timeout = positiveInteger('--timeout', flags.timeout);
   if (timeout !== undefined) options.timeoutMs = timeout;
   const maxRequestBody = byteSize('--max-request-body', flags.maxRequestBody);
@@ -264,6 +269,11 @@ export function registerRunCommand(program: Command): void {
       '--shard <i/n>',
       'run only part i of n of the selected runs (balanced by typical duration); merge the reports with merge-reports --shards',
     )
+    .option(
+      '--repeat <n>',
+      'play each selected run n times; a run whose outcome (passed or expected failure / failed / not verified / inconclusive) differs is flaky and fails the suite',
+    )
+    .option('--flaky-ok', 'a flaky run (--repeat) warns instead of failing the suite')
     .option('--timeout <ms>', `per shim process, after which its whole tree is killed (default ${DEFAULT_TIMEOUT_MS})`)
     .option(
       '--max-request-body <size>',

@@ -80,12 +80,16 @@ function notVerifiedList(records: readonly ReportNotVerified[]): string {
 function runSection(run: ReportRun, result: RunResult | undefined, index: number): string {
   const status = run.expectedFailure ? 'expected failure' : run.status;
   const title = escapeHtml(runLabel(run));
-  const failing = run.status === 'failed' && !run.expectedFailure;
+  const failing = (run.status === 'failed' && !run.expectedFailure) || run.status === 'flaky';
   const anchor = `run-${index}`;
   const parts = [
     `<details class="run ${escapeHtml(run.status)}"${failing || run.status === 'error' ? ' open' : ''}><summary><span class="badge">${escapeHtml(status)}</span> ${title}</summary><div class="body" id="${anchor}">`,
   ];
   if (run.notVerified && run.notVerified.length > 0) parts.push(notVerifiedList(run.notVerified));
+  if (run.attempts && run.attempts.length > 1)
+    parts.push(
+      `<p class="nv">${run.status === 'inconclusive' ? 'Inconclusive: the machine could not decide; run again on a quieter machine or with fewer <code>--jobs</code>. ' : ''}Attempts: ${escapeHtml(run.attempts.map((attempt) => attempt.status).join(', '))}</p>`,
+    );
   if (run.limitation) parts.push(`<p class="nv">Declared limitation: ${escapeHtml(String(run.limitation))}</p>`);
   if (run.expectedFailure) parts.push(`<p class="nv">Expected failure: ${escapeHtml(String(run.expectedFailure))}</p>`);
   if (run.artifacts) parts.push(`<p class="muted">Artifacts: <code>${escapeHtml(String(run.artifacts))}</code></p>`);
@@ -112,7 +116,7 @@ h1{font-size:1.4em} h4{margin:1em 0 .3em}
 details.run{border:1px solid #ccc;border-radius:6px;margin:.4em 0;padding:.3em .6em}
 details.run>summary{cursor:pointer;font-weight:600}
 .badge{display:inline-block;min-width:7em;padding:0 .4em;border-radius:4px;color:#fff;background:#888;font-weight:600}
-.passed .badge{background:#2a7d2a}.failed .badge{background:#b3261e}.partial .badge{background:#b7791f}.not-verified .badge{background:#777}
+.passed .badge{background:#2a7d2a}.failed .badge{background:#b3261e}.partial .badge{background:#b7791f}.not-verified .badge{background:#777}.inconclusive .badge{background:#8a6d3b}.flaky .badge{background:#c2410c}
 table.t{border-collapse:collapse;width:100%;table-layout:fixed;font:12px/1.35 ui-monospace,monospace}
 table.t td{vertical-align:top;border-bottom:1px solid #f0f0f0;word-break:break-all;white-space:pre-wrap}
 table.t td.n{width:3em;color:#999;text-align:right;padding-right:.5em}

@@ -10,10 +10,15 @@ import {
   type ReportRun,
   VALIDATE_PROVIDER,
 } from './model.js';
+import { notVerifiedLine } from '../rules/not-verified.js';
 import { runLabel } from './run-label.js';
 import { matrixLines } from './run-matrix.js';
 import { groupRuns, type RunGroup, statusCounts } from './status-groups.js';
 import { findingsByRule, type RuleTally } from './rule-tally.js';
+
+/** What the report says of an inconclusive run (R19). */
+export const INCONCLUSIVE_ADVICE =
+  'the machine could not decide; run again on a quieter machine or with fewer `--jobs`';
 
 export interface HumanOptions {
   /** Use colours (the caller decides: see colorWanted()). */
@@ -91,9 +96,12 @@ function runBlock(c: ChalkInstance, run: ReportRun, group: RunGroup, verbose: bo
     `  ${paint(c, group.key)(group.mark)} ${c.bold(printable(runLabel(run)))}${details ? c.gray(`  (${details})`) : ''}`,
   ];
   if (run.error) out.push(`    ${c.magenta(printable(run.error))}`);
-  if (run.notVerified) out.push(`    ${c.gray('not verified:')} ${printable(String(run.notVerified))}`);
+  const replayed = attemptsLine(run);
+  if (replayed) out.push(`    ${c.yellow(replayed)}`);
+  const skipped = notVerifiedLine(run.notVerified ?? []);
+  if (skipped) out.push(`    ${c.gray('not verified:')} ${printable(skipped)}`);
   // A declared limitation is usually the not-verified reason too: said once.
-  if (run.limitation && !String(run.notVerified ?? '').includes(String(run.limitation)))
+  if (run.limitation && !skipped.includes(String(run.limitation)))
     out.push(`    ${c.gray('declared limitation:')} ${printable(String(run.limitation))}`);
   if (run.expectedFailure) out.push(`    ${c.gray('expected failure:')} ${printable(String(run.expectedFailure))}`);
   if (run.interrupted) out.push(`    ${c.gray('interrupted: the runner was stopped while this run was going')}`);
@@ -150,11 +158,23 @@ function verdictLine(c: ChalkInstance, report: ConformanceReport): string {
     passed: '✔ conforms',
     failed: '✘ does not conform',
     partial: '◐ conforms, with declared limitations',
+    inconclusive: '? the machine could not decide',
   };
   const word = text[verdict] ?? `? ${verdict}`;
   const color = verdict === 'passed' ? c.green.bold : verdict === 'failed' ? c.red.bold : c.yellow.bold;
   const source = typeof report.verdict === 'string' ? `yume-conformance: ${verdict.toUpperCase()}, ` : '';
   return color(`${source}${word}${exit}`);
+}
+
+/** One line for a run played more than once: inconclusive, flaky, or played again. */
+function attemptsLine(run: ReportRun): string | undefined {
+  const attempts = run.attempts ?? [];
+  if (run.status === 'inconclusive') return `inconclusive after ${attempts.length} attempts: ${INCONCLUSIVE_ADVICE}`;
+  if (run.status === 'flaky')
+    return `flaky: the outcome differed over ${attempts.length} attempts (${attempts.map((attempt) => attempt.status).join(', ')})`;
+  return attempts.length > 1
+    ? `played ${attempts.length} times (${attempts.map((attempt) => attempt.status).join(', ')})`
+    : undefined;
 }
 
 export function renderHuman(report: ConformanceReport, options: HumanOptions): string {
@@ -197,6 +217,10 @@ export function renderHuman(report: ConformanceReport, options: HumanOptions): s
       '',
     );
   lines.push(countsLine(c, report));
+  const { inconclusive, attempts } = report.summary;
+  if (inconclusive) lines.push(c.yellow(`${inconclusive} inconclusive: ${INCONCLUSIVE_ADVICE}`));
+  if (attempts !== undefined && attempts > report.runs.length)
+    lines.push(c.gray(`${attempts} attempts in all (runs played again or repeated)`));
   const byRule = notVerifiedByRule(report.runs);
   if (byRule.length > 0)
     lines.push(c.gray(`not verified, per rule: ${byRule.map(([rule, count]) => `${rule} ${count}`).join(', ')}`));

@@ -10,7 +10,15 @@ import type { LoadedReport } from './merge-shards.js';
 import type { ReportRun } from './model.js';
 
 /** Worst first: a cell shows the worst status among its runs. */
-const SEVERITY: Record<string, number> = { error: 0, failed: 1, 'not-verified': 2, partial: 3, passed: 4 };
+const SEVERITY: Record<string, number> = {
+  error: 0,
+  failed: 1,
+  flaky: 1,
+  inconclusive: 2,
+  'not-verified': 2,
+  partial: 3,
+  passed: 4,
+};
 
 interface Cell {
   worst: ReportRun;
@@ -58,7 +66,7 @@ body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse}th,td{border:1px solid #ddd;padding:.25em .6em;text-align:left}
 th.scenario{font-weight:600}td.c a{display:block;color:#fff;text-decoration:none;font-weight:600;padding:.1em .4em;border-radius:3px}
 .passed a{background:#2a7d2a}.failed a{background:#b3261e}.error a{background:#6b1d9a}.partial a{background:#b7791f}
-.not-verified a{background:#777}.muted{color:#777}
+.not-verified a{background:#777}.inconclusive a{background:#8a6d3b}.flaky a{background:#c2410c}.muted{color:#777}
 `;
 
 /** Writes index.html and shim-N.html into `dir`; returns the path of index.html. */

@@ -53,6 +53,14 @@ function testcase(run: ReportRun): string {
   } else if (run.status === 'not-verified') {
     const why = skipped.length > 0 ? notVerifiedLine(skipped) : run.findings[0]?.message;
     parts.push(`      <skipped message="${xmlEscape(why ?? 'not verified')}"/>`);
+  } else if (run.status === 'inconclusive') {
+    const message = `inconclusive after ${run.attempts?.length ?? 1} attempts: the machine could not decide (${notVerifiedLine(run.notVerified ?? [])})`;
+    parts.push(`      <skipped message="${xmlEscape(message)}"/>`);
+  } else if (run.status === 'flaky') {
+    const outcomes = (run.attempts ?? []).map((attempt) => attempt.status).join(', ');
+    parts.push(
+      `      <failure message="${xmlEscape(`flaky: the outcome differed over the attempts (${outcomes})`)}" type="flaky">${xmlEscape(outcomes)}</failure>`,
+    );
   }
   if (other.length > 0) parts.push(`      <system-out>${xmlEscape(other.map(findingText).join('\n'))}</system-out>`);
   parts.push('    </testcase>');
@@ -61,8 +69,8 @@ function testcase(run: ReportRun): string {
 
 export function renderJunit(report: ConformanceReport): string {
   const { summary, runs } = report;
-  const failures = runs.filter((r) => r.status === 'failed').length;
-  const skipped = runs.filter((r) => r.status === 'not-verified').length;
+  const failures = runs.filter((r) => r.status === 'failed' || r.status === 'flaky').length;
+  const skipped = runs.filter((r) => r.status === 'not-verified' || r.status === 'inconclusive').length;
   const errors = runs.filter((r) => r.status === 'error').length;
   // No run took place (the shim could not be started): said as a property of the empty suite.
   const startFailure =

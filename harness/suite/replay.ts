@@ -13,10 +13,6 @@ import type { RunAttempt, RunResult } from '../runner/results/run-types.js';
 /** Attempts of a run the machine leaves undecided, the first included. */
 export const MAX_ATTEMPTS = 3;
 
-/** What the human report says of an inconclusive run. */
-export const INCONCLUSIVE_ADVICE =
-  'the machine could not decide; run again on a quieter machine or with fewer `--jobs`';
-
 export interface ReplayContext {
   expected: readonly ExpectedFailure[];
   os: string;
