@@ -28,7 +28,7 @@ import {
   type NotVerified,
   type NotVerifiedCause,
 } from '../rules/not-verified.js';
-import { machineUndecided } from './checks/machine-undecided.js';
+import { machineUndecided } from './results/machine-undecided.js';
 import type {
   ProcessRecord,
   RequestRecord,

@@ -104,7 +104,7 @@ describe('toCanonicalEvents', () => {
     );
     expect(events).toEqual([
       { kind: 'usage', line: 1, inputTokens: 3, outputTokens: 4 },
-      { kind: 'usage', line: 2, inputTokens: 5, outputTokens: 6 },
+      { kind: 'usage', line: 2, inputTokens: 5, outputTokens: 6, nested: true },
       { kind: 'error', line: 3, message: 'boom' },
       { kind: 'error', line: 4, message: 'nested boom' },
       { kind: 'system', line: 5, subtype: 'api_retry' },

@@ -166,6 +166,7 @@ describe('merging shards that ran nothing, or noted something on their suite', (
       runs: [],
       suiteVersion: '1',
       protocolVersion: '1.2',
+      reportVersion: '2.0',
       shim: 'my-shim',
       platform: 'linux',
       capabilities: 'default',

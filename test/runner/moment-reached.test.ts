@@ -2,6 +2,7 @@
 // the shim never reached the scripted moment in its own time, is the shim's own MUST finding, and the checks
 // that assume the moment (the golden of the interrupted turn, the acknowledgement) are not verified rather than
 // failed. When the machine's load took the fallback's time, the moment is undecided instead (played again).
+import { notVerifiedLine } from '../../harness/rules/not-verified.js';
 import { describe, expect, it } from 'vitest';
 import { TimerScope } from '../../harness/process/timer-scope.js';
 import { CAP_FACTOR } from '../../harness/runner/execution/fair-deadline.js';
@@ -25,10 +26,12 @@ describe.runIf(posix)('a shim that never reaches the interrupt moment', () => {
     expect(result.status).toBe('failed');
     expect(result.findings.map((finding) => finding.rule)).not.toContain('golden.text');
     expect(result.findings.map((finding) => finding.rule)).not.toContain('interrupt.acknowledged');
-    expect(result.notVerified).toMatch(
+    expect(notVerifiedLine(result.notVerified ?? [])).toMatch(
       /golden\.text: .* not compared: the turn was interrupted or killed by the fallback/,
     );
-    expect(result.notVerified).toMatch(/interrupt\.acknowledged: turn 1: the interrupt came by the fallback/);
+    expect(notVerifiedLine(result.notVerified ?? [])).toMatch(
+      /interrupt\.acknowledged: turn 1: the interrupt came by the fallback/,
+    );
     // Not the machine's doing: nothing to play again.
     expect(result.machineUndecided ?? []).toEqual([]);
   });

@@ -15,7 +15,7 @@ import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
 import { compareKilledWithGolden } from './kill-checks.js';
 import type { CheckInput, CheckOutput } from './check-types.js';
 import { about, eventsOf, prefixed } from './run-events.js';
-import { undecidedByMachine } from './machine-undecided.js';
+import { undecidedByMachine } from '../results/machine-undecided.js';
 import { missedAMoment } from './moment-checks.js';
 
 export function goldenChecks(

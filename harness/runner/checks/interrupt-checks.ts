@@ -13,7 +13,7 @@ import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-cloc
 import { machineShare } from '../execution/fair-deadline.js';
 import { checkNotVerified } from '../../rules/not-verified.js';
 import { about, turnEvents } from './run-events.js';
-import { type NotVerifiedSink, notVerifiedSink, undecidedByMachine } from './machine-undecided.js';
+import { type NotVerifiedSink, notVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
 
 /** `sink` collects what could not be judged (what the machine's load kept from it, a missed moment). */
 export function interruptChecks(

@@ -5,7 +5,7 @@
 import type { Finding } from '../../rules/types.js';
 import { runFinding } from '../../rules/finding.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
-import { type NotVerifiedSink, undecidedByMachine } from './machine-undecided.js';
+import { type NotVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
 import { describeMissed, type MissedMoment } from '../execution/moment-fallback.js';
 import { about } from './run-events.js';
 

@@ -11,7 +11,7 @@ import { orphanedToolFindings } from './kill-checks.js';
 import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-clock.js';
 import { machineShare, CAP_FACTOR, MACHINE_CAUSE } from '../execution/fair-deadline.js';
 import { about, eventsOf, lineTime } from './run-events.js';
-import { type NotVerifiedSink, notVerifiedSink, undecidedByMachine } from './machine-undecided.js';
+import { type NotVerifiedSink, notVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
 
 /** `sink` collects what the machine's load kept from being judged. */
 export function processChecks(

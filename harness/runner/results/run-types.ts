@@ -11,7 +11,7 @@ import type { WorkspaceTemplates } from '../setup/git-workspace.js';
 import type { Invocation } from '../config/invocation.js';
 import type { ProviderId } from '../config/providers.js';
 import type { DialectSeen } from './dialect-seen.js';
-import type { MachineUndecided } from '../checks/machine-undecided.js';
+import type { MachineUndecided } from './machine-undecided.js';
 
 /** One point of the matrix: a scenario run once for a provider under an invocation, profile, dialect and chunking. */
 export interface RunSpec {
