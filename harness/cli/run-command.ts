@@ -27,6 +27,7 @@ import type { OfficialCliSettings } from '../official-cli/backend.js';
 import { OFFICIAL_CLI_NAMES, type OfficialCliName } from '../official-cli/script-types.js';
 import { requiredUnder } from '../mock/scenario/scenario-types.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../mock/mock-server.js';
+import { runnerPlatform } from '../process/platform.js';
 
 interface RunFlags {
   provider?: string[];
@@ -155,7 +156,7 @@ function listRuns(options: RunOptions): string {
     shimArgs: [],
     userEnv: {},
     timeoutMs: DEFAULT_TIMEOUT_MS,
-    platform: process.platform,
+    platform: runnerPlatform(),
     capabilities: suite.capabilities,
     protocolVersion: PROTOCOL_VERSION,
   };

@@ -14,6 +14,7 @@ import { prepareOfflineEnvironment, type MockEndpoints } from './real/offline-en
 import { writeRealCliWrapper } from './real/wrapper.js';
 import type { OfficialCliName, ScriptScenario } from './script-types.js';
 import { type CliLogEntry, writeState } from './state.js';
+import { runnerPlatform } from '../process/platform.js';
 
 export type OfficialCliMode = 'fake' | 'real';
 
@@ -153,7 +154,7 @@ export async function installOfficialCli(
       ...common,
     };
   }
-  if ((options.platform ?? process.platform) === 'win32')
+  if ((options.platform ?? runnerPlatform()) === 'win32')
     return {
       notVerified: runNotVerified(
         'platform',

@@ -2,7 +2,7 @@
 // then `sleep 30`) from the other processes a shim starts (a launcher's helpers, a wrapper's `sleep 0.5`).
 import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
-import type { PlatformName } from './platform.js';
+import { hasProcFiles, type PlatformName } from './platform.js';
 
 /** Whether command lines can be read on `platform` (Windows would need a PowerShell start per process). */
 export function canReadCommandLines(platform: PlatformName): boolean {
@@ -11,7 +11,7 @@ export function canReadCommandLines(platform: PlatformName): boolean {
 
 /** The argv of `pid`, or undefined when it ended or cannot be read. */
 export async function commandLineOf(pid: number, platform: PlatformName): Promise<string[] | undefined> {
-  if (platform === 'linux' || platform === 'android') {
+  if (hasProcFiles(platform)) {
     try {
       const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       // A zombie's cmdline is empty: it no longer runs anything.

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
+import { hasProcFiles, type PlatformName } from './platform.js';
 
 /** Cumulative ms waited for a CPU so far, or undefined when it cannot be read (now). */
 export type CpuWaitClock = () => number | undefined;
@@ -44,11 +45,11 @@ const fileClock =
 
 /** The CPU wait of a run: its cgroup leaf's pressure where there is one, else the shim's main thread. */
 export function cpuWaitClock(options: {
-  platform: NodeJS.Platform | string;
+  platform: PlatformName;
   pid: number | undefined;
   cgroupPath?: string;
 }): CpuWaitClock {
-  if (options.platform !== 'linux') return () => undefined;
+  if (!hasProcFiles(options.platform)) return () => undefined;
   const { cgroupPath, pid } = options;
   if (cgroupPath !== undefined) {
     const pressure = fileClock(path.join(cgroupPath, 'cpu.pressure'), pressureSomeTotalMs);

@@ -21,6 +21,19 @@ function startedAfter(a: string, b: string): boolean {
   return BigInt(a) >= BigInt(b);
 }
 
+/**
+ * Every process some run's tracker took as its own (pid@start), across the runs of this runner, most recent
+ * last. A process one run tracks is tied to that run: another run's untied-orphan check (untied-orphans.ts)
+ * must not count it as an escape of its own (a killed shim's tools are orphaned to init while other runs end).
+ */
+const trackedByRuns = new Set<string>();
+const TRACKED_BY_RUNS_SIZE = 16_384;
+
+/** Whether some run of this runner tracks (or tracked) `info` as its descendant. */
+export function trackedByARun(info: ProcessInfo): boolean {
+  return trackedByRuns.has(identity(info));
+}
+
 export interface DescendantTrackerOptions {
   rootPid: number;
   table: ProcessTable;
@@ -66,6 +79,13 @@ export class DescendantTracker {
   /** The root's start time, once a sample saw it (the table's units). */
   rootStartTime(): string | undefined {
     return this.rootStart;
+  }
+
+  private remember(info: ProcessInfo): void {
+    const key = identity(info);
+    this.known.set(key, info);
+    if (trackedByRuns.size >= TRACKED_BY_RUNS_SIZE) trackedByRuns.delete(trackedByRuns.values().next().value!);
+    trackedByRuns.add(key);
   }
 
   /** Every descendant seen so far (not the root itself). */
@@ -132,7 +152,7 @@ export class DescendantTracker {
       for (const child of childrenOf(pid)) {
         const childInfo = info(child);
         if (!childInfo || child === rootPid) continue;
-        if (!this.known.has(identity(childInfo))) this.known.set(identity(childInfo), childInfo);
+        if (!this.known.has(identity(childInfo))) this.remember(childInfo);
         queue.push(child);
       }
     }
@@ -152,7 +172,7 @@ export class DescendantTracker {
     for (const pid of members) {
       if (pid === rootPid || knownPids.has(pid)) continue;
       const memberInfo = info(pid);
-      if (memberInfo && !gone(memberInfo)) this.known.set(identity(memberInfo), memberInfo);
+      if (memberInfo && !gone(memberInfo)) this.remember(memberInfo);
     }
   }
 
@@ -182,7 +202,7 @@ export class DescendantTracker {
         if (info.pid === rootPid || this.known.has(identity(info))) continue;
         const inGroup = processGroup && info.pgid === rootPid;
         if (inGroup || parents.has(info.ppid) || orphanOfRoot(info)) {
-          this.known.set(identity(info), info);
+          this.remember(info);
           parents.add(info.pid);
           added = true;
         }
@@ -196,7 +216,7 @@ export class DescendantTracker {
     if (!environmentMarker || !table.withEnvironmentEntry) return;
     try {
       for (const info of await table.withEnvironmentEntry(environmentMarker, rootPid, candidates)) {
-        if (info.pid !== rootPid && info.pid !== process.pid) this.known.set(identity(info), info);
+        if (info.pid !== rootPid && info.pid !== process.pid) this.remember(info);
       }
     } catch {
       // best effort: the group and the parent chain still apply

@@ -2,7 +2,7 @@
 // (cheap enough to poll), macOS and other POSIX systems ask `ps`, Windows asks CIM through PowerShell.
 import { readdirSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
-import type { PlatformName } from './platform.js';
+import { hasProcFiles, type PlatformName } from './platform.js';
 
 export interface ProcessInfo {
   pid: number;
@@ -163,10 +163,13 @@ export function parsePsOutput(text: string): ProcessInfo[] {
 }
 
 export class PsProcessTable implements ProcessTable {
+  /** Every process: `ps` cannot list only newer pids, and pids wrap around (callers filter what they need). */
   async snapshot(): Promise<ProcessInfo[]> {
     const { stdout } = await execa('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart=,comm='], {
       reject: false,
       timeout: 10_000,
+      // lstart in the C locale's words, which untied-orphans.ts reads as a date.
+      env: { LC_ALL: 'C' },
     });
     return parsePsOutput(String(stdout));
   }
@@ -204,14 +207,14 @@ export class WindowsProcessTable implements ProcessTable {
 
 /** The table for a platform. */
 export function processTableFor(platform: PlatformName): ProcessTable {
-  if (platform === 'linux' || platform === 'android') return new LinuxProcessTable();
+  if (hasProcFiles(platform)) return new LinuxProcessTable();
   if (platform === 'win32') return new WindowsProcessTable();
   return new PsProcessTable();
 }
 
 /** How often a run's descendants are sampled: /proc is cheap, `ps` and PowerShell are not. */
 export function pollIntervalFor(platform: PlatformName): number {
-  if (platform === 'linux' || platform === 'android') return 100;
+  if (hasProcFiles(platform)) return 100;
   // Each Windows sample starts PowerShell: sample rarely; the final sweep follows the (never reparented)
   // parent pids instead.
   if (platform === 'win32') return 5000;

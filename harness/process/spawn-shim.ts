@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DescendantTracker } from './descendants.js';
 import { killTree, signalProcessGroup } from './kill-tree.js';
-import { isWindows, usesProcessGroups, type PlatformName } from './platform.js';
+import { isWindows, usesProcessGroups, type PlatformName, hasProcFiles, runnerPlatform } from './platform.js';
 import { pollIntervalFor, processTableFor, type ProcessInfo, type ProcessTable } from './process-table.js';
 import { shimSpawnCommand, type SpawnCommand } from './shim-command.js';
 import { withTimeout } from './timer-scope.js';
@@ -16,6 +16,7 @@ import { cpuWaitClock } from './cpu-wait.js';
 import { ownTimeTimeout } from './own-time-timeout.js';
 import { loopStalls } from './loop-stalls.js';
 import { exitWatcher, type ExitWatch } from './exit-watcher.js';
+import { untiedOrphans } from './untied-orphans.js';
 import { describeSpawnError, notStarted, wrapperStartFailure } from './start-failure.js';
 import type { ShimExit, ShimProcess, StdoutChunkTime } from './shim-process.js';
 
@@ -55,7 +56,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts a shim. Spawn failures do not throw: they end in `done` with `spawnError`. */
 export function spawnShim(options: SpawnShimOptions): ShimProcess {
-  const platform = options.platform ?? process.platform;
+  const platform = options.platform ?? runnerPlatform();
   const maxStdout = options.maxStdoutBytes ?? DEFAULT_MAX_STDOUT_BYTES;
   const maxStderr = options.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES;
   const stdioGraceMs = options.stdioGraceMs ?? 1000;
@@ -133,7 +134,8 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
   // The exit's time as a thread the runner's loop cannot stall saw it (exit-watcher.ts), once a deadline is on.
   let exitWatch: ExitWatch | undefined;
   const watchExit = () => {
-    if (!exitWatch && !exitSeen && pid !== undefined) exitWatch = exitWatcher.watch(pid);
+    // The watcher polls /proc/<pid>/stat: elsewhere the exit is timed by the runner's own loop.
+    if (!exitWatch && !exitSeen && pid !== undefined && hasProcFiles(platform)) exitWatch = exitWatcher.watch(pid);
   };
 
   let wakeUp: () => void = () => undefined;
@@ -277,8 +279,9 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     }
     untrack();
     await options.cgroup?.remove();
+    // Windows never reparents to init (its children keep naming the dead parent): nothing to look for there.
     const untied =
-      !options.cgroup && platform === 'linux' && pid !== undefined ? await untiedOrphans(table, pid, tracker) : [];
+      !options.cgroup && !isWindows(platform) && pid !== undefined ? await untiedOrphans(table, pid, tracker) : [];
     return {
       command,
       pid,
@@ -344,30 +347,4 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     exited: () => exitSeen || exitWatch?.interval() !== undefined,
     done,
   };
-}
-
-/**
- * Processes with a pid above the shim's, a start time not before its start, reparented to init (a daemonised
- * double fork ends there) and not known as the run's: only their start time links them to the run.
- */
-async function untiedOrphans(
-  table: ProcessTable,
-  rootPid: number,
-  tracker: DescendantTracker | undefined,
-): Promise<ProcessInfo[]> {
-  const rootStart = tracker?.rootStartTime();
-  if (rootStart === undefined || !/^\d+$/.test(rootStart)) return [];
-  const known = new Set((tracker?.seen() ?? []).map((info) => info.pid));
-  try {
-    return (await table.snapshot(rootPid)).filter(
-      (info) =>
-        info.ppid === 1 &&
-        info.state !== 'Z' &&
-        !known.has(info.pid) &&
-        /^\d+$/.test(info.start) &&
-        BigInt(info.start) >= BigInt(rootStart),
-    );
-  } catch {
-    return [];
-  }
 }

@@ -9,7 +9,7 @@ import { loadAllScenarios } from '../mock/scenario/scenario-loader.js';
 import { defaultTranscriptsDir } from '../mock/package-paths.js';
 import type { LoadedScenario } from '../mock/scenario/scenario-types.js';
 import { findPackageRoot } from '../package-root.js';
-import type { PlatformName } from '../process/platform.js';
+import { runnerPlatform, type PlatformName } from '../process/platform.js';
 import type { Profile } from '../rules/types.js';
 import {
   capabilitiesFrom,
@@ -179,7 +179,7 @@ export function resolveSuite(options: RunOptions): ResolvedSuite {
   const shim = usingReference ? bundledReferenceShim() : path.resolve(options.shim!);
   if (usingReference && !existsSync(shim))
     throw new UsageError(`the bundled reference shim ${shim} is missing: run \`npm run build\``);
-  const platform = options.platform ?? process.platform;
+  const platform = options.platform ?? runnerPlatform();
   // A path must exist and be startable; a bare command name must be on the shim's PATH.
   const startProblem = usingReference
     ? undefined

@@ -40,6 +40,7 @@ import { loopStalls } from '../process/loop-stalls.js';
 import { defaultWatchedRoots, HomeTempWatch } from './home-temp-watch.js';
 import { exitWatcher } from '../process/exit-watcher.js';
 import { playRun } from './replay.js';
+import { runnerPlatform } from '../process/platform.js';
 
 export { bundledReferenceShim, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, resolveSuite, suiteVersion };
 export type { ResolvedSuite, RunOptions };
@@ -155,7 +156,7 @@ export interface ConformanceRunOutcome {
 /** Like runConformance(), and also returns each run's full result for reporters that show more (html). */
 export async function runConformanceWithResults(options: RunOptions = {}): Promise<ConformanceRunOutcome> {
   const suite = resolveSuite(options);
-  const platform = options.platform ?? process.platform;
+  const platform = options.platform ?? runnerPlatform();
   if (suite.startProblem)
     return { report: notStartedReport(suite, options, platform, suite.startProblem), results: [] };
   const scratch = suiteScratchDirectory(options.officialCli?.mode);

@@ -13,6 +13,7 @@
 import { accessSync, constants, mkdirSync, readFileSync, statfsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runnerPlatform } from '../../process/platform.js';
 
 export const SCRATCH_DIR_VARIABLE = 'YUME_CONFORMANCE_SCRATCH_DIR';
 const SHARED_MEMORY = '/dev/shm';
@@ -90,7 +91,7 @@ export function tmpfsMountOptions(mountinfo: string, dir: string): string[] | un
 
 function systemProbe(): ScratchProbe {
   return {
-    platform: process.platform,
+    platform: runnerPlatform(),
     env: process.env,
     tmpfsOptions: (dir) => {
       try {
