@@ -162,9 +162,36 @@ export function parsePsOutput(text: string): ProcessInfo[] {
   return processes;
 }
 
+/**
+ * `ps` costs a program start and a walk over every process, and each run samples every 300 ms: the runs share one
+ * `ps` at a time. A call made while one runs waits for the next, which starts after it and serves every call made
+ * meanwhile, so each caller still gets a table read after its call.
+ */
 export class PsProcessTable implements ProcessTable {
+  private static running: Promise<ProcessInfo[]> | undefined;
+  private static next: Promise<ProcessInfo[]> | undefined;
+
   /** Every process: `ps` cannot list only newer pids, and pids wrap around (callers filter what they need). */
-  async snapshot(): Promise<ProcessInfo[]> {
+  snapshot(): Promise<ProcessInfo[]> {
+    if (!PsProcessTable.running) return PsProcessTable.start();
+    PsProcessTable.next ??= PsProcessTable.running
+      .catch(() => undefined)
+      .then(() => {
+        PsProcessTable.next = undefined;
+        return PsProcessTable.start();
+      });
+    return PsProcessTable.next;
+  }
+
+  private static start(): Promise<ProcessInfo[]> {
+    const running = PsProcessTable.read().finally(() => {
+      if (PsProcessTable.running === running) PsProcessTable.running = undefined;
+    });
+    PsProcessTable.running = running;
+    return running;
+  }
+
+  private static async read(): Promise<ProcessInfo[]> {
     const { stdout } = await execa('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart=,comm='], {
       reject: false,
       timeout: 10_000,

@@ -80,6 +80,11 @@ export interface ShimProcess {
   kill(): void;
   /** Descendants seen so far (sampled in the background). */
   descendants(): ProcessInfo[];
+  /**
+   * Takes a sample of the descendants now: before a kill that orphans them (the app-style SIGKILL), so a tool
+   * started since the last background sample is still known as the run's once its parent is gone.
+   */
+  sampleDescendants?(): Promise<void>;
   /** How long the run's processes have waited for a CPU so far (Linux; cpu-wait.ts). */
   cpuWait?: CpuWaitClock;
   /** Starts timing the exit on the exit watcher (a deadline is on; exit-watcher.ts). */

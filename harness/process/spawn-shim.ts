@@ -342,6 +342,9 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     },
     kill: killNow,
     descendants: () => tracker?.seen() ?? [],
+    sampleDescendants: async () => {
+      await tracker?.poll();
+    },
     cpuWait,
     watchExit,
     exited: () => exitSeen || exitWatch?.interval() !== undefined,

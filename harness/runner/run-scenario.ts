@@ -40,7 +40,8 @@ import type {
 } from './results/run-types.js';
 import { capPerRule, causesFirst } from './finding-order.js';
 import { WorkspaceTemplates } from './setup/git-workspace.js';
-import { createRunDirectories, removeRunDirectories, runnerEntries } from './setup/workspace.js';
+import { createRunDirectories, runnerEntries } from './setup/workspace.js';
+import { removeRunFolders, withCleanupFinding } from './run-cleanup.js';
 
 export interface Preflight {
   /** Run the scenario in persistent mode (its own mode, or an interrupt that must go through stdin on Windows). */
@@ -320,7 +321,9 @@ async function runPrepared(
   mock.events.on('client-closed', (request: { index: number }) =>
     note('mock', `request #${request.index + 1}: connection closed by the shim`),
   );
-  try {
+  // What the shim ran, for the cleanup: its tracked processes are ended if the folders cannot be removed.
+  let executed: ExecutedProcess[] = [];
+  const judge = async (): Promise<RunResult> => {
     await writeAuthHelpers(dirs.bin, credentials);
     let harnessEnv: Record<string, string> = {};
     let installed: InstalledOfficialCli | undefined;
@@ -419,6 +422,7 @@ async function runPrepared(
     });
     if ('notVerified' in execution)
       return notVerifiedResult(spec, { persistent: check.persistent, notVerified: execution.notVerified });
+    executed = execution.processes;
     const requests = mock.requests();
     phaseEnd('executeMs');
     for (const process of execution.processes) phases.spawnMs += process.exit.spawnMs ?? 0;
@@ -485,11 +489,27 @@ async function runPrepared(
       directories: { workspace: dirs.workspace, home: dirs.home },
       phases,
     };
+  };
+  let result: RunResult | undefined;
+  try {
+    result = await judge();
   } finally {
     phaseStart = performance.now();
     await mock.close();
     phaseEnd('mockMs');
-    if (!settings.keepDirectories) await removeRunDirectories(dirs);
+    if (!settings.keepDirectories) {
+      // Judging is over: a folder that cannot be removed is one more finding before the verdict is final (R20).
+      const failure = await removeRunFolders(dirs, {
+        platform: settings.platform,
+        processes: executed,
+        ...(settings.removeDirectories ? { remove: settings.removeDirectories } : {}),
+      });
+      if (failure && result) {
+        result = withCleanupFinding(result, failure, dirs.root);
+        note('runner', `the run's folder could not be removed: ${failure.error.split('\n')[0]}`);
+      }
+    }
     phaseEnd('cleanupMs');
   }
+  return result;
 }

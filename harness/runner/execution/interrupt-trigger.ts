@@ -349,6 +349,8 @@ export async function killWhenDue(
     context.note('runner', `turn ${turnIndex + 1} ended before the kill was due`);
     return undefined;
   }
+  // The shim's tools outlive the kill, orphaned: sampled first, they stay known as this run's (kill-checks.ts).
+  await shim.sampleDescendants?.();
   const atMs = shim.elapsedMs();
   const delivered = killPid(shim);
   context.note('runner', `SIGKILL to the shim's pid ${shim.pid} at ${seconds(atMs)}: ${triggered.cause}`);

@@ -1,4 +1,5 @@
 import type { SuiteCgroup } from '../../process/cgroup.js';
+import type { DirectoryRemover } from '../run-cleanup.js';
 // Types shared by the runner's steps: what one run is (a point of the matrix), the settings of the whole
 // suite, and what a run produced (findings for the reports, transcripts and requests for the HTML page).
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
@@ -59,6 +60,8 @@ export interface SuiteSettings {
   workspaces?: WorkspaceTemplates;
   /** Fake official CLIs (default) or the real ones (`--cli real`, `--cli-path`). */
   officialCli?: OfficialCliSettings;
+  /** Removes a run's folders (default: removeRunDirectories, workspace.ts); tests make it fail as Windows does. */
+  removeDirectories?: DirectoryRemover;
 }
 
 export interface TimelineEntry {
