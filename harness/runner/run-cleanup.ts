@@ -53,7 +53,8 @@ async function attempt(remove: DirectoryRemover, directories: RunDirectories): P
     return undefined;
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    return code ? `${code}: ${message}` : message;
+    // Node's own messages start with the code already ("EBUSY: resource busy or locked, ...").
+    return code && !message.startsWith(code) ? `${code}: ${message}` : message;
   }
 }
 

@@ -11,6 +11,8 @@ import type { ProviderId } from '../../../harness/runner/config/providers.js';
 import { SuiteCgroup } from '../../../harness/process/cgroup.js';
 import { runScenario } from '../../../harness/runner/run-scenario.js';
 import type { RunResult } from '../../../harness/runner/results/run-types.js';
+import type { DirectoryRemover } from '../../../harness/runner/run-cleanup.js';
+import type { RunResult } from '../../../harness/runner/results/run-types.js';
 import type { Profile } from '../../../harness/rules/types.js';
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -37,6 +39,8 @@ export interface FixtureRun {
   suiteCgroup?: SuiteCgroup;
   /** 'process-group' forces the fallback (no cgroup). */
   isolation?: 'process-group';
+  /** Removes the run's folders instead of the harness's own remover. */
+  removeDirectories?: DirectoryRemover;
 }
 
 /** One cgroup for the runs of this test process, as `yume-conformance run` makes one per invocation. */
@@ -93,6 +97,7 @@ export async function runFixture(
       ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
       ...(options.maxRequestBodyBytes ? { maxRequestBodyBytes: options.maxRequestBodyBytes } : {}),
       ...(options.keepDirectories ? { keepDirectories: true } : {}),
+      ...(options.removeDirectories ? { removeDirectories: options.removeDirectories } : {}),
       ...(options.isolation === 'process-group' ? {} : withSuiteCgroup(options.suiteCgroup ?? defaultCgroup())),
       workspaces,
     },
