@@ -11,16 +11,17 @@ import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
 import type { RunResult } from './results/run-types.js';
 import { removeRunDirectories, type RunDirectories } from './setup/workspace.js';
+import type { RunResult } from './results/run-types.js';
+import type { ShimExit } from '../process/shim-process.js';
+import { type DirectoryRemover, removeRunDirectories, type RunDirectories } from './setup/workspace.js';
 
-/** Removes a run's folders (rejects when it cannot). */
-export type DirectoryRemover = (directories: RunDirectories) => Promise<void>;
 /** Ends processes the run left (best effort: a process that cannot be ended stays). */
 export type ProcessEnder = (processes: ProcessInfo[]) => Promise<void>;
 
 export interface CleanupOptions {
   platform: PlatformName;
   /** The run's processes as the harness executed them: their tracked descendants and untied orphans. */
-  processes: readonly ExecutedProcess[];
+  processes: readonly { exit: Pick<ShimExit, 'descendantsSeen' | 'untied'> }[];
   remove?: DirectoryRemover;
   end?: ProcessEnder;
   /** The processes running now (default: the platform's process table). */

@@ -61,8 +61,7 @@ async function toolIn(directories: RunDirectories): Promise<ProcessInfo> {
   throw new Error('sleep did not start');
 }
 
-const executedWith = (descendants: ProcessInfo[]) =>
-  [{ exit: { descendantsSeen: descendants } }] as unknown as ExecutedProcess[];
+const executedWith = (descendants: ProcessInfo[]) => [{ exit: { descendantsSeen: descendants } }];
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);

@@ -101,6 +101,9 @@ export function copyTree(from: string, to: string, skip?: (source: string) => bo
   }
 }
 
+/** Removes a run's folders (rejects when it cannot): removeRunDirectories, or a test's stand-in. */
+export type DirectoryRemover = (directories: RunDirectories) => Promise<void>;
+
 export async function removeRunDirectories(directories: RunDirectories): Promise<void> {
   try {
     rmSync(directories.root, { recursive: true, force: true });
