@@ -32,7 +32,7 @@ describe('.github/workflows/ci.yml', () => {
     expect(upload.with.path).toBe('reports/');
   });
 
-  it('runs the other platforms\' paths on Linux (npm run test:platforms, as root) and uploads its report', () => {
+  it("runs the other platforms' paths on Linux (npm run test:platforms, as root) and uploads its report", () => {
     const platforms = workflow.jobs.platforms;
     expect(platforms['runs-on']).toBe('ubuntu-latest');
     expect(platforms.if).toBe("github.event_name != 'schedule'");
