@@ -10,10 +10,8 @@ import type { PlatformName } from '../process/platform.js';
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
 import type { RunResult } from './results/run-types.js';
-import { removeRunDirectories, type RunDirectories } from './setup/workspace.js';
-import type { RunResult } from './results/run-types.js';
+import { removeRunDirectories, type RunDirectories, type DirectoryRemover } from './setup/workspace.js';
 import type { ShimExit } from '../process/shim-process.js';
-import { type DirectoryRemover, removeRunDirectories, type RunDirectories } from './setup/workspace.js';
 
 /** Ends processes the run left (best effort: a process that cannot be ended stays). */
 export type ProcessEnder = (processes: ProcessInfo[]) => Promise<void>;

@@ -1,6 +1,4 @@
 import type { SuiteCgroup } from '../../process/cgroup.js';
-import type { DirectoryRemover } from '../run-cleanup.js';
-import type { SuiteCgroup } from '../../process/cgroup.js';
 import type { DirectoryRemover } from '../setup/workspace.js';
 // Types shared by the runner's steps: what one run is (a point of the matrix), the settings of the whole
 // suite, and what a run produced (findings for the reports, transcripts and requests for the HTML page).

@@ -12,9 +12,7 @@ import { SuiteCgroup } from '../../../harness/process/cgroup.js';
 import { runScenario } from '../../../harness/runner/run-scenario.js';
 import type { RunResult } from '../../../harness/runner/results/run-types.js';
 import type { DirectoryRemover } from '../../../harness/runner/run-cleanup.js';
-import type { RunResult } from '../../../harness/runner/results/run-types.js';
 import type { DirectoryRemover } from '../../../harness/runner/setup/workspace.js';
-import type { RunResult } from '../../../harness/runner/results/run-types.js';
 import type { Profile } from '../../../harness/rules/types.js';
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
