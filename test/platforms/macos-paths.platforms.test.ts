@@ -146,6 +146,10 @@ const namespaces = await new Promise<boolean>((resolve) => {
   probe.on('error', () => resolve(false));
   probe.on('exit', (code) => resolve(code === 0));
 });
+if (!namespaces)
+  console.log(
+    "no PID namespace for the suite invocations (needs root and util-linux unshare): other programs' orphans on this machine may make runs not verified on either path",
+  );
 
 interface ReportRun {
   scenario: string;
