@@ -4,7 +4,6 @@
 // a `process.descendants-gone` finding naming the run's processes still alive (or an unknown process) — a finding
 // on the shim, never an error of the harness.
 import { performance } from 'node:perf_hooks';
-import type { ExecutedProcess } from './execution/execute-run.js';
 import { processTableFor, type ProcessInfo } from '../process/process-table.js';
 import type { PlatformName } from '../process/platform.js';
 import { runFinding } from '../rules/finding.js';

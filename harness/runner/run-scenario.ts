@@ -10,24 +10,17 @@ import { writeAuthHelpers } from '../mock/auth-helpers.js';
 import { defaultAcceptedCredentials, runCredentials } from '../mock/credentials.js';
 import { startMockServer, type MockServer } from '../mock/mock-server.js';
 import { findPackageRoot } from '../package-root.js';
-import { pathFor } from '../process/platform.js';
 import type { Finding } from '../rules/types.js';
-import { declaredLimitation, DIALECT_VARIABLE } from './config/capabilities.js';
+import { DIALECT_VARIABLE } from './config/capabilities.js';
 import { checkRun } from './checks/check-run.js';
 import { buildEnvironment } from './setup/environment.js';
 import { secretValues } from './redact.js';
 import { executeRun, type ExecutedProcess } from './execution/execute-run.js';
 import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from './setup/missing-cli.js';
-import { buildInvocation, invocationName } from './config/invocation.js';
+import { invocationName } from './config/invocation.js';
 import { cliFor, providerEntry, providerFlags, type ProviderEntry } from './config/providers.js';
 import { runFinding } from '../rules/finding.js';
-import {
-  notVerifiedLine,
-  notVerifiedText,
-  runNotVerified,
-  type NotVerified,
-  type NotVerifiedCause,
-} from '../rules/not-verified.js';
+import { notVerifiedLine, notVerifiedText, runNotVerified } from '../rules/not-verified.js';
 import { machineUndecided } from './results/machine-undecided.js';
 import type {
   ProcessRecord,

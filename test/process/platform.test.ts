@@ -12,7 +12,7 @@ import {
   processTableFor,
 } from '../../harness/process/process-table.js';
 import { startedNotBefore } from '../../harness/process/untied-orphans.js';
-import { chooseScratchDirectory } from '../../harness/runner/scratch-dir.js';
+import { chooseScratchDirectory } from '../../harness/runner/setup/scratch-dir.js';
 
 const saved = { ...process.env };
 afterEach(() => {

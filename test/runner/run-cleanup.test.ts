@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LinuxProcessTable, type ProcessInfo } from '../../harness/process/process-table.js';
-import type { ExecutedProcess } from '../../harness/runner/execution/execute-run.js';
 import { cleanupFinding, removeRunFolders, withCleanupFinding } from '../../harness/runner/run-cleanup.js';
 import type { RunResult } from '../../harness/runner/results/run-types.js';
 import { removeRunDirectories, type RunDirectories } from '../../harness/runner/setup/workspace.js';

@@ -11,7 +11,6 @@ import type { ProviderId } from '../../../harness/runner/config/providers.js';
 import { SuiteCgroup } from '../../../harness/process/cgroup.js';
 import { runScenario } from '../../../harness/runner/run-scenario.js';
 import type { RunResult } from '../../../harness/runner/results/run-types.js';
-import type { DirectoryRemover } from '../../../harness/runner/run-cleanup.js';
 import type { DirectoryRemover } from '../../../harness/runner/setup/workspace.js';
 import type { Profile } from '../../../harness/rules/types.js';
 
