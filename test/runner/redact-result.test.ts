@@ -12,7 +12,7 @@ function leakyResult(): RunResult {
     scenario: 's',
     status: 'failed',
     findings: [{ rule: 'r.x', severity: 'MUST', message: both, excerpt: both, fix: both }],
-    notVerified: both,
+    notVerified: [{ scope: 'run', cause: 'harness', reason: both }],
     startFailure: both,
     processes: [{ argv: ['shim', both], stdout: Buffer.from(both), stderr: both }],
     requests: [{ path: `/v1?key=${RUN_SECRET}`, body: both }],

@@ -9,7 +9,7 @@ import {
   killedStreamFindings,
   orphanedToolFindings,
 } from '../../../harness/runner/checks/kill-checks.js';
-import type { TurnModel } from '../../../harness/runner/golden/golden-model.js';
+import type { TurnModel } from '../../../harness/golden/golden-model.js';
 import type { Finding } from '../../../harness/rules/types.js';
 import { processOf, rules, scenarioOf } from '../helpers/check-fixtures.js';
 

@@ -3,9 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MockServer } from '../../../harness/mock/mock-server.js';
 import type { ShimProcess } from '../../../harness/process/shim-process.js';
 import { TimerScope } from '../../../harness/process/timer-scope.js';
-import { GATE_WAIT_MS } from '../../../harness/runner/execution/interrupt-trigger.js';
+import { GATE_WAIT_MS, watchGate } from '../../../harness/runner/execution/streaming-gate.js';
 import { LiveStdout } from '../../../harness/runner/execution/live-stdout.js';
-import { watchGate } from '../../../harness/runner/execution/streaming-gate.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -26,7 +25,8 @@ function watch(turn = 0) {
   const timeouts: boolean[] = [];
   const open = watchGate(
     { mock, note: () => undefined, timers },
-    { cpuWait: undefined } as unknown as ShimProcess,
+    // A measured machine whose shim never waited for a CPU: the verdict cannot hang on the load average.
+    { cpuWait: () => 0 } as unknown as ShimProcess,
     live,
     0,
     turn,
