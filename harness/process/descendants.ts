@@ -6,7 +6,7 @@
 // down), and cheaper still where the run has a cgroup: its member list is every process of the run, however
 // it detached, in one read; a full sweep — every process newer than the shim, its group members, anything carrying the run's
 // environment marker — happens only when the runner asks which descendants are still alive.
-import type { ProcessInfo, ProcessTable } from './process-table.js';
+import { type ProcessInfo, type ProcessTable, ProcessTableUnreadable } from './process-table.js';
 
 /** Identity of a process across snapshots: its pid plus its start time (so a reused pid is not confused). */
 function identity(info: ProcessInfo): string {
@@ -52,6 +52,7 @@ export class DescendantTracker {
   private rootStart: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  private unreadable: string | undefined;
 
   constructor(private readonly options: DescendantTrackerOptions) {}
 
@@ -88,6 +89,19 @@ export class DescendantTracker {
     trackedByRuns.add(key);
   }
 
+  /**
+   * Why the process table could not be read, once a sample or sweep found it unreadable: what the run left
+   * running is then unknown (an empty answer is not "nothing left").
+   */
+  tableUnreadable(): string | undefined {
+    return this.unreadable;
+  }
+
+  private noteUnreadable(error: unknown): void {
+    if (!(error instanceof ProcessTableUnreadable)) throw error;
+    this.unreadable ??= error.message;
+  }
+
   /** Every descendant seen so far (not the root itself). */
   seen(): ProcessInfo[] {
     return [...this.known.values()];
@@ -108,7 +122,13 @@ export class DescendantTracker {
       });
     }
     // Processes a run starts have pids above the shim's (barring pid wrap-around): sweep only those.
-    const current = await table.snapshot(rootPid);
+    let current: ProcessInfo[];
+    try {
+      current = await table.snapshot(rootPid);
+    } catch (error) {
+      this.noteUnreadable(error);
+      return [];
+    }
     this.addFrom(current);
     // The marker is looked for among the processes just listed that are not known already (nor zombies).
     await this.addMarked(current.filter((info) => !gone(info) && !this.known.has(identity(info))));
@@ -128,8 +148,9 @@ export class DescendantTracker {
       else if (table.childrenOf && table.info)
         this.followChildren(table.childrenOf.bind(table), table.info.bind(table));
       else this.addFrom(await table.snapshot());
-    } catch {
-      // a failed sample is retried at the next tick
+    } catch (error) {
+      // A failed sample is retried at the next tick; an unreadable table is remembered.
+      if (error instanceof ProcessTableUnreadable) this.unreadable ??= error.message;
     }
   }
 

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { hasProcFiles, type PlatformName } from './platform.js';
+import { YumeError } from '../../common/errors.js';
 
 export interface ProcessInfo {
   pid: number;
@@ -15,6 +16,14 @@ export interface ProcessInfo {
   start: string;
   /** Command name, for messages. */
   name: string;
+}
+
+/** The machine's process list could not be read: what the process rules need is unknown (code PROCESS_TABLE). */
+export class ProcessTableUnreadable extends YumeError {
+  override name = 'ProcessTableUnreadable';
+  constructor(message: string) {
+    super('PROCESS_TABLE', message);
+  }
 }
 
 export interface ProcessTable {
@@ -192,13 +201,19 @@ export class PsProcessTable implements ProcessTable {
   }
 
   private static async read(): Promise<ProcessInfo[]> {
-    const { stdout } = await execa('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart=,comm='], {
+    const result = await execa('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart=,comm='], {
       reject: false,
       timeout: 10_000,
       // lstart in the C locale's words, which untied-orphans.ts reads as a date.
       env: { LC_ALL: 'C' },
     });
-    return parsePsOutput(String(stdout));
+    const output = String(result.stdout);
+    return checkedProcessList(parsePsOutput(output), {
+      command: 'ps -A',
+      exitCode: result.exitCode,
+      output: output || String(result.stderr ?? result.message ?? ''),
+      selfPid: process.pid,
+    });
   }
 }
 
@@ -217,18 +232,41 @@ export function parseWindowsProcessList(text: string): ProcessInfo[] {
 export const WINDOWS_PROCESS_QUERY =
   'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId) $($_.CreationDate.Ticks) $($_.Name)" }';
 
+/**
+ * The process list a table query printed, or ProcessTableUnreadable: a query that failed, or whose list does not
+ * hold the runner's own process (`selfPid`), did not list the machine's processes (Wine's powershell.exe is a
+ * stub that prints nothing and exits 0), and an empty table must never read as "nothing was left".
+ */
+export function checkedProcessList(
+  processes: ProcessInfo[],
+  query: { command: string; exitCode: number | undefined; output: string; selfPid: number },
+): ProcessInfo[] {
+  const said = query.output.trim().split(/\r?\n/).slice(0, 2).join(' ').slice(0, 200);
+  if (query.exitCode !== 0)
+    throw new ProcessTableUnreadable(
+      `${query.command} exited with ${query.exitCode ?? 'no code'}${said ? ` (${said})` : ''}`,
+    );
+  if (!processes.some((info) => info.pid === query.selfPid))
+    throw new ProcessTableUnreadable(
+      `${query.command} listed ${processes.length} process(es), not the runner's own (pid ${query.selfPid})${said ? ` (it printed: ${said})` : ' (it printed nothing)'}`,
+    );
+  return processes;
+}
+
 export class WindowsProcessTable implements ProcessTable {
   async snapshot(): Promise<ProcessInfo[]> {
-    const { stdout } = await execa(
-      'powershell.exe',
-      ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_PROCESS_QUERY],
-      {
-        reject: false,
-        timeout: 20_000,
-        windowsHide: true,
-      },
-    );
-    return parseWindowsProcessList(String(stdout));
+    const result = await execa('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_PROCESS_QUERY], {
+      reject: false,
+      timeout: 20_000,
+      windowsHide: true,
+    });
+    const output = String(result.stdout);
+    return checkedProcessList(parseWindowsProcessList(output), {
+      command: 'powershell.exe Get-CimInstance Win32_Process',
+      exitCode: result.exitCode,
+      output: output || String(result.stderr ?? result.message ?? ''),
+      selfPid: process.pid,
+    });
   }
 }
 

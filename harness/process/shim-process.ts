@@ -58,6 +58,12 @@ export interface ShimExit {
   descendantsKilled: ProcessInfo[];
   /** The harness had to kill processes (timeout, flood, held stdout or leftovers). */
   killedByHarness: boolean;
+  /** Tree kills that failed (taskkill /T: Wine lacks /T, access denied, ...); each member was then ended by pid. */
+  treeKillFailures?: string[];
+  /** Members of the tree still running after every attempt to end them: the harness could not. */
+  survivors?: ProcessInfo[];
+  /** Why the process table could not be read: what the run left running is unknown. */
+  processTableUnreadable?: string;
   /**
    * Without a cgroup (Linux): processes orphaned to init that started during the run and carry nothing that
    * ties them to it (no group, parent chain or run marker). They may be escapes or any other program's:
@@ -81,10 +87,10 @@ export interface ShimProcess {
   /** Descendants seen so far (sampled in the background). */
   descendants(): ProcessInfo[];
   /**
-   * Takes a sample of the descendants now: before a kill that orphans them (the app-style SIGKILL), so a tool
-   * started since the last background sample is still known as the run's once its parent is gone.
+   * Takes a snapshot of the tree now, before a kill the runner makes: every member is then known to the
+   * tracker, so none is missed when its parent dies between two samples. Resolves to the members running.
    */
-  sampleDescendants?(): Promise<void>;
+  snapshotTree?(): Promise<ProcessInfo[]>;
   /** How long the run's processes have waited for a CPU so far (Linux; cpu-wait.ts). */
   cpuWait?: CpuWaitClock;
   /** Starts timing the exit on the exit watcher (a deadline is on; exit-watcher.ts). */

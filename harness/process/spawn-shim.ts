@@ -43,6 +43,8 @@ export interface SpawnShimOptions {
   stdioGraceMs?: number;
   /** How long descendants may take to go after the shim exited before they are reported and killed. */
   descendantGraceMs?: number;
+  /** Time between two samples of the shim's descendants (default: the platform's, pollIntervalFor). */
+  pollIntervalMs?: number;
   platform?: PlatformName;
   execPath?: string;
   processTable?: ProcessTable;
@@ -121,7 +123,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       : new DescendantTracker({
           rootPid: pid,
           table,
-          intervalMs: pollIntervalFor(platform),
+          intervalMs: options.pollIntervalMs ?? pollIntervalFor(platform),
           processGroup,
           environmentMarker,
           ...(options.cgroup ? { members: options.cgroup.members } : {}),
@@ -204,14 +206,20 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     return [...tracked, ...cgroupMembers(tracked)];
   };
   const descendantsKilled = new Map<number, ProcessInfo>();
+  const treeKillFailures: string[] = [];
+  let survivors: ProcessInfo[] = [];
+  // The timeout, flood, interrupt-escalation and leftover kills: the tree as it is now, ended at once.
   const killEverything = async () => {
     killedByHarness = true;
-    const before = await aliveDescendants();
+    const snapshot = await aliveDescendants();
     options.cgroup?.kill();
-    const killed = await killTree({ platform, rootPid: pid, processGroup, alive: aliveDescendants });
-    for (const info of before) descendantsKilled.set(info.pid, info);
-    for (const info of killed) descendantsKilled.set(info.pid, info);
+    const outcome = await killTree({ platform, rootPid: pid, processGroup, alive: aliveDescendants, snapshot });
+    for (const info of snapshot) descendantsKilled.set(info.pid, info);
+    if (outcome.treeKillFailure) treeKillFailures.push(outcome.treeKillFailure);
+    survivors = outcome.survivors;
   };
+  /** The tree right before a kill the runner makes itself (the app's SIGKILL of the pid): each member is tracked. */
+  const snapshotTree = () => aliveDescendants();
 
   const untrack = trackShim({
     kill: () => killNow(),
@@ -319,6 +327,9 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       descendantsLeft: left,
       descendantsKilled: [...descendantsKilled.values()],
       killedByHarness,
+      ...(treeKillFailures.length > 0 ? { treeKillFailures } : {}),
+      ...(survivors.length > 0 ? { survivors } : {}),
+      ...(tracker?.tableUnreadable() ? { processTableUnreadable: tracker.tableUnreadable()! } : {}),
       ...(untied.length > 0 ? { untied } : {}),
     };
   })();
@@ -342,9 +353,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
     },
     kill: killNow,
     descendants: () => tracker?.seen() ?? [],
-    sampleDescendants: async () => {
-      await tracker?.poll();
-    },
+    snapshotTree,
     cpuWait,
     watchExit,
     exited: () => exitSeen || exitWatch?.interval() !== undefined,

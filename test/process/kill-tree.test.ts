@@ -47,7 +47,8 @@ describe.runIf(posix)('killTree (POSIX)', () => {
       alive: () => tracker.alive(),
       graceMs: 300,
     });
-    expect(killed.map((info) => info.pid).sort()).toEqual([...pids].sort());
+    expect(killed.snapshot.map((info) => info.pid).sort()).toEqual([...pids].sort());
+    expect(killed.survivors).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (const pid of [leader.pid!, ...pids]) expect(await runs(pid)).toBe(false);
     expect(Date.now() - started).toBeLessThan(3000);

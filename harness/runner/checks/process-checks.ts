@@ -6,6 +6,7 @@ import { excerptOf } from '../../protocol/lines.js';
 import type { Finding } from '../../rules/types.js';
 import { ALL_DUMMY_SECRETS } from '../setup/environment.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
+import { checkNotVerified } from '../../rules/not-verified.js';
 import { runFinding } from '../../rules/finding.js';
 import { orphanedToolFindings } from './kill-checks.js';
 import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-clock.js';
@@ -74,6 +75,15 @@ export function processChecks(
         ),
       ),
     );
+  }
+  findings.push(...survivorFindings(process));
+  if (exit.processTableUnreadable) {
+    const why = about(
+      label,
+      `the process table could not be read (${exit.processTableUnreadable}), so what the shim left running is unknown`,
+    );
+    sink.notVerified.push(checkNotVerified('process.descendants-gone', 'platform', why));
+    sink.notVerified.push(checkNotVerified('process.orphaned-tools', 'platform', why));
   }
   if (exit.descendantsLeft.length > 0 && !exit.timedOut && !process.killed) {
     const names = exit.descendantsLeft.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
@@ -148,6 +158,23 @@ export function processChecks(
     }
   }
   return findings;
+}
+
+/** Processes of the run the harness could not end (R20): a finding that names them, never a harness error. */
+function survivorFindings(process: ExecutedProcess): Finding[] {
+  const survivors = process.exit.survivors ?? [];
+  if (survivors.length === 0) return [];
+  const names = survivors.map((info) => `${info.name || 'an unknown process'} (pid ${info.pid})`).join(', ');
+  const failed = process.exit.treeKillFailures?.[0];
+  return [
+    runFinding(
+      'process.descendants-gone',
+      about(
+        process.label,
+        `${survivors.length} process(es) of the run still ran after the harness tried to end them: ${names}${failed ? ` (${failed}, then each pid was ended on its own)` : ''}`,
+      ),
+    ),
+  ];
 }
 
 export function secretsCheck(process: ExecutedProcess): Finding[] {

@@ -354,6 +354,8 @@ export function describeExit(exit: ShimExit, label: string): string {
     exit.stdioHeldOpen && 'stdout held open',
     exit.killedByHarness && 'tree killed by the harness',
     ended.length > 0 && `ended: ${ended.slice(0, 8).join(', ')}${ended.length > 8 ? ', …' : ''}`,
+    ...(exit.treeKillFailures ?? []).map((failure) => `${failure}: each pid of the tree's snapshot was ended`),
+    exit.processTableUnreadable && `process table unreadable: ${exit.processTableUnreadable}`,
   ].filter(Boolean);
   return `${label}: exited with ${how}${when}${extras.length ? ` (${extras.join(', ')})` : ''}`;
 }

@@ -294,6 +294,16 @@ function killPid(shim: ShimProcess): boolean {
   }
 }
 
+/** The tree's members right before the kill, for the note (and known to the tracker from then on). */
+async function treeBeforeKill(shim: ShimProcess): Promise<string> {
+  if (!shim.snapshotTree) return '';
+  const members = await shim.snapshotTree();
+  const names = members.slice(0, 8).map((info) => `${info.name || '?'} pid ${info.pid}`);
+  return members.length === 0
+    ? '; its tree right before: no other process'
+    : `; its tree right before: ${names.join(', ')}${members.length > 8 ? ', …' : ''}`;
+}
+
 /**
  * Waits for the scripted kill moment of `turn` (the mock sent its first text chunk, or the scripted tool's
  * process runs) and kills the shim's own process with SIGKILL, not its group: what the app's stop does. Tools
@@ -349,11 +359,15 @@ export async function killWhenDue(
     context.note('runner', `turn ${turnIndex + 1} ended before the kill was due`);
     return undefined;
   }
-  // The shim's tools outlive the kill, orphaned: sampled first, they stay known as this run's (kill-checks.ts).
-  await shim.sampleDescendants?.();
+  // The app ends the pid it started (cmd.exe for a .cmd shim on Windows); what that pid started keeps running.
+  const tree = await treeBeforeKill(shim);
+  if (turnResultSeen(live, 0)) {
+    context.note('runner', `turn ${turnIndex + 1} ended before the kill was due`);
+    return undefined;
+  }
   const atMs = shim.elapsedMs();
   const delivered = killPid(shim);
-  context.note('runner', `SIGKILL to the shim's pid ${shim.pid} at ${seconds(atMs)}: ${triggered.cause}`);
+  context.note('runner', `SIGKILL to the shim's pid ${shim.pid} at ${seconds(atMs)}: ${triggered.cause}${tree}`);
   return {
     turn: turnIndex,
     atMs,
