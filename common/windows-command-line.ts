@@ -129,8 +129,3 @@ export function quoteForBatchFile(argument: string): string {
   }
   return escapeCmdMetacharacters(quoteWindowsArgument(argument), 1).replace(/%/g, '%%');
 }
-
-/** Escapes one line of text for `echo(` in a batch file: echo prints the rest of the line as it is. */
-export function escapeBatchEchoText(line: string): string {
-  return line.replace(/[\^&|<>()!]/g, '^$&').replace(/%/g, '%%');
-}

@@ -1,9 +1,9 @@
 // Writes small launcher commands into a directory that is put first on a child's PATH: for each name a POSIX
-// `#!/bin/sh` script and a Windows `.cmd` file. Arguments are embedded quoted for each shell, never pasted
+// `#!/bin/sh` script and a Windows `.cmd` file (a print shim's .cmd types the text from files beside it). Arguments are embedded quoted for each shell, never pasted
 // raw, so any argv survives (spaces, quotes, `&`, `%`, `$`, backslashes).
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { escapeBatchEchoText, quoteForBatchFile } from '../../common/windows-command-line.js';
+import { quoteForBatchFile } from '../../common/windows-command-line.js';
 
 export type CommandShimSpec =
   | {
@@ -40,7 +40,11 @@ export async function writeCommandShim(dir: string, name: string, spec: CommandS
   const windows = path.join(dir, `${name}.cmd`);
   writeFileSync(posix, posixShimContent(spec), 'utf8');
   chmodSync(posix, 0o755);
-  writeFileSync(windows, cmdShimContent(spec), 'utf8');
+  writeFileSync(windows, cmdShimContent(spec, name), 'utf8');
+  if (spec.kind === 'print') {
+    for (const [file, text] of Object.entries(printedTexts(spec)))
+      writeFileSync(path.join(dir, `${name}.${file}`), text, 'utf8');
+  }
   return { posix, windows };
 }
 
@@ -69,7 +73,20 @@ export function posixShimContent(spec: CommandShimSpec): string {
 
 // ---- Windows cmd ----
 
-export function cmdShimContent(spec: CommandShimSpec): string {
+/**
+ * What a print shim prints, by the file its .cmd types: `<name>.stdout.txt`, and `<name>.usage.txt` on stderr
+ * for wrong arguments. Byte for byte what the POSIX script prints (a final newline added when missing).
+ */
+export function printedTexts(spec: Extract<CommandShimSpec, { kind: 'print' }>): Record<string, string> {
+  const stdout = spec.stdout.endsWith('\n') ? spec.stdout : `${spec.stdout}\n`;
+  if (!spec.whenArgs) return { 'stdout.txt': stdout };
+  return {
+    'stdout.txt': stdout,
+    'usage.txt': `${spec.usage ?? `unsupported arguments; expected: ${spec.whenArgs.join(' ')}`}\n`,
+  };
+}
+
+export function cmdShimContent(spec: CommandShimSpec, name: string): string {
   const lines = ['@echo off', 'setlocal DisableDelayedExpansion'];
   if (spec.kind === 'node') {
     // The program word keeps real quotes: cmd finds the executable by its own quoting rules, and a Windows
@@ -79,8 +96,8 @@ export function cmdShimContent(spec: CommandShimSpec): string {
     lines.push(`${program} ${words} %*`, 'exit /b %ERRORLEVEL%');
     return `${lines.join('\r\n')}\r\n`;
   }
-  const text = spec.stdout.endsWith('\n') ? spec.stdout.slice(0, -1) : spec.stdout;
-  const echo = text.split('\n').map((line) => `echo(${escapeBatchEchoText(line)}`);
+  // `type` prints a file's bytes as they are under every cmd.exe; `echo(` does not (Wine's cmd prints the
+  // parenthesis), and echo ends lines with CRLF where the POSIX script prints LF. %~dp0 is this file's folder.
   if (spec.whenArgs) {
     // %~N strips the quotes cmd keeps around an argument; an extra argument makes the match fail.
     // Inside quotes cmd keeps carets literally, so the expected words are only %-doubled (quotes are refused).
@@ -91,10 +108,7 @@ export function cmdShimContent(spec: CommandShimSpec): string {
     });
     lines.push(`if not "%~${spec.whenArgs.length + 1}"=="" goto usage`);
   }
-  lines.push(...echo, 'exit /b 0');
-  if (spec.whenArgs) {
-    const usage = spec.usage ?? `unsupported arguments; expected: ${spec.whenArgs.join(' ')}`;
-    lines.push(':usage', `echo(${escapeBatchEchoText(usage)} 1>&2`, 'exit /b 2');
-  }
+  lines.push(`type "%~dp0${name}.stdout.txt"`, 'exit /b 0');
+  if (spec.whenArgs) lines.push(':usage', `type "%~dp0${name}.usage.txt" 1>&2`, 'exit /b 2');
   return `${lines.join('\r\n')}\r\n`;
 }

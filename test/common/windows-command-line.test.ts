@@ -10,7 +10,6 @@ import { YumeError } from '../../common/errors.js';
 import {
   cmdCanCarry,
   cmdInvocation,
-  escapeBatchEchoText,
   escapeCmdMetacharacters,
   quoteForBatchFile,
   quoteWindowsArgument,
@@ -166,11 +165,6 @@ describe('quoteForBatchFile (an argument written into a .cmd file)', () => {
     for (const argument of ['a\nb', 'a\rb', 'a\0b']) {
       expect(() => quoteForBatchFile(argument)).toThrow(UnquotableArgumentError);
     }
-  });
-
-  it('escapes echo text so echo( prints it as written', () => {
-    const text = 'token & more 100% <x> (y) ^z !w!';
-    expect(cmdReadLine(escapeBatchEchoText(text), { context: 'batch-file' })).toBe(text);
   });
 });
 

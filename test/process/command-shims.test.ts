@@ -91,13 +91,20 @@ describe('Windows .cmd content', () => {
       'if not "%~1"=="auth" goto usage',
       'if not "%~2"=="token" goto usage',
       'if not "%~3"=="" goto usage',
-      'echo(token ^& more 100%%',
+      'type "%~dp0tool.stdout.txt"',
       'exit /b 0',
       ':usage',
-      'echo(only ^<auth token^> 1>&2',
+      'type "%~dp0tool.usage.txt" 1>&2',
       'exit /b 2',
       '',
     ]);
+    // No echo: Wine's cmd prints `echo(` literally, and echo would end the line with CRLF.
+    expect(readFileSync(windows, 'utf8')).not.toMatch(/\becho\b[^ ]/);
+    // What the .cmd types is byte for byte what the POSIX script prints.
+    const posixRun = await execa(path.join(dir, 'tool'), ['auth', 'token'], { reject: false });
+    expect(readFileSync(path.join(dir, 'tool.stdout.txt'), 'utf8')).toBe(`${posixRun.stdout}\n`);
+    const wrong = await execa(path.join(dir, 'tool'), ['auth'], { reject: false });
+    expect(readFileSync(path.join(dir, 'tool.usage.txt'), 'utf8')).toBe(`${wrong.stderr}\n`);
   });
 });
 
@@ -121,7 +128,8 @@ describe('fake auth helpers', () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/yume-conformance fake.*only/);
     }
-    expect(readFileSync(path.join(dir, 'gcloud.cmd'), 'utf8')).toContain('echo(ya29.yume-conformance-gcloud-dummy\r\n');
+    expect(readFileSync(path.join(dir, 'gcloud.cmd'), 'utf8')).toContain('type "%~dp0gcloud.stdout.txt"\r\n');
+    expect(readFileSync(path.join(dir, 'gcloud.stdout.txt'), 'utf8')).toBe('ya29.yume-conformance-gcloud-dummy\n');
     expect(readFileSync(path.join(dir, 'gh.cmd'), 'utf8')).toContain('if not "%~2"=="token" goto usage');
   });
 });
