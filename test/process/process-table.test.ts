@@ -3,12 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  checkedProcessList,
   LinuxProcessTable,
   parseProcStat,
   parsePsOutput,
   parseWindowsProcessList,
   pollIntervalFor,
   processTableFor,
+  ProcessTableUnreadable,
   PsProcessTable,
   WindowsProcessTable,
 } from '../../harness/process/process-table.js';
@@ -102,5 +104,28 @@ describe('processTableFor', () => {
     writeFileSync(path.join(root, '200', 'stat'), '200 (node) S 1 200 200 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9 0 0 0');
     expect(await pids([200])).toEqual([]);
     rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('checkedProcessList', () => {
+  const query = { command: 'powershell.exe Get-CimInstance Win32_Process', selfPid: 7 };
+  const listed = parseWindowsProcessList('4 0 100 System\r\n7 4 200 node.exe\r\n');
+
+  it('passes a list that holds the runner itself', () => {
+    expect(checkedProcessList(listed, { ...query, exitCode: 0, output: '' })).toBe(listed);
+  });
+
+  it('calls a list without the runner unreadable, with what the query printed (a stub powershell prints nothing)', () => {
+    expect(() => checkedProcessList([], { ...query, exitCode: 0, output: '' })).toThrow(
+      new ProcessTableUnreadable(
+        "powershell.exe Get-CimInstance Win32_Process listed 0 process(es), not the runner's own (pid 7) (it printed nothing)",
+      ),
+    );
+  });
+
+  it('calls a failed query unreadable, with its exit code and first lines', () => {
+    expect(() =>
+      checkedProcessList(listed, { ...query, exitCode: 1, output: 'Access is denied.\r\nmore\r\nand more' }),
+    ).toThrow('powershell.exe Get-CimInstance Win32_Process exited with 1 (Access is denied. more)');
   });
 });
