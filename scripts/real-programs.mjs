@@ -52,19 +52,30 @@ export function ensureRealProgram(name, { version, log = (line) => process.stder
   const bin = path.join(folder, 'node_modules', '.bin', process.platform === 'win32' ? `${pin.bin}.cmd` : pin.bin);
   if (existsSync(bin)) return bin;
   const spec = `${pin.package}@${version ?? pin.version}`;
+  installNpmPackage(spec, folder, { log });
+  if (!existsSync(bin)) throw new Error(`${spec} installed, but it has no ${pin.bin} executable in ${folder}`);
+  return bin;
+}
+
+/**
+ * `npm install --prefix folder spec`, into a temporary sibling renamed once complete, so an interrupted install
+ * never looks complete. `npmArgs`: more flags (`--force` installs a package made for another OS).
+ */
+export function installNpmPackage(
+  spec,
+  folder,
+  { log = (line) => process.stderr.write(`${line}\n`), npmArgs = [] } = {},
+) {
   log(`installing ${spec} into ${folder} ...`);
-  // Install into a temporary sibling and rename, so an interrupted install never looks complete.
   const partial = `${folder}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', partial, spec], {
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', ...npmArgs, '--prefix', partial, spec], {
     stdio: ['ignore', 'ignore', 'inherit'],
     shell: process.platform === 'win32',
   });
   rmSync(folder, { recursive: true, force: true });
   renameSync(partial, folder);
-  if (!existsSync(bin)) throw new Error(`${spec} installed, but it has no ${pin.bin} executable in ${folder}`);
-  return bin;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -208,10 +208,11 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
   const descendantsKilled = new Map<number, ProcessInfo>();
   const treeKillFailures: string[] = [];
   let survivors: ProcessInfo[] = [];
-  // The timeout, flood, interrupt-escalation and leftover kills: the tree as it is now, ended at once.
-  const killEverything = async () => {
+  // The timeout, flood, interrupt-escalation and leftover kills: the tree as it is now (`fresh`: a sweep just
+  // made), ended at once.
+  const killEverything = async (fresh?: ProcessInfo[]) => {
     killedByHarness = true;
-    const snapshot = await aliveDescendants();
+    const snapshot = fresh ?? (await aliveDescendants());
     options.cgroup?.kill();
     const outcome = await killTree({ platform, rootPid: pid, processGroup, alive: aliveDescendants, snapshot });
     for (const info of snapshot) descendantsKilled.set(info.pid, info);
@@ -271,8 +272,9 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       waited = true;
       left = await aliveDescendants(false);
     }
-    if (waited && left.length === 0) left = await aliveDescendants();
-    if (left.length > 0 || stdioHeldOpen || killRequested) await killEverything();
+    // Where the table cannot look up one process (Windows, `ps`), every look in the loop was a full sweep already.
+    if (waited && left.length === 0 && table.info) left = await aliveDescendants();
+    if (left.length > 0 || stdioHeldOpen || killRequested) await killEverything(table.info ? undefined : left);
     tracker?.stop();
     if (!closedInTime) {
       const closedAfterKill = await withTimeout(
