@@ -68,8 +68,8 @@ function wmicProcesses(attempt = 1) {
     });
   });
 }
-const WMIC_WAIT_MS = 4000;
-const WMIC_ATTEMPTS = 4;
+const WMIC_WAIT_MS = 6000;
+const WMIC_ATTEMPTS = 3;
 
 /** Runs the stand-in on `argv` (without the program); resolves to the exit code. */
 async function powershellStandIn(argv) {

@@ -1,0 +1,206 @@
+// The Windows paths, end to end under Wine (R20). This is not Windows: Debian's Wine 8 runs the official Windows
+// Node builds, with stand-ins only for what Wine lacks (scripts/platforms-wine-setup.mjs builds them from
+// test/platforms/wine-stand-ins/: a git doing only the runner's `git init`, a powershell.exe answering only the
+// process table's query). Wine's own cmd.exe and taskkill stay (its taskkill has no /T, so every tree kill
+// takes the per-pid fallback). The runner (dist/cli.js) plays the reference shim started through a .cmd.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WINDOWS_PROCESS_QUERY } from '../../harness/process/process-table.js';
+import { ensureWinePlatform } from '../../scripts/platforms-wine-setup.mjs';
+import { writeAuthHelpers } from '../../harness/mock/auth-helpers.js';
+import {
+  type LaneRun,
+  type RunnerPass,
+  runnerPass,
+  runUnderWine,
+  type WinePlatform,
+  windowsPath,
+  writeCmdShim,
+} from './wine-lane.js';
+
+const REQUIRED = ['plain-text', 'single-tool', 'multi-tool', 'tool-error', 'interrupt'];
+const BOTH_PROVIDERS = [...REQUIRED, 'persistent-interrupt', 'kill-and-resume'];
+const PASS_TIMEOUT_MS = 420_000;
+
+let platform: WinePlatform;
+let dir: string;
+const passes: Record<string, RunnerPass> = {};
+const startedAt = Date.now();
+
+const pick = (list: string[], flag: string) => list.flatMap((value) => [flag, value]);
+
+beforeAll(async () => {
+  platform = await ensureWinePlatform();
+  const setupMs = Date.now() - startedAt;
+  dir = mkdtempSync(path.join(tmpdir(), 'yume-wine-lane-'));
+  const capabilities = path.join(dir, 'capabilities.json');
+  // The reference shim's own capabilities, flat dialect only: one run per scenario and provider.
+  writeFileSync(
+    capabilities,
+    JSON.stringify({
+      name: 'reference shim through a .cmd',
+      providers: ['openai-chat', 'claude-cli'],
+      persistent: true,
+      dialect: 'flat',
+      features: ['resume', 'persistent', 'cli'],
+    }),
+  );
+  const shim22 = writeCmdShim(path.join(dir, '22'), platform.nodes['22']);
+  const shim20 = writeCmdShim(path.join(dir, '20'), platform.nodes['20']);
+  // Fewer runs at a time than the default: every process-table sample starts wmic, which Wine's WMI serves one by one.
+  const common = ['--capabilities', windowsPath(capabilities), '--invocation', 'spec', '--profile', 'spec', '--jobs', '4'];
+  const pass = (name: string, major: '20' | '22', standIns: string, args: string[]) =>
+    runnerPass(platform, { major, standIns, args, outDir: path.join(dir, name), timeoutMs: PASS_TIMEOUT_MS }).then(
+      (result) => {
+        passes[name] = result;
+      },
+    );
+  // The passes wait on Wine far more than they use the cores: side by side.
+  await Promise.all([
+    pass('node22', '22', platform.standIns.all, [
+      windowsPath(shim22),
+      ...common,
+      ...pick(BOTH_PROVIDERS, '--scenario'),
+      '--provider',
+      'openai-chat',
+      '--provider',
+      'claude-cli',
+    ]),
+    pass('node22-bad-argument', '22', platform.standIns.all, [
+      windowsPath(shim22),
+      ...common,
+      '--scenario',
+      'bad-argument',
+      '--provider',
+      'openai-chat',
+    ]),
+    pass('node20', '20', platform.standIns.all, [
+      windowsPath(shim20),
+      ...common,
+      ...pick(REQUIRED, '--scenario'),
+      '--provider',
+      'openai-chat',
+    ]),
+    pass('no-powershell', '22', platform.standIns.gitOnly, [
+      windowsPath(shim22),
+      ...common,
+      '--scenario',
+      'kill-and-resume',
+      '--provider',
+      'openai-chat',
+    ]),
+    pass('percent', '22', platform.standIns.all, [
+      windowsPath(shim22),
+      ...common,
+      '--scenario',
+      'plain-text',
+      '--provider',
+      'openai-chat',
+      '--shim-arg',
+      '100%',
+    ]),
+  ]);
+  const lines = [
+    `Windows paths under Wine (not Windows): ${platform.wine}, prefix ${platform.prefix}`,
+    `stand-ins: ${platform.standIns.all} (git.exe, powershell.exe); without PowerShell: ${platform.standIns.gitOnly} (git.exe)`,
+    `setup ${(setupMs / 1000).toFixed(1)} s, passes ${((Date.now() - startedAt - setupMs) / 1000).toFixed(1)} s`,
+    ...Object.entries(passes).flatMap(([name, result]) => [
+      `${name}: exit ${result.exitCode} in ${(result.ms / 1000).toFixed(1)} s`,
+      ...(result.report?.runs ?? []).map(
+        (run) => `  ${run.scenario} ${run.provider}${run.seed === undefined ? '' : ` seed ${run.seed}`}: ${run.status}`,
+      ),
+    ]),
+  ];
+  console.log(lines.join('\n'));
+}, 900_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function runsOf(name: string): LaneRun[] {
+  const result = passes[name]!;
+  expect(result.report, `${name}: no report; stderr: ${result.stderr.slice(-2000)}`).toBeDefined();
+  return result.report!.runs;
+}
+
+const describeRun = (run: LaneRun) =>
+  `${run.scenario} ${run.provider}${run.seed === undefined ? '' : ` seed ${run.seed}`}: ${run.status} ${run.error ?? ''} ${run.notVerified ?? ''} ${run.findings
+    .filter((finding) => finding.severity === 'MUST')
+    .map((finding) => `${finding.rule}: ${finding.message}`)
+    .join('; ')}`;
+
+describe('the runner under Windows Node on Wine', () => {
+  it('plays the required scenarios, persistent-interrupt and kill-and-resume on both providers (Node 22)', () => {
+    const runs = runsOf('node22');
+    // The runner adds the two re-chunked variants of single-tool and multi-tool on openai-chat (R12).
+    expect(runs.map((run) => `${run.scenario} ${run.provider} ${run.seed ?? ''}`.trim()).sort()).toEqual(
+      [
+        ...BOTH_PROVIDERS.flatMap((scenario) => [`${scenario} openai-chat`, `${scenario} claude-cli`]),
+        ...['single-tool', 'multi-tool'].flatMap((scenario) => [1, 2].map((seed) => `${scenario} openai-chat ${seed}`)),
+      ].sort(),
+    );
+    for (const run of runs) expect(run.status, describeRun(run)).toBe('passed');
+  });
+
+  it('plays the required scenarios on openai-chat under Node 20, and bad-argument under Node 22', () => {
+    const runs = [...runsOf('node20'), ...runsOf('node22-bad-argument')];
+    expect(
+      runs
+        .filter((run) => run.seed === undefined)
+        .map((run) => run.scenario)
+        .sort(),
+    ).toEqual([...REQUIRED, 'bad-argument'].sort());
+    for (const run of runs) expect(run.status, describeRun(run)).toBe('passed');
+  });
+
+  it('never ends a run as a harness error', () => {
+    for (const result of Object.values(passes))
+      for (const run of result.report?.runs ?? []) expect(run.status, describeRun(run)).not.toBe('error');
+  });
+
+  it('reports what outlives the app-style kill of the pid it started (cmd.exe), then ends it through the per-pid fallback', () => {
+    for (const run of runsOf('node22').filter((candidate) => candidate.scenario === 'kill-and-resume')) {
+      const orphaned = run.findings.find((finding) => finding.rule === 'process.orphaned-tools');
+      // cmd.exe is killed; the node.exe it started (the reference shim) lives on, as it would under the app.
+      expect(orphaned?.message, describeRun(run)).toMatch(/outlived the shim killed with SIGKILL: .*node\.exe/);
+      expect(run.timeline).toMatch(/SIGKILL to the shim's pid \d+ .*its tree right before: .*node\.exe/);
+      // Wine's taskkill has no /T: the failure is noted and each pid of the snapshot is ended.
+      expect(run.timeline).toMatch(
+        /taskkill \/pid \d+ \/T \/F failed \(exit 1.*each pid of the tree's snapshot was ended/,
+      );
+    }
+  });
+
+  it('without the PowerShell stand-in, says the process rules are not verified, and why', () => {
+    const [run] = runsOf('no-powershell');
+    expect(run!.status, describeRun(run!)).toBe('not-verified');
+    expect(run!.notVerified).toContain(
+      'process.descendants-gone, process.orphaned-tools: the process table could not be read (powershell.exe Get-CimInstance Win32_Process',
+    );
+  });
+
+  it('refuses a % on the command line of a .cmd shim with its message', () => {
+    const result = passes.percent!;
+    expect(result.exitCode).toBe(2);
+    expect(`${result.stdout}${result.stderr}`).toContain('cannot pass the argument "100%" to the batch file');
+  });
+
+  it('answers the process query alone with the stand-in, the query the table sends', () => {
+    const source = readFileSync(new URL('./wine-stand-ins/powershell.cjs', import.meta.url), 'utf8');
+    expect(source).toContain(JSON.stringify(WINDOWS_PROCESS_QUERY).slice(1, -1).replace(/\\"/g, '"'));
+  });
+
+  it("prints the fake gcloud token byte for byte through Wine's cmd.exe", async () => {
+    const bin = path.join(dir, 'auth-helpers');
+    await writeAuthHelpers(bin);
+    const result = await runUnderWine(
+      platform,
+      ['cmd.exe', '/d', '/c', `${windowsPath(path.join(bin, 'gcloud.cmd'))} auth print-access-token`],
+      { outDir: path.join(dir, 'gcloud'), timeoutMs: 60_000 },
+    );
+    expect(result.stdout).toBe('ya29.yume-conformance-gcloud-dummy\n');
+  });
+});
