@@ -50,7 +50,16 @@ beforeAll(async () => {
   const shim22 = writeCmdShim(path.join(dir, '22'), platform.nodes['22']);
   const shim20 = writeCmdShim(path.join(dir, '20'), platform.nodes['20']);
   // Fewer runs at a time than the default: every process-table sample starts wmic, which Wine's WMI serves one by one.
-  const common = ['--capabilities', windowsPath(capabilities), '--invocation', 'spec', '--profile', 'spec', '--jobs', '4'];
+  const common = [
+    '--capabilities',
+    windowsPath(capabilities),
+    '--invocation',
+    'spec',
+    '--profile',
+    'spec',
+    '--jobs',
+    '4',
+  ];
   const pass = (name: string, major: '20' | '22', standIns: string, args: string[]) =>
     runnerPass(platform, { major, standIns, args, outDir: path.join(dir, name), timeoutMs: PASS_TIMEOUT_MS }).then(
       (result) => {
