@@ -94,28 +94,33 @@ export async function runnerPass(
 ): Promise<RunnerPass> {
   const report = path.join(options.outDir, 'report.json');
   const artifacts = path.join(options.outDir, 'artifacts');
-  const result = await runUnderWine(
-    platform,
-    [
-      platform.nodes[options.major]!,
-      windowsPath(path.join(repoRoot, 'dist', 'cli.js')),
-      'run',
-      ...options.args,
-      '--out',
-      windowsPath(report),
-      '--artifacts',
-      windowsPath(artifacts),
-    ],
-    {
-      outDir: options.outDir,
-      timeoutMs: options.timeoutMs,
-      env: {
-        WINEPATH: windowsPath(options.standIns),
-        // The powershell stand-in keeps each process's first-seen time here (Wine's WMI has no CreationDate).
-        YUME_WINE_PROCESS_STARTS: windowsPath(path.join(options.outDir, 'process-starts')),
+  const start = () =>
+    runUnderWine(
+      platform,
+      [
+        platform.nodes[options.major]!,
+        windowsPath(path.join(repoRoot, 'dist', 'cli.js')),
+        'run',
+        ...options.args,
+        '--out',
+        windowsPath(report),
+        '--artifacts',
+        windowsPath(artifacts),
+      ],
+      {
+        outDir: options.outDir,
+        timeoutMs: options.timeoutMs,
+        env: {
+          WINEPATH: windowsPath(options.standIns),
+          // The powershell stand-in keeps each process's first-seen time here (Wine's WMI has no CreationDate).
+          YUME_WINE_PROCESS_STARTS: windowsPath(path.join(options.outDir, 'process-starts')),
+        },
       },
-    },
-  );
+    );
+  let result = await start();
+  // Wine now and then fails a start outright (exit 1 within a second, nothing printed) while several start at
+  // once: that start, and only that one, is tried again.
+  if (result.ms < 5000 && result.exitCode === 1 && !result.stdout && !result.stderr) result = await start();
   let parsed: RunnerPass['report'];
   try {
     parsed = JSON.parse(readFileSync(report, 'utf8')) as RunnerPass['report'];
