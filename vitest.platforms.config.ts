@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // `npm run test:platforms` (R20): the code paths of the other operating systems, run end to end on Linux — macOS's
 // behind YUME_CONFORMANCE_PLATFORM_PATHS=darwin, Windows's under Wine. scripts/test-platforms-setup.mjs installs
-// what they need first. One file at a time: each lane loads both cores, and a lane's leftover processes must
+// what they need first. The Windows lane under Wine has its own config (vitest.wine.config.ts, `npm run test:wine`). One file at a time: each lane loads both cores, and a lane's leftover processes must
 // not land in another lane's process table.
 export default defineConfig({
   test: {

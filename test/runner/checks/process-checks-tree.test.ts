@@ -1,10 +1,11 @@
 // What the process checks say when the harness could not see or end a run's processes (R20): an unreadable
 // process table makes the process rules not verified with its cause; a process the harness could not end is
 // a finding that names it. Never "nothing was left", never a harness error.
+import { notVerifiedSink } from '../../../harness/runner/results/machine-undecided.js';
 import { describe, expect, it } from 'vitest';
-import type { ShimExit } from '../../harness/process/shim-process.js';
-import type { ExecutedProcess } from '../../harness/runner/execute-run.js';
-import { processChecks } from '../../harness/runner/process-checks.js';
+import type { ShimExit } from '../../../harness/process/shim-process.js';
+import type { ExecutedProcess } from '../../../harness/runner/execution/execute-run.js';
+import { processChecks } from '../../../harness/runner/checks/process-checks.js';
 
 function executed(exit: Partial<ShimExit>): ExecutedProcess {
   return {
@@ -43,22 +44,25 @@ function executed(exit: Partial<ShimExit>): ExecutedProcess {
 
 describe('processChecks: what the harness could not see or end', () => {
   it('an unreadable process table leaves the process rules not verified, with the cause', () => {
-    const notVerified: string[] = [];
+    const sink = notVerifiedSink();
     const findings = processChecks(
       executed({ processTableUnreadable: 'powershell.exe Get-CimInstance Win32_Process listed 0 process(es)' }),
       false,
-      notVerified,
+      sink,
     );
     expect(findings.map((finding) => finding.rule)).not.toContain('process.descendants-gone');
-    expect(notVerified).toEqual([
-      'process.descendants-gone, process.orphaned-tools: the process table could not be read (powershell.exe Get-CimInstance Win32_Process listed 0 process(es)), so what the shim left running is unknown',
+    const why =
+      'the process table could not be read (powershell.exe Get-CimInstance Win32_Process listed 0 process(es)), so what the shim left running is unknown';
+    expect(sink.notVerified).toEqual([
+      { rule: 'process.descendants-gone', scope: 'check', cause: 'platform', reason: why },
+      { rule: 'process.orphaned-tools', scope: 'check', cause: 'platform', reason: why },
     ]);
   });
 
   it('a readable table adds nothing to the not-verified list', () => {
-    const notVerified: string[] = [];
-    processChecks(executed({}), false, notVerified);
-    expect(notVerified).toEqual([]);
+    const sink = notVerifiedSink();
+    processChecks(executed({}), false, sink);
+    expect(sink.notVerified).toEqual([]);
   });
 
   it('a process the harness could not end is a process.descendants-gone finding naming it and the failed tree kill', () => {
