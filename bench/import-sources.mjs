@@ -1,10 +1,11 @@
 // Benches load harness modules from their TypeScript sources, so they need no prior build: esbuild bundles them
 // as ESM into .tmp/<name>/ inside the repository, packages left external so that they resolve from its
 // node_modules (the generated validators, for one, load ajv's runtime with createRequire(import.meta.url)).
-import { build } from 'esbuild';
+
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 

@@ -12,7 +12,7 @@
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { markdownCell, readReport, ReportError, reportVerdict, uncheckedText } from './lib/report.mjs';
+import { markdownCell, ReportError, readReport, reportVerdict, uncheckedText } from './lib/report.mjs';
 
 const OS_ALIASES = new Map([
   ['linux', 'Linux'],

@@ -9,7 +9,7 @@
 import { appendFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { classifyStatus, markdownCell, readReport, reportVerdict, ReportError } from './lib/report.mjs';
+import { classifyStatus, markdownCell, ReportError, readReport, reportVerdict } from './lib/report.mjs';
 import { workflowCommand } from './lib/workflow-commands.mjs';
 
 // GitHub shows at most 10 annotations of each level per step; the rest are only in the summary.

@@ -1,12 +1,13 @@
 // Bundles the package's entry points into dist/.
 // The reference shim is bundled with all its dependencies so that its cold start stays close to `node -e 0`;
 // the harness keeps its dependencies external (they are installed with the package).
-import { build } from 'esbuild';
+
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { chmod, rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const banner = { js: '#!/usr/bin/env node' };

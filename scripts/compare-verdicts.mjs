@@ -24,7 +24,10 @@ function load(file) {
 const keyOf = (run) =>
   [run.scenario, run.provider, run.invocation ?? '', run.profile ?? '', run.dialect ?? '', run.seed ?? ''].join(' · ');
 
-/** Rule and severity of every finding, counted ("rule SEVERITY ×n"), sorted: order and messages do not count. */
+/**
+ * Rule and severity of every finding, counted ("rule SEVERITY ×n"), sorted: order and messages do not count.
+ * @param {any} run
+ */
 function findingCounts(run) {
   /** @type {Map<string, number>} */
   const counts = new Map();
@@ -35,7 +38,10 @@ function findingCounts(run) {
   return counts;
 }
 
-/** @param {any[]} runs */
+/**
+ * @param {any[]} runs
+ * @param {string} file
+ */
 function byKey(runs, file) {
   /** @type {Map<string, any>} */
   const map = new Map();
@@ -50,7 +56,11 @@ function byKey(runs, file) {
   return map;
 }
 
-/** The differences of one run present in both reports, as lines. */
+/**
+ * The differences of one run present in both reports, as lines.
+ * @param {any} before
+ * @param {any} after
+ */
 function runDifferences(before, after) {
   const lines = [];
   if (before.status !== after.status) lines.push(`status ${before.status} → ${after.status}`);

@@ -1,12 +1,13 @@
 // Generates generated/protocol.ts from every schemas/*.schema.json (the schemas are the one source of truth).
 //   node scripts/gen-types.mjs          rewrite generated/protocol.ts
 //   node scripts/gen-types.mjs --check  exit 1 when the committed file differs from what the schemas give
-import { compile } from 'json-schema-to-typescript';
+
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
+import { compile } from 'json-schema-to-typescript';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const schemasDir = path.join(root, 'schemas');

@@ -60,6 +60,9 @@ export function ensureRealProgram(name, { version, log = (line) => process.stder
 /**
  * `npm install --prefix folder spec`, into a temporary sibling renamed once complete, so an interrupted install
  * never looks complete. `npmArgs`: more flags (`--force` installs a package made for another OS).
+ * @param {string} spec
+ * @param {string} folder
+ * @param {{ log?: (line: string) => void, npmArgs?: string[] }} [options]
  */
 export function installNpmPackage(
   spec,

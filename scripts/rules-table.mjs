@@ -2,11 +2,12 @@
 //   node scripts/rules-table.mjs          rewrite README.md
 //   node scripts/rules-table.mjs --check  exit 1 when the README table is stale
 // The catalog is TypeScript, so it is bundled with esbuild into a temporary module first.
-import { build } from 'esbuild';
+
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const readmePath = path.join(root, 'README.md');

@@ -6,13 +6,13 @@ import { execFileSync } from 'node:child_process';
 
 const started = Date.now();
 if (process.platform !== 'linux') throw new Error("test:platforms runs the other platforms' paths on Linux only");
-for (const [program, args, why] of [
-  ['ps', ['-A', '-o', 'pid=,lstart='], 'the macOS paths read the process table through ps (procps)'],
-]) {
+/** @type {[string, string[], string][]} */
+const needed = [['ps', ['-A', '-o', 'pid=,lstart='], 'the macOS paths read the process table through ps (procps)']];
+for (const [program, args, why] of needed) {
   try {
     execFileSync(program, args, { stdio: 'ignore' });
   } catch (error) {
-    throw new Error(`test:platforms needs ${program}: ${why} (${error.message.split('\n')[0]})`);
+    throw new Error(`test:platforms needs ${program}: ${why} (${/** @type {Error} */ (error).message.split('\n')[0]})`);
   }
 }
 console.log('test:platforms setup: ps for the macOS paths');

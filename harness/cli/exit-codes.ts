@@ -1,15 +1,15 @@
 // Exit codes shared by every command, so that validate and run agree on them, and the one place that turns
 // an error a command ends with into its exit code and the line printed for it: by the error's class code
 // (common/errors.ts), never by the words of its message.
+// The codes themselves have one home, the verdict's (runner/results/verdict.ts `EXIT`); these are their names here.
 import { messageOf, YumeError } from '../../common/errors.js';
+import { EXIT } from '../runner/results/verdict.js';
 
-export const EXIT_OK = 0;
+export const EXIT_OK = EXIT.ok;
 /** A MUST check failed. */
-export const EXIT_FAILED = 1;
+export const EXIT_FAILED = EXIT.failed;
 /** Usage error, unreadable input, or a shim that could not be started. */
-export const EXIT_USAGE = 2;
-/** No run failed, but the machine could not decide some required run (R19): run again on a quieter machine. */
-export const EXIT_INCONCLUSIVE = 3;
+export const EXIT_USAGE = EXIT.usage;
 
 /** The exit code for each error code a command may end with. */
 export const EXIT_CODE_BY_ERROR_CODE: Readonly<Record<string, number>> = {

@@ -1,5 +1,5 @@
 // `yume-conformance rules`: lists the rule catalog (human table, --json, or --markdown as in the README).
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { allRules } from '../rules/catalog.js';
 import { renderRulesMarkdown } from '../rules/markdown.js';
 import type { Profile, RuleDefinition, RuleLevel } from '../rules/types.js';

@@ -4,30 +4,31 @@
 // Exit 0: every MUST check passed (or is an expected failure, or partial by a declared limitation);
 // 1: some failed, a required scenario is not verified, or an expected failure is stale; 2: usage error or the
 // shim could not be started.
-import { notVerifiedText } from '../rules/not-verified.js';
+
 import { type Command, Option } from 'commander';
-import { emitReports, parseReporterSpec, prepareReportFiles } from '../report/reporters.js';
-import { createProgress } from './progress.js';
-import { parseEnvAssignments } from '../runner/setup/environment.js';
-import { invocationName } from '../runner/config/invocation.js';
-import { preflight } from '../runner/run-scenario.js';
-import {
-  resolveSuite,
-  runConformanceWithResults,
-  DEFAULT_TIMEOUT_MS,
-  type ConformanceRunReport,
-  type RunOptions,
-} from '../suite/run-conformance.js';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { UsageError } from '../errors.js';
-import { EXIT_OK, EXIT_USAGE, failureOf } from './exit-codes.js';
-import { defaultJobs } from '../suite/schedule.js';
-import { parseShard } from '../suite/shard.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../mock/mock-server.js';
+import { requiredUnder } from '../mock/scenario/scenario-types.js';
 import type { OfficialCliSettings } from '../official-cli/backend.js';
 import { OFFICIAL_CLI_NAMES, type OfficialCliName } from '../official-cli/script-types.js';
-import { requiredUnder } from '../mock/scenario/scenario-types.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../mock/mock-server.js';
 import { runnerPlatform } from '../process/platform.js';
+import { emitReports, parseReporterSpec, prepareReportFiles } from '../report/reporters.js';
+import { notVerifiedText } from '../rules/not-verified.js';
+import { invocationName } from '../runner/config/invocation.js';
+import { preflight } from '../runner/run-scenario.js';
+import { parseEnvAssignments } from '../runner/setup/environment.js';
+import {
+  type ConformanceRunReport,
+  DEFAULT_TIMEOUT_MS,
+  type RunOptions,
+  resolveSuite,
+  runConformanceWithResults,
+} from '../suite/run-conformance.js';
+import { defaultJobs } from '../suite/schedule.js';
+import { parseShard } from '../suite/shard.js';
+import { EXIT_OK, EXIT_USAGE, failureOf } from './exit-codes.js';
+import { createProgress } from './progress.js';
 
 interface RunFlags {
   provider?: string[];

@@ -1,13 +1,14 @@
 // `yume-conformance serve`: the mocked providers of one scenario on 127.0.0.1, for shim authors developing
 // against the mock and for pointing real clients at it. Logs every request on stderr; Ctrl-C stops it.
-import { mapToolsToDeclared } from '../official-cli/map-tools.js';
+
 import path from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import { type RecordedRequest, startMockServer } from '../mock/mock-server.js';
 import { defaultTranscriptsDir } from '../mock/package-paths.js';
+import { providerEnvironment } from '../mock/provider-environment.js';
 import { formatProblem, loadScenario, ScenarioLoadError } from '../mock/scenario/scenario-loader.js';
 import { MOCK_PROVIDER_IDS, type MockProviderId } from '../mock/scenario/scenario-types.js';
-import { providerEnvironment } from '../mock/provider-environment.js';
-import { startMockServer, type RecordedRequest } from '../mock/mock-server.js';
+import { mapToolsToDeclared } from '../official-cli/map-tools.js';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 
 interface ServeOptions {

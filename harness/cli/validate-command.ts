@@ -1,11 +1,11 @@
 // `yume-conformance validate <file.jsonl | ->`: judges captured shim stdout against the rule catalog.
 // Exit 0 = conforms, 1 = a MUST rule failed, 2 = usage error or unreadable input (a clear message, no stack).
 import { readFile } from 'node:fs/promises';
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { buildReport, harnessErrorRun, runFromValidation } from '../report/model.js';
-import { emitReports, parseReporterSpec, reporterNames, type ReporterSpec } from '../report/reporters.js';
-import type { Profile } from '../rules/types.js';
+import { emitReports, parseReporterSpec, type ReporterSpec, reporterNames } from '../report/reporters.js';
 import type { SequenceMode } from '../rules/checks/sequence.js';
+import type { Profile } from '../rules/types.js';
 import { validateStream } from '../validate/validate-stream.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, failureOf } from './exit-codes.js';
 

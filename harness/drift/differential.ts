@@ -5,16 +5,16 @@
 // ends with exit 0 after one answer and a refused one exits non-zero before asking anything.
 import { chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startMockServer } from '../mock/mock-server.js';
 import { DUMMY_CREDENTIALS } from '../mock/credentials.js';
+import { startMockServer } from '../mock/mock-server.js';
 import { requestView } from '../mock/request-views.js';
 import type { MockProviderId, Scenario } from '../mock/scenario/scenario-types.js';
-import { commitFixtures } from '../runner/setup/git-workspace.js';
 import { LOG_ARGUMENT, STATE_ARGUMENT } from '../official-cli/launcher-arguments.js';
-import type { OfficialCliName } from '../official-cli/script-types.js';
-import { writeState } from '../official-cli/state.js';
 import { prepareOfflineEnvironment } from '../official-cli/real/offline-environment.js';
 import { type BoundedRun, runBounded } from '../official-cli/real/run-bounded.js';
+import type { OfficialCliName } from '../official-cli/script-types.js';
+import { writeState } from '../official-cli/state.js';
+import { commitFixtures } from '../runner/setup/git-workspace.js';
 
 export interface CorpusEntry {
   argv: string[];

@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { OfficialCliName } from '../official-cli/script-types.js';
 import { PINNED } from '../official-cli/pinned/index.js';
+import type { OfficialCliName } from '../official-cli/script-types.js';
 
 export type CandidateSource =
   | { kind: 'latest' }

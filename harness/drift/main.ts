@@ -12,16 +12,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { findPackageRoot } from '../package-root.js';
 import { PINNED } from '../official-cli/pinned/index.js';
 import type { PinnedCli } from '../official-cli/pinned/pinned-types.js';
 import { writePinnedCli } from '../official-cli/pinned/store.js';
-import { describeDisagreements, runDifferential, type CorpusEntry } from './differential.js';
 import { recordPinnedCli } from '../official-cli/real/record-pinned.js';
-import { OFFICIAL_CLI_NAMES, type OfficialCliName } from '../official-cli/script-types.js';
-import { comparePinned } from './compare-pinned.js';
-import { type CandidateSource, installCandidate } from './install-candidate.js';
 import { REAL_CLI_CAPABILITIES, REAL_CLI_SCENARIOS as SCENARIOS } from '../official-cli/real-cli-scenarios.js';
+import { OFFICIAL_CLI_NAMES, type OfficialCliName } from '../official-cli/script-types.js';
+import { findPackageRoot } from '../package-root.js';
+import { comparePinned } from './compare-pinned.js';
+import { type CorpusEntry, describeDisagreements, runDifferential } from './differential.js';
+import { type CandidateSource, installCandidate } from './install-candidate.js';
 
 interface DriftFlags {
   version?: string[];

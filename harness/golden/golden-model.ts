@@ -3,12 +3,12 @@
 import type { CanonicalEvent, CanonicalUsage } from '../protocol/canonical.js';
 import {
   MAX_COMPARED_DEPTH,
+  type NormaliseContext,
   normaliseText,
   normaliseToolInput,
   TOO_DEEP_MARKER,
   toolResultText,
   withoutDefaultInputs,
-  type NormaliseContext,
 } from './normalise.js';
 
 export interface ToolCallModel {

@@ -3,21 +3,22 @@
 // transcripts/<id>/claude-code.jsonl (claude-code.2.jsonl, ... for later processes). A run with a MUST finding
 // the preset does not excuse writes nothing. The files show what the protocol's origin prints; a test compares
 // them with the reference shim's goldens (test/goldens/claude-goldens.test.ts).
-import { notVerifiedLine } from '../rules/not-verified.js';
+
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
 import { defaultTranscriptsDir } from '../mock/package-paths.js';
 import { toCanonicalEvents } from '../protocol/canonical.js';
+import { notVerifiedLine } from '../rules/not-verified.js';
 import type { Finding } from '../rules/types.js';
 import { entryMatches } from '../runner/config/expected-failures.js';
-import { goldenText } from '../runner/golden/golden-files.js';
-import type { GoldenUpdate } from './goldens.js';
-import { formatDiff } from '../runner/golden/line-diff.js';
 import { invocationName } from '../runner/config/invocation.js';
-import { resolveSuite } from '../suite/resolve-suite.js';
-import { runScenario } from '../runner/run-scenario.js';
+import { goldenText } from '../runner/golden/golden-files.js';
+import { formatDiff } from '../runner/golden/line-diff.js';
 import type { RunSpec } from '../runner/results/run-types.js';
+import { runScenario } from '../runner/run-scenario.js';
+import { resolveSuite } from '../suite/resolve-suite.js';
+import type { GoldenUpdate } from './goldens.js';
 
 /** The preset whose program records these goldens. */
 export const CLAUDE_GOLDENS_PRESET = 'claude-code';

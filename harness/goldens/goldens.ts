@@ -2,21 +2,22 @@
 // reference shim (spec invocation, flat dialect, unsplit streams, the scenario's first provider — openai-chat
 // where it applies); each process's stdout, stabilised (golden-files.ts), becomes golden.jsonl,
 // golden.2.jsonl, ... A run with MUST findings writes nothing: a golden must come from a conforming run.
-import { notVerifiedLine } from '../rules/not-verified.js';
-import { appendFileSync, existsSync, readFileSync, writeFileSync, readdirSync, unlinkSync } from 'node:fs';
+
+import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROTOCOL_VERSION } from '../../generated/protocol.js';
-import { loadAllScenarios } from '../mock/scenario/scenario-loader.js';
+import { UsageError } from '../errors.js';
 import { defaultTranscriptsDir } from '../mock/package-paths.js';
+import { loadAllScenarios } from '../mock/scenario/scenario-loader.js';
 import type { LoadedScenario } from '../mock/scenario/scenario-types.js';
+import { notVerifiedLine } from '../rules/not-verified.js';
 import type { Finding } from '../rules/types.js';
 import { REFERENCE_SHIM_CAPABILITIES } from '../runner/config/capabilities.js';
+import type { ProviderId } from '../runner/config/providers.js';
 import { goldenFileName, goldenText } from '../runner/golden/golden-files.js';
 import { formatDiff } from '../runner/golden/line-diff.js';
-import { UsageError } from '../errors.js';
-import { bundledReferenceShim } from '../suite/resolve-suite.js';
 import { runScenario } from '../runner/run-scenario.js';
-import type { ProviderId } from '../runner/config/providers.js';
+import { bundledReferenceShim } from '../suite/resolve-suite.js';
 
 export interface GoldenUpdate {
   scenario: string;

@@ -5,14 +5,14 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { http, type RequestHandler } from 'msw';
-import type { MockServer, MockServerOptions, RecordedRequest, RequestOutcome, ToolMapper } from './mock-types.js';
+import type { MockServer, MockServerOptions, RecordedRequest } from './mock-types.js';
 import { DEFAULT_MAX_BODY_BYTES } from './mock-types.js';
 import type { MockProviderId } from './scenario/scenario-types.js';
 import { createMockState, type MockState } from './server/mock-state.js';
 import { providerHandler } from './server/provider-handler.js';
 import { HOST, serveRequest } from './server/serve-request.js';
 
-export type { MockServer, MockServerOptions, RecordedRequest, RequestOutcome, ToolMapper };
+export type { MockServer, MockServerOptions, RecordedRequest };
 export { DEFAULT_MAX_BODY_BYTES };
 
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {

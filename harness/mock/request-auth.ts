@@ -1,9 +1,8 @@
 // The credentials check of each provider API, as the real ones make it.
 import type { AcceptedCredentials } from './credentials.js';
+import type { RecordedRequest } from './mock-types.js';
 import { authErrorReply, geminiInvalidTokenReply, type HttpErrorReply } from './render/error-bodies.js';
 import type { MockProviderId } from './scenario/scenario-types.js';
-
-import type { RecordedRequest } from './mock-types.js';
 
 /** Auth as the real APIs check it; returns the error reply, or undefined when the credentials are accepted. */
 export function checkAuth(

@@ -1,10 +1,10 @@
 // Checks on what a shim sent to a mocked provider during a run (rules `requests.*`, harness/rules/request-rules.ts).
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
+import type { RecordedRequest } from './mock-server.js';
 import { type HistoryItem, type HistoryToolResult, requestView } from './request-views.js';
 import type { MockProviderId, ModelResponse, Scenario, ScriptToolCall } from './scenario/scenario-types.js';
 import { toolCallIdMap } from './scenario/tool-call-ids.js';
-import type { RecordedRequest } from './mock-server.js';
 
 export type { Finding };
 

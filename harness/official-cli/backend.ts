@@ -2,19 +2,20 @@
 // plays the scenario itself, logs everything) or real (`--cli real`: the pinned or given program, pointed
 // at the REST mock offline, behind a wrapper that logs its starts). The runner asks this module how to set
 // up the mock, what to install and what the CLI's log can show, and stays the same for both.
-import { runNotVerified, type NotVerified } from '../rules/not-verified.js';
+
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DUMMY_CREDENTIALS, type DummyCredentials } from '../mock/credentials.js';
 import type { ToolMapper } from '../mock/mock-types.js';
-import { mapToolsToDeclared } from './map-tools.js';
-import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from './install.js';
+import { runnerPlatform } from '../process/platform.js';
+import { type NotVerified, runNotVerified } from '../rules/not-verified.js';
 import { type OfficialCliBehaviour, officialCliBehaviour } from './behaviour.js';
-import { prepareOfflineEnvironment, type MockEndpoints } from './real/offline-environment.js';
+import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from './install.js';
+import { mapToolsToDeclared } from './map-tools.js';
+import { type MockEndpoints, prepareOfflineEnvironment } from './real/offline-environment.js';
 import { writeRealCliWrapper } from './real/wrapper.js';
 import type { OfficialCliName, ScriptScenario } from './script-types.js';
 import { type CliLogEntry, writeState } from './state.js';
-import { runnerPlatform } from '../process/platform.js';
 
 export type OfficialCliMode = 'fake' | 'real';
 

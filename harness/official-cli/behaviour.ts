@@ -4,14 +4,14 @@
 // names its tool calls, and which checks judge its use (the fake's full log, or a real CLI's wrapper log).
 // The runner holds one of these per run (backend.ts installs it) and never names a CLI itself.
 import { readFileSync } from 'node:fs';
+import { stableJson, type TurnModel } from '../golden/golden-model.js';
+import { type NormaliseContext, normaliseToolInput } from '../golden/normalise.js';
 import type { RecordedRequest } from '../mock/mock-server.js';
-import type { MockProviderId, Turn } from '../mock/scenario/scenario-types.js';
 import { requestView } from '../mock/request-views.js';
+import type { MockProviderId, Turn } from '../mock/scenario/scenario-types.js';
 import type { CanonicalEvent } from '../protocol/canonical.js';
 import type { NotVerified } from '../rules/not-verified.js';
 import type { Finding } from '../rules/types.js';
-import { stableJson, type TurnModel } from '../golden/golden-model.js';
-import { type NormaliseContext, normaliseToolInput } from '../golden/normalise.js';
 import { checkFakeCliRun, loggedByWrapper } from './checks.js';
 import { adjustGoldenForCli, adjustObservedForCli, endsInMalformedChunk } from './golden-adjustments.js';
 import { CLI_OMISSIONS, type CliOmissions, expectedToolCall } from './omissions.js';

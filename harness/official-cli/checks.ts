@@ -7,9 +7,9 @@ import type { CanonicalEvent } from '../protocol/canonical.js';
 import type { FakeCliRuleId } from '../rules/fake-cli-rules.js';
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
+import { checkCliExits } from './exit-checks.js';
 import type { OfficialCliName, ScriptScenario } from './script-types.js';
 import type { CliLogEntry, PromptEntry, StartEntry, ToolEntry, ToolStartEntry } from './state.js';
-import { checkCliExits } from './exit-checks.js';
 import { snapshotWorkspace } from './workspace-tools.js';
 
 export interface FakeCliRunInput {

@@ -8,7 +8,7 @@ import type { CanonicalEvent, ResultEvent } from '../protocol/canonical.js';
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
 import type { OfficialCliName, ScriptScenario } from './script-types.js';
-import type { ExitEntry, CliLogEntry, StartEntry } from './state.js';
+import type { CliLogEntry, ExitEntry, StartEntry } from './state.js';
 
 export interface CliExitInput {
   cli: OfficialCliName;

@@ -4,17 +4,17 @@
 // Read as `cat`), text of a message cut short is not printed (codex, claude), a failing shell command shows
 // as a success and read_file output is not printed (gemini).
 import { readFileSync } from 'node:fs';
-import { CLI_OMISSIONS, expectedToolCall, type CliOmissions } from './omissions.js';
-import type { OfficialCliName } from './script-types.js';
-import type { Turn } from '../mock/scenario/scenario-types.js';
 import {
+  type ModelItem,
   scriptedCallKey,
   stableJson,
-  type ModelItem,
   type ToolCallModel,
   type TurnModel,
 } from '../golden/golden-model.js';
-import { normaliseToolInput, type NormaliseContext } from '../golden/normalise.js';
+import { type NormaliseContext, normaliseToolInput } from '../golden/normalise.js';
+import type { Turn } from '../mock/scenario/scenario-types.js';
+import { CLI_OMISSIONS, type CliOmissions, expectedToolCall } from './omissions.js';
+import type { OfficialCliName } from './script-types.js';
 
 /** The run's workspace, and whether the CLI had to make edits through its shell (a real codex without apply_patch). */
 export type CliContext = NormaliseContext & { workspace: string; editsThroughShell?: boolean };

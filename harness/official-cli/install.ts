@@ -4,10 +4,10 @@
 // still starts a working fake. "Missing CLI" runs simply do not install the binary the shim looks for.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { writeCommandShim, type WrittenCommandShim } from '../process/command-shims.js';
+import { type WrittenCommandShim, writeCommandShim } from '../process/command-shims.js';
 import { LOG_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
 import { OFFICIAL_CLI_NAMES, type OfficialCliName, type ScriptScenario } from './script-types.js';
-import { LOG_ENV, readLog, readState, STATE_ENV, writeState, type CliLogEntry } from './state.js';
+import { type CliLogEntry, LOG_ENV, readLog, readState, STATE_ENV, writeState } from './state.js';
 
 export interface InstallFakeClisOptions {
   /** The scenario (any object with the Scenario fields the fakes read). */

@@ -9,22 +9,22 @@ import { parseClaudeArgs } from './args/claude-args.js';
 import { parseCodexArgs } from './args/codex-args.js';
 import { parseGeminiArgs } from './args/gemini-args.js';
 import type { Invocation, ParseOutcome } from './args/invocation.js';
+import { LOG_ARGUMENT, LOG_START_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
+import { probeStdin } from './real/stdin-probe.js';
 import { newClaudeSessionId, runClaude } from './render/claude.js';
 import { newCodexThreadId, runCodex } from './render/codex.js';
 import { newGeminiSessionId, runGemini } from './render/gemini.js';
-import { LOG_ARGUMENT, LOG_START_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
 import { CliRuntime, DEFAULT_STDIN_WAIT_MS, promptSource } from './runtime.js';
-import { probeStdin } from './real/stdin-probe.js';
-import { OFFICIAL_CLI_NAMES, type OfficialCliName } from './script-types.js';
 import { addUsage, type UsageTotals, usageOf } from './script-playback.js';
+import { OFFICIAL_CLI_NAMES, type OfficialCliName } from './script-types.js';
 import {
   appendLog,
   type CliLogEntry,
+  type FakeCliState,
   LOG_ENV,
   readLog,
   readState,
   STATE_ENV,
-  type FakeCliState,
   type StartEntry,
 } from './state.js';
 

@@ -4,10 +4,11 @@
 // the same way the fake CLIs map them, so every stock scenario plays to a real CLI. Without it, a request
 // that does not declare the scripted names still gets the 400 of `requests.tools-declared`. The mock knows
 // nothing of CLIs: the runner and `serve` hand it this mapper.
-import { codexShellCommand, codexShellEdit, geminiToolCall } from './tool-mapping.js';
-import { markCustomToolCall } from '../mock/scenario/custom-tool-calls.js';
+
 import type { ToolMapper } from '../mock/mock-types.js';
+import { markCustomToolCall } from '../mock/scenario/custom-tool-calls.js';
 import type { MockProviderId, ScriptToolCall } from '../mock/scenario/scenario-types.js';
+import { codexShellCommand, codexShellEdit, geminiToolCall } from './tool-mapping.js';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const lines = (value: string) => value.replace(/\n$/, '').split('\n');

@@ -1,8 +1,9 @@
 // What every fake CLI process shares: stdout/stderr writing, the D4 log, signals, stalls, stdin, and
 // running the scripted tools in the workspace with their side effects recorded.
+
+import type { OfficialCliName, ScriptToolCall, ScriptTurn } from './script-types.js';
 import type { CliLogEntry, FakeCliState } from './state.js';
 import { appendLog } from './state.js';
-import type { OfficialCliName, ScriptToolCall, ScriptTurn } from './script-types.js';
 import {
   CHANGING_TOOLS,
   diffSnapshots,

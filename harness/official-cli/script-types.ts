@@ -3,13 +3,13 @@
 // only the set of fields is narrower, so any full `Scenario` fits: the fakes depend only on the fields they render,
 // and an older or newer scenario file with extra fields still plays.
 import type {
+  Fault,
   ModelResponse,
   Scenario,
   ScriptToolCall,
   ScriptUsage,
   Turn,
   TurnExpectation,
-  Fault,
 } from '../mock/scenario/scenario-types.js';
 
 export type { ScriptToolCall, ScriptUsage };

@@ -1,9 +1,9 @@
 // The files a fake CLI shares with the harness (decision D4): the state file it reads its script from
 // (YUME_CONFORMANCE_FAKE_CLI_STATE) and the log it appends every start, tool run, stall and signal to
 // (YUME_CONFORMANCE_FAKE_CLI_LOG), so the harness can check how the shim called it.
-import { appendFileSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
-import type { OfficialCliName, ScriptScenario } from './script-types.js';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { messageOf } from '../../common/errors.js';
+import type { OfficialCliName, ScriptScenario } from './script-types.js';
 
 export const STATE_ENV = 'YUME_CONFORMANCE_FAKE_CLI_STATE';
 export const LOG_ENV = 'YUME_CONFORMANCE_FAKE_CLI_LOG';

@@ -1,6 +1,6 @@
 // The tools a fake CLI runs itself, in the workspace, as the official CLIs do (the shim only reports
 // them). Inputs use the app's names (D1); each CLI renders the outcome in its own words.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { type Dirent, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

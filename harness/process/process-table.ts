@@ -2,8 +2,8 @@
 // (cheap enough to poll), macOS and other POSIX systems ask `ps`, Windows asks CIM through PowerShell.
 import { readdirSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
-import { hasProcFiles, type PlatformName } from './platform.js';
 import { YumeError } from '../../common/errors.js';
+import { hasProcFiles, type PlatformName } from './platform.js';
 
 export interface ProcessInfo {
   pid: number;

@@ -1,6 +1,7 @@
 // How a shim given by the user is started: the file and argv actually handed to execa.
-import { pathFor, type PlatformName } from './platform.js';
+
 import { cmdInvocation } from '../../common/windows-command-line.js';
+import { type PlatformName, pathFor } from './platform.js';
 
 export interface SpawnCommand {
   /** The program execa starts. */

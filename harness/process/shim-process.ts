@@ -1,8 +1,9 @@
 // What the runner holds of one started shim: the handle while it runs (ShimProcess) and, once it and its
 // tree are gone, what happened (ShimExit).
+
+import type { CpuWaitClock } from './cpu-wait.js';
 import type { ProcessInfo } from './process-table.js';
 import type { SpawnCommand } from './shim-command.js';
-import type { CpuWaitClock } from './cpu-wait.js';
 
 export interface StdoutChunkTime {
   /** Byte offset just past this chunk in the captured stdout. */

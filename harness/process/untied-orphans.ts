@@ -2,7 +2,7 @@
 // is tied to the run by nothing but time: its pid is above the shim's, it started after the shim, and it was
 // reparented to init. R16: such a process is reported (the run's process rules are then not verified), never
 // killed by guess. Linux compares /proc start ticks; macOS compares `ps` start dates, to the second.
-import { trackedByARun, type DescendantTracker } from './descendants.js';
+import { type DescendantTracker, trackedByARun } from './descendants.js';
 import type { ProcessInfo, ProcessTable } from './process-table.js';
 
 /** A `ps -o lstart=` date ("Sat Nov 28 02:13:04 2026", C locale) in whole seconds since the epoch. */

@@ -47,8 +47,6 @@ export type CanonicalEvent =
 /** A turn's closing `result` event. */
 export type ResultEvent = Extract<CanonicalEvent, { kind: 'result' }>;
 
-export type CanonicalKind = CanonicalEvent['kind'];
-
 type Json = Record<string, unknown>;
 
 const asString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

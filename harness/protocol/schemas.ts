@@ -2,8 +2,9 @@
 // schema that has none there, compiled here into one ajv instance once and reused.
 // The schemas come from generated/schemas.ts (a copy of schemas/*.schema.json made by `npm run gen`), so the
 // bundled bins validate without reading files at runtime.
-import { Ajv2020 } from 'ajv/dist/2020.js';
+
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { SCHEMAS } from '../../generated/schemas.js';
 import { protocolValidators } from '../../generated/validators.js';
 

@@ -6,9 +6,9 @@
 import type { ProcessRecord, RequestRecord, RunResult } from '../runner/results/run-types.js';
 import { escapeHtml, type TranscriptView, transcriptTable, viewFromReport, visible } from './html-transcript.js';
 import type { ConformanceReport, ReportFinding, ReportNotVerified, ReportRequest, ReportRun } from './model.js';
-import { REQUEST_BODY_CHARS } from './run-output.js';
 import { runLabel } from './run-label.js';
 import { matrixHtml } from './run-matrix.js';
+import { REQUEST_BODY_CHARS } from './run-output.js';
 
 export { escapeHtml };
 

@@ -3,6 +3,7 @@
 // verdict line. Passing runs get no paragraph (`--matrix` shows the scenario × provider matrix), INFO notes
 // show only with `--verbose`. Colours via chalk, off when NO_COLOR is set or the output is not a terminal.
 import { Chalk, type ChalkInstance } from 'chalk';
+import { notVerifiedLine } from '../rules/not-verified.js';
 import {
   type ConformanceReport,
   notVerifiedByRule,
@@ -10,11 +11,10 @@ import {
   type ReportRun,
   VALIDATE_PROVIDER,
 } from './model.js';
-import { notVerifiedLine } from '../rules/not-verified.js';
+import { findingsByRule, type RuleTally } from './rule-tally.js';
 import { runLabel } from './run-label.js';
 import { matrixLines } from './run-matrix.js';
 import { groupRuns, type RunGroup, statusCounts } from './status-groups.js';
-import { findingsByRule, type RuleTally } from './rule-tally.js';
 
 /** What the report says of an inconclusive run (R19). */
 export const INCONCLUSIVE_ADVICE =

@@ -4,8 +4,8 @@
 // the HTML report rendered from its JSON report), where the transcript and findings are.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { escapeHtml } from './html-transcript.js';
 import { renderHtml } from './html.js';
+import { escapeHtml } from './html-transcript.js';
 import type { LoadedReport } from './merge-shards.js';
 import type { ReportRun } from './model.js';
 

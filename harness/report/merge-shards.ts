@@ -3,11 +3,12 @@
 // again from them. Refuses what cannot be one suite run: reports of different suite versions, shims,
 // platforms, report formats or selections, a shard missing or given twice, a run in two shards, and a shard that was
 // interrupted (its runs are incomplete, so the verdict would be a guess).
+
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
+import { REPORT_VERSION } from '../../generated/protocol.js';
 import { runKey } from '../runner/results/run-identity.js';
 import { suiteExit, suiteVerdict, summarizeResults } from '../runner/results/verdict.js';
 import type { ConformanceReport, ReportRun } from './model.js';
-import { REPORT_VERSION } from '../../generated/protocol.js';
-import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 /** Reports that cannot be merged, or cannot be read (code MERGE): the message names the file and why. */
 export class MergeError extends YumeError {

@@ -2,14 +2,14 @@
 // A program embedding the harness may add a reporter with registerReporter().
 import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
+import { UsageError } from '../errors.js';
 import type { RunResult } from '../runner/results/run-types.js';
 import { renderHtml } from './html.js';
 import { colorWanted, renderHuman } from './human.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import type { ConformanceReport } from './model.js';
-import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
-import { UsageError } from '../errors.js';
 
 export interface ReporterOptions {
   /** True when the output goes to a terminal that wants colours (never for files). */

@@ -7,8 +7,8 @@ import { RUN_RULES } from './run-rules.js';
 import { STREAM_RULES } from './stream-rules.js';
 import type { Profile, RuleDefinition } from './types.js';
 
-export type { Finding, Profile, RuleDefinition, RuleLevel, Severity } from './types.js';
-export { PROFILES, defineRules } from './types.js';
+export type { Profile, RuleDefinition } from './types.js';
+export { defineRules } from './types.js';
 
 const GROUPS: readonly (readonly RuleDefinition[])[] = [STREAM_RULES, RUN_RULES, REQUEST_RULES, FAKE_CLI_RULES];
 

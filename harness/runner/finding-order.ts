@@ -1,8 +1,9 @@
 // The order a run's findings are reported in: causes first. When a shim started its official CLI wrongly, or
 // ran the CLI's tools again, the golden, workspace and session findings that follow are consequences; the
 // reader must see the cause on the first line (a refusal's stderr, the exit code, the double execution).
-import { DEFAULT_MAX_FINDINGS_PER_RULE } from '../validate/findings.js';
+
 import type { Finding } from '../rules/types.js';
+import { DEFAULT_MAX_FINDINGS_PER_RULE } from '../validate/findings.js';
 
 /** Rules that name a cause, in the order they are reported; every other finding keeps its place after them. */
 const CAUSES = [

@@ -2,11 +2,11 @@
 // not), and whether it runs in persistent mode (its own mode, or an interrupt that must go through stdin on Windows).
 import { existsSync } from 'node:fs';
 import { pathFor } from '../process/platform.js';
+import { type NotVerified, type NotVerifiedCause, runNotVerified } from '../rules/not-verified.js';
 import { declaredLimitation } from './config/capabilities.js';
 import { buildInvocation, invocationName } from './config/invocation.js';
 import { providerEntry } from './config/providers.js';
 import type { RunSpec, SuiteSettings } from './results/run-types.js';
-import { runNotVerified, type NotVerified, type NotVerifiedCause } from '../rules/not-verified.js';
 
 export interface Preflight {
   /** Run the scenario in persistent mode (its own mode, or an interrupt that must go through stdin on Windows). */

@@ -4,13 +4,13 @@
 // a `process.descendants-gone` finding naming the run's processes still alive (or an unknown process) — a finding
 // on the shim, never an error of the harness.
 import { performance } from 'node:perf_hooks';
-import { processTableFor, type ProcessInfo } from '../process/process-table.js';
 import type { PlatformName } from '../process/platform.js';
+import { type ProcessInfo, processTableFor } from '../process/process-table.js';
+import type { ShimExit } from '../process/shim-process.js';
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
 import type { RunResult } from './results/run-types.js';
-import { removeRunDirectories, type RunDirectories, type DirectoryRemover } from './setup/workspace.js';
-import type { ShimExit } from '../process/shim-process.js';
+import { type DirectoryRemover, type RunDirectories, removeRunDirectories } from './setup/workspace.js';
 
 /** Ends processes the run left (best effort: a process that cannot be ended stays). */
 export type ProcessEnder = (processes: ProcessInfo[]) => Promise<void>;

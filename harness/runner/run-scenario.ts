@@ -1,26 +1,27 @@
 // One run of the matrix, start to end: decide whether it can be verified at all, prepare its directories,
 // mock and fake CLIs, drive the shim (execute-run.ts), judge what happened (check-run.ts), and clean up.
-import { existsSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
-import path from 'node:path';
+
 import { randomBytes } from 'node:crypto';
-import { installOfficialCli, mockOptionsFor, type InstalledOfficialCli } from '../official-cli/backend.js';
-import { requiredUnder } from '../mock/scenario/scenario-types.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { writeAuthHelpers } from '../mock/auth-helpers.js';
 import { defaultAcceptedCredentials, runCredentials } from '../mock/credentials.js';
-import { startMockServer, type MockServer } from '../mock/mock-server.js';
+import { type MockServer, startMockServer } from '../mock/mock-server.js';
+import { requiredUnder } from '../mock/scenario/scenario-types.js';
+import { type InstalledOfficialCli, installOfficialCli, mockOptionsFor } from '../official-cli/backend.js';
 import { findPackageRoot } from '../package-root.js';
-import type { Finding } from '../rules/types.js';
-import { DIALECT_VARIABLE } from './config/capabilities.js';
-import { checkRun } from './checks/check-run.js';
-import { buildEnvironment } from './setup/environment.js';
-import { secretValues } from './redact.js';
-import { executeRun, type ExecutedProcess } from './execution/execute-run.js';
-import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from './setup/missing-cli.js';
-import { invocationName } from './config/invocation.js';
-import { cliFor, providerEntry, providerFlags, type ProviderEntry } from './config/providers.js';
 import { runFinding } from '../rules/finding.js';
 import { notVerifiedLine, notVerifiedText, runNotVerified } from '../rules/not-verified.js';
+import type { Finding } from '../rules/types.js';
+import { checkRun } from './checks/check-run.js';
+import { DIALECT_VARIABLE } from './config/capabilities.js';
+import { invocationName } from './config/invocation.js';
+import { cliFor, type ProviderEntry, providerEntry, providerFlags } from './config/providers.js';
+import { type ExecutedProcess, executeRun } from './execution/execute-run.js';
+import { capPerRule, causesFirst } from './finding-order.js';
+import { type Preflight, preflight } from './preflight.js';
+import { secretValues } from './redact.js';
 import { machineUndecided } from './results/machine-undecided.js';
 import type {
   ProcessRecord,
@@ -31,12 +32,11 @@ import type {
   SuiteSettings,
   TimelineEntry,
 } from './results/run-types.js';
-import { capPerRule, causesFirst } from './finding-order.js';
-import { WorkspaceTemplates } from './setup/git-workspace.js';
-import { createRunDirectories, runnerEntries } from './setup/workspace.js';
 import { removeRunFolders, withCleanupFinding } from './run-cleanup.js';
-
-import { type Preflight, preflight } from './preflight.js';
+import { buildEnvironment } from './setup/environment.js';
+import { WorkspaceTemplates } from './setup/git-workspace.js';
+import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from './setup/missing-cli.js';
+import { createRunDirectories, runnerEntries } from './setup/workspace.js';
 
 export { type Preflight, preflight };
 

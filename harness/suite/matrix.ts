@@ -7,7 +7,7 @@ import type { LoadedScenario } from '../mock/scenario/scenario-types.js';
 import type { Profile } from '../rules/types.js';
 import type { Capabilities, Dialect } from '../runner/config/capabilities.js';
 import type { Invocation } from '../runner/config/invocation.js';
-import { providerEntry, type ProviderId } from '../runner/config/providers.js';
+import { type ProviderId, providerEntry } from '../runner/config/providers.js';
 import type { RunSpec } from '../runner/results/run-types.js';
 
 export interface MatrixOptions {

@@ -1,19 +1,20 @@
 // Presets (`--preset NAME`, schemas/preset.schema.json): a program the package knows how to test as a shim —
 // its invocation template, capabilities, run list and known deviations — shipped as data in harness/presets/.
 // `claude-code` runs real Claude Code against the Anthropic mock (docs/protocol.md#r13-real-programs-decide-what-conforms).
+
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 import capabilitiesSchema from '../../schemas/capabilities.schema.json' with { type: 'json' };
 import expectedFailuresSchema from '../../schemas/expected-failures.schema.json' with { type: 'json' };
 import invocationSchema from '../../schemas/invocation.schema.json' with { type: 'json' };
 import presetSchema from '../../schemas/preset.schema.json' with { type: 'json' };
-import claudeCode from '../presets/claude-code.json' with { type: 'json' };
 import type { LoadedScenario } from '../mock/scenario/scenario-types.js';
+import claudeCode from '../presets/claude-code.json' with { type: 'json' };
 import type { Profile } from '../rules/types.js';
 import { type Capabilities, type CapabilitiesFile, capabilitiesFrom } from '../runner/config/capabilities.js';
 import { checkConfigValue } from '../runner/config/config-file.js';
 import type { ExpectedFailure } from '../runner/config/expected-failures.js';
 import type { Invocation, InvocationTemplate } from '../runner/config/invocation.js';
 import type { RunSpec } from '../runner/results/run-types.js';
-import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 export interface Preset {
   name: string;

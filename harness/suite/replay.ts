@@ -7,7 +7,7 @@
 // `--repeat N` plays each run N times (as Playwright's --repeat-each): a run whose outcome class differs between
 // them is `flaky`. Classes: passed or expected failure; failed; not verified; inconclusive. Every attempt is
 // kept on the run.
-import { entryMatches, type ExpectedFailure } from '../runner/config/expected-failures.js';
+import { type ExpectedFailure, entryMatches } from '../runner/config/expected-failures.js';
 import type { RunAttempt, RunResult } from '../runner/results/run-types.js';
 
 /** Attempts of a run the machine leaves undecided, the first included. */

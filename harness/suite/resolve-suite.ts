@@ -1,35 +1,36 @@
 // What a suite run is made of: its options, the shim and its capabilities, the providers, scenarios and matrix
 // they select (or a preset's list), and the shard of it this machine runs. The suite itself runs in
 // harness/suite/run-conformance.ts.
-import type { OfficialCliSettings } from '../official-cli/backend.js';
+
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
-import { loadAllScenarios } from '../mock/scenario/scenario-loader.js';
 import { defaultTranscriptsDir } from '../mock/package-paths.js';
+import { loadAllScenarios } from '../mock/scenario/scenario-loader.js';
 import type { LoadedScenario } from '../mock/scenario/scenario-types.js';
+import type { OfficialCliSettings } from '../official-cli/backend.js';
 import { findPackageRoot } from '../package-root.js';
-import { runnerPlatform, type PlatformName } from '../process/platform.js';
+import { type PlatformName, runnerPlatform } from '../process/platform.js';
 import type { Profile } from '../rules/types.js';
 import {
+  type Capabilities,
+  type CapabilitiesFile,
   capabilitiesFrom,
   DEFAULT_CAPABILITIES,
   loadCapabilities,
   REFERENCE_SHIM_CAPABILITIES,
-  type Capabilities,
-  type CapabilitiesFile,
 } from '../runner/config/capabilities.js';
-import { loadExpectedFailures, type ExpectedFailure } from '../runner/config/expected-failures.js';
-import { resolveInvocation, type Invocation } from '../runner/config/invocation.js';
+import { type ExpectedFailure, loadExpectedFailures } from '../runner/config/expected-failures.js';
+import { type Invocation, resolveInvocation } from '../runner/config/invocation.js';
+import { PROVIDER_IDS, type ProviderId } from '../runner/config/providers.js';
+import { runKey, specIdentity } from '../runner/results/run-identity.js';
+import type { RunResult, RunSpec } from '../runner/results/run-types.js';
+import type { WatchedRoot } from './home-temp-watch.js';
 import { buildMatrix } from './matrix.js';
 import { loadPreset, type Preset, PresetError, presetCapabilities, presetInvocation, presetSpecs } from './preset.js';
-import { PROVIDER_IDS, type ProviderId } from '../runner/config/providers.js';
+import { assignShards, type Shard, selectionFingerprint } from './shard.js';
 import { commandStartProblem, shimStartProblem } from './shim-check.js';
-import type { WatchedRoot } from './home-temp-watch.js';
 import type { SignalSource } from './stop-signals.js';
-import type { RunResult, RunSpec } from '../runner/results/run-types.js';
-import { runKey, specIdentity } from '../runner/results/run-identity.js';
-import { assignShards, selectionFingerprint, type Shard } from './shard.js';
 
 export interface RunOptions {
   /** The shim (path or command). Default: the bundled reference shim (dist/yume-shim.cjs). */

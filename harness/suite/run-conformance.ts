@@ -2,48 +2,48 @@
 // resolves the suite (suite/resolve-suite.ts), runs it `jobs` at a time, applies expected failures and returns the
 // report (schemas/report.schema.json) with the exit code. runConformanceWithResults() also returns the full
 // result of each run (whole transcripts, requests, timelines), which the caller hands to the reporters.
-import { runNotVerified } from '../rules/not-verified.js';
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PROTOCOL_VERSION, REPORT_VERSION } from '../../generated/protocol.js';
+import { SuiteCgroup } from '../process/cgroup.js';
+import { exitWatcher } from '../process/exit-watcher.js';
+import { loopStalls } from '../process/loop-stalls.js';
+import { runnerPlatform } from '../process/platform.js';
+import { writeArtifacts } from '../report/artifacts.js';
 import type { ConformanceReport, ReportRun } from '../report/model.js';
 import { toReportFinding } from '../report/model.js';
-import { WorkspaceTemplates } from '../runner/setup/git-workspace.js';
-import { notVerifiedResult, runScenario } from '../runner/run-scenario.js';
-import { SuiteStop } from './stop-signals.js';
-import { suiteScratchDirectory } from '../runner/setup/scratch-dir.js';
-import { SuiteCgroup } from '../process/cgroup.js';
-import type { RunResult, RunSpec } from '../runner/results/run-types.js';
-import { runWeight, startOrder, suiteSlots, weightedPool } from './schedule.js';
-import { writeArtifacts } from '../report/artifacts.js';
-import { Redactor } from '../runner/redact.js';
 import { reportProcess, reportRequest } from '../report/run-output.js';
+import { runNotVerified } from '../rules/not-verified.js';
+import { Redactor } from '../runner/redact.js';
 import { redactResult } from '../runner/redact-result.js';
-import type { Shard } from './shard.js';
+import type { RunResult, RunSpec } from '../runner/results/run-types.js';
 import {
   applyExpectedFailures,
+  type SuiteSummary,
   suiteExit,
   suiteVerdict,
   summarizeResults,
-  type SuiteSummary,
 } from '../runner/results/verdict.js';
+import { notVerifiedResult, runScenario } from '../runner/run-scenario.js';
+import { WorkspaceTemplates } from '../runner/setup/git-workspace.js';
+import { suiteScratchDirectory } from '../runner/setup/scratch-dir.js';
+import { defaultWatchedRoots, HomeTempWatch } from './home-temp-watch.js';
+import { playRun } from './replay.js';
 import {
   bundledReferenceShim,
-  DEFAULT_SEED,
   DEFAULT_TIMEOUT_MS,
-  resolveSuite,
   type ResolvedSuite,
   type RunOptions,
+  resolveSuite,
   suiteVersion,
 } from './resolve-suite.js';
-import { loopStalls } from '../process/loop-stalls.js';
-import { defaultWatchedRoots, HomeTempWatch } from './home-temp-watch.js';
-import { exitWatcher } from '../process/exit-watcher.js';
-import { playRun } from './replay.js';
-import { runnerPlatform } from '../process/platform.js';
+import { runWeight, startOrder, suiteSlots, weightedPool } from './schedule.js';
+import type { Shard } from './shard.js';
+import { SuiteStop } from './stop-signals.js';
 
-export { bundledReferenceShim, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, resolveSuite, suiteVersion };
-export type { ResolvedSuite, RunOptions };
+export type { RunOptions };
+export { bundledReferenceShim, DEFAULT_TIMEOUT_MS, resolveSuite, suiteVersion };
 
 export interface ConformanceRunReport extends ConformanceReport {
   summary: SuiteSummary;

@@ -4,10 +4,10 @@
 // with the least expected time so far (ties to the lowest index). The selection's fingerprint goes into
 // every shard's report, so merge-reports can refuse shards of different selections.
 import { createHash } from 'node:crypto';
+import { UsageError } from '../errors.js';
 import { runKey, specIdentity } from '../runner/results/run-identity.js';
 import type { RunSpec } from '../runner/results/run-types.js';
 import { typicalDurationMs } from './typical-durations.js';
-import { UsageError } from '../errors.js';
 
 // A type alias (not an interface) so it fits the generated ReportShard's index signature.
 export type Shard = {

@@ -1,7 +1,7 @@
 // Whether a shim given as a path can be started at all, checked before the suite runs so that a missing
 // file, a directory, a file without execute permission or a script whose #! interpreter is missing gets one
 // clear line and exit 2 (rather than a "could not start" finding on every run).
-import { accessSync, constants, existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { PlatformName } from '../process/platform.js';
 

@@ -3,8 +3,9 @@
 // started (their whole trees), lets the running runs be judged on what they did so far, closes their mocks
 // and writes the report of the runs so far, marked interrupted. A second signal changes nothing: the shutdown
 // is already under way, and ending the runner before it finishes would leave processes behind.
-import type { PlatformName } from '../process/platform.js';
+
 import { killActiveShims } from '../process/active-shims.js';
+import type { PlatformName } from '../process/platform.js';
 
 /** The signals that stop the runner on a platform. */
 export function stopSignalsFor(platform: PlatformName): NodeJS.Signals[] {

@@ -1,8 +1,8 @@
 // validateStream(): judges one captured stdout (raw bytes) against the rule catalog. Pure and synchronous; the
 // runner calls it once per process output and the `validate` command once per file.
 import { isUtf8 } from 'node:buffer';
-import { messageToCanonicalEvents, type CanonicalEvent } from '../protocol/canonical.js';
-import { DIALECT_NAMES, DialectTally, lineDialect, type LineDialect, type StreamDialect } from '../protocol/dialect.js';
+import { type CanonicalEvent, messageToCanonicalEvents } from '../protocol/canonical.js';
+import { DIALECT_NAMES, DialectTally, type LineDialect, lineDialect, type StreamDialect } from '../protocol/dialect.js';
 import { LineIndex } from '../protocol/line-index.js';
 import { asBuffer, excerptOf, firstInvalidUtf8Offset, forEachLine } from '../protocol/lines.js';
 import { AppHazardChecks } from '../rules/checks/app-hazards.js';

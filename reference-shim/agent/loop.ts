@@ -2,15 +2,15 @@
 // Each model call streams its text at once; its tool calls run afterwards one at a time, each tool_use
 // printed and answered by its tool_result before the next (R3). Retryable failures are retried (R5).
 import type { Emitter } from '../output/emitter.js';
-import { ProviderError, type AssembledMessage, type ModelProvider, type ModelToolCall } from '../providers/provider.js';
+import { type AssembledMessage, type ModelProvider, type ModelToolCall, ProviderError } from '../providers/provider.js';
+import { nowMs } from '../session/clock.js';
 import type { AssistantEntry, HistoryEntry, ToolCallRecord } from '../session/history.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext, ToolOutcome } from '../tools/types.js';
 import type { PermissionGate } from './permissions.js';
 import type { ToolIdAllocator } from './tool-ids.js';
-import { toUsageFields, type TurnUsage } from './usage.js';
-import { nowMs } from '../session/clock.js';
-import type { InterruptSignal } from '../tools/interrupt.js';
+import { type TurnUsage, toUsageFields } from './usage.js';
 
 export const MAX_ATTEMPTS = 3;
 /** A server asking for a longer pause than this is not waited for: the turn fails instead of hanging. */

@@ -4,9 +4,9 @@
 // turn's result so it cannot split the turn. stdin EOF ends the process once the queued turns are done.
 import type { Readable } from 'node:stream';
 import type { Emitter } from '../output/emitter.js';
+import { Interrupter } from '../tools/interrupt.js';
 import type { PermissionGate } from './permissions.js';
 import type { TurnEnd, TurnRunner } from './turn-runner.js';
-import { Interrupter } from '../tools/interrupt.js';
 
 export interface PersistentDeps {
   runner: Pick<TurnRunner, 'run'>;

@@ -5,13 +5,13 @@
 // reports is dropped (R6): a CLI that is being stopped may print a killed command's result, or even play on.
 import type { Emitter } from '../output/emitter.js';
 import { ProviderError, type TurnProvider, type TurnSink } from '../providers/provider.js';
+import { nowMs } from '../session/clock.js';
 import type { HistoryEntry, TokenUsage, ToolCallRecord } from '../session/history.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
+import { capText } from '../tools/output-cap.js';
 import type { LoopOutcome } from './loop.js';
 import type { ToolIdAllocator } from './tool-ids.js';
-import { toUsageFields, type TurnUsage } from './usage.js';
-import { capText } from '../tools/output-cap.js';
-import { nowMs } from '../session/clock.js';
-import type { InterruptSignal } from '../tools/interrupt.js';
+import { type TurnUsage, toUsageFields } from './usage.js';
 
 export interface ProviderTurnContext {
   provider: TurnProvider;

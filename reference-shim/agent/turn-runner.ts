@@ -3,18 +3,18 @@
 // error result — followed by message_stop. Never a success result after an error.
 import type { Emitter } from '../output/emitter.js';
 import type { Provider } from '../providers/provider.js';
+import { isoTimestamp, nowMs } from '../session/clock.js';
 import type { HistoryEntry } from '../session/history.js';
-import { addUsage, saveSession, titleFrom, type SessionFile, type SessionUsage } from '../session/store.js';
+import { addUsage, type SessionFile, type SessionUsage, saveSession, titleFrom } from '../session/store.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/types.js';
-import { runAgentLoop, type LoopOutcome } from './loop.js';
+import { type LoopOutcome, runAgentLoop } from './loop.js';
 import type { PermissionGate } from './permissions.js';
 import { costUsd } from './pricing.js';
 import { runProviderTurn } from './provider-turn.js';
 import { ToolIdAllocator } from './tool-ids.js';
 import { TurnUsage } from './usage.js';
-import { isoTimestamp, nowMs } from '../session/clock.js';
-import type { InterruptSignal } from '../tools/interrupt.js';
 
 export interface ShimSession {
   id: string;

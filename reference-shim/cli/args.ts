@@ -1,11 +1,12 @@
 // The command line of the spec and of the app (R7): `yume-shim start ...` or
 // the bare form. Anything unknown or malformed is an ArgumentError, which main.ts turns into R2's
 // argument-error path (system subtype:error, an error result, exit 2).
-import { PERMISSION_MODES } from '../agent/permissions.js';
-import { isValidSessionId } from '../session/ids.js';
-import { DEFAULT_MODELS, KNOWN_PROVIDERS } from '../providers/registry.js';
-import type { Dialect } from '../output/emitter.js';
+
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
+import { PERMISSION_MODES } from '../agent/permissions.js';
+import type { Dialect } from '../output/emitter.js';
+import { DEFAULT_MODELS, KNOWN_PROVIDERS } from '../providers/registry.js';
+import { isValidSessionId } from '../session/ids.js';
 
 export class ArgumentError extends YumeError {
   override name = 'ArgumentError';

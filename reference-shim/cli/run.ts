@@ -2,16 +2,16 @@
 // frame loop (persistent mode), with signal handling (R6) and exit codes (R5: 0 after success).
 import { realpathSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { startPersistent } from '../agent/persistent.js';
 import { PermissionGate } from '../agent/permissions.js';
+import { startPersistent } from '../agent/persistent.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { TurnRunner } from '../agent/turn-runner.js';
 import { createEmitter } from '../output/emitter.js';
 import { SecretRedactor } from '../output/redact.js';
 import { StdoutSink } from '../output/stdout-sink.js';
 import { LineWriter } from '../output/writer.js';
+import { type Provider, ProviderError } from '../providers/provider.js';
 import { createProvider } from '../providers/registry.js';
-import { ProviderError, type Provider } from '../providers/provider.js';
 import { HistoryFileError } from '../session/history-file.js';
 import { SessionFileError } from '../session/store.js';
 import { Interrupter } from '../tools/interrupt.js';

@@ -3,7 +3,7 @@
 //   claude — `assistant` / `user` envelopes with content blocks, as the claude CLI prints them.
 // Lines common to both (`system`, `usage`, `result`, `error`, `interrupt`, `message_stop`) are identical.
 // Callers are responsible for ordering (agent/turn-runner.ts); the emitter only decides the shapes.
-import type { LineWriter } from './writer.js';
+
 import type {
   AssistantLine,
   ErrorLine,
@@ -22,6 +22,7 @@ import type {
   UsageLine,
   UserLine,
 } from './types.js';
+import type { LineWriter } from './writer.js';
 
 export type Dialect = 'flat' | 'claude';
 

@@ -9,8 +9,9 @@
 // one page, so writes are only direct within the first SYNC_BUDGET_BYTES of output; after that, and after any
 // failed or short write, every line goes through process.stdout, which reports EPIPE and other errors itself.
 // Windows keeps process.stdout: a console needs its wide-character writes, and its pipes block there already.
-import type { Writable } from 'node:stream';
+
 import { writeSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import type { LineOutput } from './writer.js';
 
 /** The smallest capacity of a pipe (one page on Linux; more on macOS and the BSDs). */

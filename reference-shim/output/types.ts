@@ -2,6 +2,7 @@
 // so a schema change that the shim does not follow fails `tsc`. Lines are built without `uuid`, which the
 // writer adds to every line.
 import type {
+  AssistantMessage,
   ErrorMessage,
   InterruptMessage,
   MessageStopMessage,
@@ -15,7 +16,6 @@ import type {
   ToolResultMessage,
   ToolUseMessage,
   UsageFlatMessage,
-  AssistantMessage,
   UserMessage,
 } from '../../generated/protocol.js';
 

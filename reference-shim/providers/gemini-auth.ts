@@ -1,8 +1,8 @@
 // Gemini credentials: an API key from GEMINI_API_KEY / GOOGLE_API_KEY, else an OAuth access token from
 // `gcloud auth print-access-token`, so a user need not store an API key in Yume.
 import type { SecretRedactor } from '../output/redact.js';
-import { ProviderError } from './provider.js';
 import { abortSignalFor, type InterruptSignal } from '../tools/interrupt.js';
+import { ProviderError } from './provider.js';
 
 const GCLOUD_TIMEOUT_MS = 15_000;
 

@@ -2,17 +2,17 @@
 // Function calls usually come without ids: the loop gives them `call_gemini_<n>`; any id Gemini did send is
 // kept as the wire id for the functionResponse. Each part's `thoughtSignature` is replayed unchanged.
 import type { HistoryEntry, TokenUsage } from '../session/history.js';
+import type { ToolSpec } from '../tools/types.js';
 import type { GeminiCredentials } from './gemini-auth.js';
 import { errorMessageOf } from './http.js';
 import { cutOffError, HttpModelProvider, stopReasonFrom, streamError, usageFromPromptTotal } from './model-stream.js';
 import {
-  ProviderError,
   type ModelRequest,
   type ModelStreamEvent,
   type ModelToolCall,
+  ProviderError,
   type StopReason,
 } from './provider.js';
-import type { ToolSpec } from '../tools/types.js';
 import { parseChunk } from './sse.js';
 
 interface GeminiPart {

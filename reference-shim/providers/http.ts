@@ -1,9 +1,10 @@
 // One streaming POST to a provider, with its failures classified as R5 needs them (providers/provider.ts).
-import { ProviderError } from './provider.js';
-import { postJson, TransportError, type StreamingResponse } from './transport.js';
+
 import { messageOf } from '../../common/errors.js';
 import { withoutTrailingSlashes } from '../text/plain-match.js';
 import type { InterruptSignal } from '../tools/interrupt.js';
+import { ProviderError } from './provider.js';
+import { postJson, type StreamingResponse, TransportError } from './transport.js';
 
 /** Statuses worth another attempt (R5 names 429/500/503; the others are their usual companions). */
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504, 529]);

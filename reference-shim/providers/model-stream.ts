@@ -2,16 +2,16 @@
 // wire formats: open the streamed request, read it as SSE, and word the failures and usage figures the same way,
 // so the turn runner sees one shape of error and usage whichever provider produced them.
 import type { TokenUsage } from '../session/history.js';
+import type { InterruptSignal } from '../tools/interrupt.js';
 import { joinUrl, postForStream } from './http.js';
 import {
-  ProviderError,
   type ModelProvider,
   type ModelRequest,
   type ModelStreamEvent,
+  ProviderError,
   type StopReason,
 } from './provider.js';
 import { readSse, type SseItem } from './sse.js';
-import type { InterruptSignal } from '../tools/interrupt.js';
 
 export interface ModelStreamRequest {
   /** Endpoint path below the configured base URL (joinUrl drops a version segment the base already has). */

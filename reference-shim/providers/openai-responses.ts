@@ -11,10 +11,10 @@ import {
 } from './model-stream.js';
 import type { OpenAIConfig } from './openai-chat.js';
 import {
-  ProviderError,
   type ModelRequest,
   type ModelStreamEvent,
   type ModelToolCall,
+  ProviderError,
   type StopReason,
 } from './provider.js';
 import { parseChunk } from './sse.js';

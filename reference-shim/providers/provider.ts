@@ -19,10 +19,11 @@
  *
  * Both kinds are created by providers/registry.ts from the `--provider` flag.
  */
-import type { HistoryEntry, ThinkingRecord, TokenUsage } from '../session/history.js';
+
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
-import type { ToolSpec } from '../tools/types.js';
+import type { HistoryEntry, ThinkingRecord, TokenUsage } from '../session/history.js';
 import type { InterruptSignal } from '../tools/interrupt.js';
+import type { ToolSpec } from '../tools/types.js';
 
 export interface ModelRequest {
   model: string;

@@ -1,13 +1,13 @@
 // Maps --provider to a provider instance (R7). Base URLs: --api-base wins, then the environment variable each
 // official SDK reads, then the public endpoint.
 import type { SecretRedactor } from '../output/redact.js';
+import { withoutTrailingSlashes } from '../text/plain-match.js';
 import { AnthropicProvider } from './anthropic.js';
-import { GeminiAuth } from './gemini-auth.js';
 import { GeminiProvider } from './gemini.js';
+import { GeminiAuth } from './gemini-auth.js';
 import { OpenAIChatProvider } from './openai-chat.js';
 import { OpenAIResponsesProvider } from './openai-responses.js';
-import { ProviderError, type Provider } from './provider.js';
-import { withoutTrailingSlashes } from '../text/plain-match.js';
+import { type Provider, ProviderError } from './provider.js';
 
 export const MODEL_PROVIDERS = ['openai', 'codex', 'gemini', 'anthropic'] as const;
 /** Providers that run an official CLI (providers/cli/, Type B). */

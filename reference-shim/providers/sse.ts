@@ -2,10 +2,10 @@
 // SSE field at all: Gemini reports mid-stream errors as a bare `{"error":{...}}` chunk
 // (https://ai.google.dev/gemini-api/docs/troubleshooting).
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { ProviderError } from './provider.js';
-import { noteDraining, type StreamingResponse } from './transport.js';
 import { messageOf } from '../../common/errors.js';
 import type { InterruptSignal } from '../tools/interrupt.js';
+import { ProviderError } from './provider.js';
+import { noteDraining, type StreamingResponse } from './transport.js';
 
 export type SseItem = { kind: 'event'; event?: string; data: string } | { kind: 'stray'; value: unknown };
 

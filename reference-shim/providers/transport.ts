@@ -5,8 +5,8 @@
 // an interrupted turn closes its provider connection at once (R6).
 import type { IncomingMessage } from 'node:http';
 import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
-import { readChunks } from './chunk-reader.js';
 import type { InterruptSignal } from '../tools/interrupt.js';
+import { readChunks } from './chunk-reader.js';
 
 export interface StreamingResponse {
   status: number;

@@ -2,8 +2,8 @@
 // this shim's own history entries, and chat-style {role, content} messages whose content is a string or a
 // list of Claude-style blocks (text, tool_use, tool_result).
 import { readFileSync } from 'node:fs';
-import type { AssistantEntry, HistoryEntry } from './history.js';
 import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
+import type { AssistantEntry, HistoryEntry } from './history.js';
 
 export class HistoryFileError extends YumeError {
   override name = 'HistoryFileError';

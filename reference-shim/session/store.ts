@@ -2,12 +2,12 @@
 // the app's loader reads: id, provider, model, cwd, title, history[], usage with camelCase token counts.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
+import { fileNameSafe } from '../text/plain-match.js';
 import { writeFileAtomic } from '../tools/atomic-write.js';
+import { isoTimestamp } from './clock.js';
 import type { HistoryEntry, TokenUsage } from './history.js';
 import { isValidSessionId } from './ids.js';
-import { fileNameSafe } from '../text/plain-match.js';
-import { isoTimestamp } from './clock.js';
-import { messageOf, YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 export interface SessionUsage {
   inputTokens: number;

@@ -2,9 +2,10 @@
 // timeout, an output cap (head and tail kept, R9), and the whole tree killed on timeout, on interrupt and
 // when the command returns (so background children never outlive the call, R6), and by its watchdog when the
 // shim dies without a chance to do it (SIGKILL, watchdog.ts).
-import { randomHex } from '../output/ids.js';
+
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { randomHex } from '../output/ids.js';
 import { CappedOutput } from './output-cap.js';
 import { killTree } from './process-tree.js';
 import { optionalInteger, requireString, type Tool, type ToolOutcome } from './types.js';

@@ -1,10 +1,11 @@
 // Glob {pattern, path?}: matching files, relative to --cwd, sorted by path so runs are reproducible.
-import { isAbsolute, normalize, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
+
 // fs.promises is loaded on first use (Node loads it lazily), not at start-up.
 import { promises as fsp } from 'node:fs';
+import { isAbsolute, normalize, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
 import { capText } from './output-cap.js';
 import { displayPath, isInside, resolveInside } from './paths.js';
-import { ToolInputError, ok, optionalString, requireString, type Tool, type ToolContext } from './types.js';
+import { ok, optionalString, requireString, type Tool, type ToolContext, ToolInputError } from './types.js';
 
 const MAX_RESULTS = 1000;
 export const ALWAYS_IGNORED = ['**/node_modules/**', '**/.git/**'];

@@ -2,12 +2,12 @@
 // files under path. Default output is `path:line:text`, which carries both the file and the matching line.
 // fs.promises is loaded on first use (Node loads it lazily), not at start-up.
 import { promises as fsp } from 'node:fs';
+import { messageOf } from '../../common/errors.js';
 import { ALWAYS_IGNORED, checkPattern, loadGlobber } from './glob.js';
 import { capText } from './output-cap.js';
 import { displayPath, resolveInside } from './paths.js';
 import { splitLines } from './read.js';
-import { ToolInputError, ok, optionalInteger, optionalString, requireString, type Tool } from './types.js';
-import { messageOf } from '../../common/errors.js';
+import { ok, optionalInteger, optionalString, requireString, type Tool, ToolInputError } from './types.js';
 
 const DEFAULT_MAX_MATCHES = 500;
 const MAX_FILE_BYTES = 5 * 1024 * 1024;

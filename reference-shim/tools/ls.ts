@@ -3,7 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import { capText } from './output-cap.js';
 import { resolveInside } from './paths.js';
-import { ToolInputError, ok, optionalString, type Tool } from './types.js';
+import { ok, optionalString, type Tool, ToolInputError } from './types.js';
 
 export const lsTool: Tool = {
   spec: {

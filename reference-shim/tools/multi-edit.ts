@@ -3,7 +3,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { applyEdit, readEdit, snippetAround } from './edit-core.js';
 import { resolveInside } from './paths.js';
 import { readRegularFile } from './regular-file.js';
-import { ToolInputError, ok, requireString, type Tool } from './types.js';
+import { ok, requireString, type Tool, ToolInputError } from './types.js';
 
 export const multiEditTool: Tool = {
   spec: {

@@ -2,7 +2,7 @@
 // and anything that ends up outside — through `..`, an absolute path or a symlink — is refused.
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative as relativePath, resolve as resolvePath, sep } from 'node:path';
-import { ToolInputError, type ToolContext } from './types.js';
+import { type ToolContext, ToolInputError } from './types.js';
 
 export function isInside(root: string, candidate: string): boolean {
   const relative = relativePath(root, candidate);

@@ -2,7 +2,7 @@
 import { capText } from './output-cap.js';
 import { resolveInside } from './paths.js';
 import { readRegularFile } from './regular-file.js';
-import { ToolInputError, ok, optionalInteger, requireString, type Tool } from './types.js';
+import { ok, optionalInteger, requireString, type Tool, ToolInputError } from './types.js';
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;

@@ -1,6 +1,6 @@
 // The tools the shim can run, in the order they are declared. Only tools that can actually run here are
 // offered (init.tools and the provider declarations, R3): Bash needs bash on PATH (R11).
-import type { ToolSpec } from './types.js';
+
 import { bashTool, findBash } from './bash.js';
 import { editTool } from './edit.js';
 import { globTool } from './glob.js';
@@ -8,7 +8,8 @@ import { grepTool } from './grep.js';
 import { lsTool } from './ls.js';
 import { multiEditTool } from './multi-edit.js';
 import { readTool } from './read.js';
-import { ToolInputError, type Tool, type ToolContext, type ToolOutcome } from './types.js';
+import type { ToolSpec } from './types.js';
+import { type Tool, type ToolContext, ToolInputError, type ToolOutcome } from './types.js';
 import { writeTool } from './write.js';
 
 export class ToolRegistry {

@@ -2,7 +2,7 @@
 // avoids a thread-pool round trip per call (open, stat, read, close: about 1 ms on a one-turn process that
 // otherwise never starts the pool); and only regular files, because a synchronous read of a FIFO or a device
 // could block the whole process, and with it interrupts (R6).
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { readFileSync, type Stats, statSync } from 'node:fs';
 import { ToolInputError } from './types.js';
 
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;

@@ -1,8 +1,9 @@
 // What every tool implements. Tools never throw for bad input: they answer with an error outcome, which the
 // loop prints as an `is_error` tool_result (R3, R11).
+
+import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 import type { SecretRedactor } from '../output/redact.js';
 import type { InterruptSignal } from './interrupt.js';
-import { YumeError, type YumeErrorOptions } from '../../common/errors.js';
 
 /** A tool as declared to a model (decision D1: the app's names and input fields). */
 export interface ToolSpec {
@@ -42,10 +43,6 @@ export class ToolInputError extends YumeError {
 
 export function ok(content: string): ToolOutcome {
   return { content, isError: false };
-}
-
-export function failure(content: string): ToolOutcome {
-  return { content, isError: true };
 }
 
 export function requireString(input: Record<string, unknown>, field: string, { allowEmpty = false } = {}): string {

@@ -2,7 +2,7 @@
 import { writeFileAtomic } from './atomic-write.js';
 import { resolveInside } from './paths.js';
 import { statIfExists } from './regular-file.js';
-import { ToolInputError, ok, requireString, type Tool } from './types.js';
+import { ok, requireString, type Tool, ToolInputError } from './types.js';
 
 export const writeTool: Tool = {
   spec: {

@@ -4,8 +4,8 @@
 // package entry harness/index.ts or test code. The runner names no official CLI: its quirks are methods of
 // the CLI's backend (harness/official-cli/behaviour.ts), checked with the type checker.
 import { builtinModules } from 'node:module';
-import { describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { cliKnowledge, programFromTexts, programOf } from '../helpers/cli-knowledge.js';
 import { type ImportEdge, importCircles, importEdges, sourceFiles } from '../helpers/import-graph.js';
 

@@ -12,16 +12,16 @@ import { writeAuthHelpers } from '../../harness/mock/auth-helpers.js';
 import { defaultAcceptedCredentials, runCredentials } from '../../harness/mock/credentials.js';
 import { startMockServer } from '../../harness/mock/mock-server.js';
 import { installOfficialCli } from '../../harness/official-cli/backend.js';
+import { processTableFor } from '../../harness/process/process-table.js';
 import { DIALECT_VARIABLE } from '../../harness/runner/config/capabilities.js';
+import { buildInvocation } from '../../harness/runner/config/invocation.js';
+import { cliFor, providerEntry } from '../../harness/runner/config/providers.js';
+import { preflight } from '../../harness/runner/run-scenario.js';
 import { buildEnvironment } from '../../harness/runner/setup/environment.js';
 import { WorkspaceTemplates } from '../../harness/runner/setup/git-workspace.js';
-import { buildInvocation } from '../../harness/runner/config/invocation.js';
 import { hideProgramsFromPath, keepNodeReachable } from '../../harness/runner/setup/missing-cli.js';
-import { cliFor, providerEntry } from '../../harness/runner/config/providers.js';
-import { resolveSuite } from '../../harness/suite/run-conformance.js';
-import { preflight } from '../../harness/runner/run-scenario.js';
 import { createRunDirectories, removeRunDirectories } from '../../harness/runner/setup/workspace.js';
-import { processTableFor } from '../../harness/process/process-table.js';
+import { resolveSuite } from '../../harness/suite/run-conformance.js';
 
 const harness = {
   PROTOCOL_VERSION,

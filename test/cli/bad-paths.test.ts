@@ -1,10 +1,11 @@
 // Command lines that cannot be carried out end at once with one clear line and exit 2: a report file that
 // cannot be written (never a spin), a shim that is missing, a directory, not executable, or whose #!
 // interpreter is missing (named). A closed stdout ends a command quietly.
-import { execa } from 'execa';
+
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { fixtureShim, root } from '../runner/helpers/run-fixture.js';
 

@@ -6,10 +6,10 @@ import { UnquotableArgumentError } from '../../common/windows-command-line.js';
 import { EXIT_CODE_BY_ERROR_CODE, EXIT_USAGE, failureOf, isKnownError } from '../../harness/cli/exit-codes.js';
 import { UsageError } from '../../harness/errors.js';
 import { ScenarioLoadError } from '../../harness/mock/scenario/scenario-loader.js';
+import { MergeError } from '../../harness/report/merge-shards.js';
 import { ReportWriteError } from '../../harness/report/reporters.js';
 import { ConfigFileError } from '../../harness/runner/config/config-file.js';
 import { runCli } from './helpers/run-cli.js';
-import { MergeError } from '../../harness/report/merge-shards.js';
 
 const problem = { file: 'x/scenario.json', pointer: '/turns', line: 3, message: 'must be an array', fix: 'use [...]' };
 

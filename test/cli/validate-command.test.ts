@@ -1,12 +1,12 @@
 // `yume-conformance validate` as a user runs it: the built bin, real files, exit codes.
-import { describe, expect, it } from 'vitest';
+
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { validatorFor } from '../../harness/protocol/schemas.js';
-import { envelopeTurn, flatTurn, init, stream, text } from '../rules/helpers/streams.js';
 import { assertWellFormedXml } from '../helpers/junit-xml.js';
+import { envelopeTurn, flatTurn, init, stream, text } from '../rules/helpers/streams.js';
 import { runCli } from './helpers/run-cli.js';
 
 const run = (args: string[], options: { input?: Buffer | string; env?: NodeJS.ProcessEnv } = {}) =>

@@ -9,16 +9,16 @@ import { messageOf, YumeError } from '../../common/errors.js';
 import { UnquotableArgumentError } from '../../common/windows-command-line.js';
 import { UsageError } from '../../harness/errors.js';
 import { ScenarioLoadError } from '../../harness/mock/scenario/scenario-loader.js';
+import { MergeError } from '../../harness/report/merge-shards.js';
 import { ReportWriteError } from '../../harness/report/reporters.js';
 import { ConfigFileError } from '../../harness/runner/config/config-file.js';
+import { PresetError } from '../../harness/suite/preset.js';
 import { ArgumentError } from '../../reference-shim/cli/args.js';
 import { ProviderError } from '../../reference-shim/providers/provider.js';
 import { TransportError } from '../../reference-shim/providers/transport.js';
 import { HistoryFileError } from '../../reference-shim/session/history-file.js';
 import { SessionFileError } from '../../reference-shim/session/store.js';
 import { ToolInputError } from '../../reference-shim/tools/types.js';
-import { MergeError } from '../../harness/report/merge-shards.js';
-import { PresetError } from '../../harness/suite/preset.js';
 
 const cause = new Error('the underlying failure');
 const problem = { file: 'x/scenario.json', pointer: '/turns', line: 3, message: 'must be an array', fix: 'use [...]' };

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeDisagreements, runDifferential, type CorpusEntry } from '../../harness/drift/differential.js';
+import { type CorpusEntry, describeDisagreements, runDifferential } from '../../harness/drift/differential.js';
 import { OFFICIAL_CLI_NAMES, type OfficialCliName } from '../../harness/official-cli/script-types.js';
 import { CORPUS_FILE } from '../official-cli/argv-corpus.js';
 import { realCliPath, realCliPathForAnyone, unprivilegedUser } from '../official-cli/shared-programs.js';

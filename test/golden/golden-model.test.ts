@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CanonicalEvent } from '../../harness/protocol/canonical.js';
 import { buildTurnModels, stableJson } from '../../harness/golden/golden-model.js';
+import type { CanonicalEvent } from '../../harness/protocol/canonical.js';
 
 describe('stableJson', () => {
   it('sorts object keys at every depth, so equal values print equal', () => {

@@ -2,19 +2,19 @@
 // the same event types and fields as the captured streams the CLIs accepted (*.provider.sse). Shapes, not ids.
 import { afterEach, describe, expect, test } from 'vitest';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
-import { startMockServer, type MockServer } from '../../harness/mock/mock-server.js';
+import { type MockServer, startMockServer } from '../../harness/mock/mock-server.js';
 import { requestView } from '../../harness/mock/request-views.js';
 import type { MockProviderId, Scenario } from '../../harness/mock/scenario/scenario-types.js';
 import {
+  type CapturedResponse,
   CLI_PROVIDER,
-  captureNames,
   capturedRequests,
   capturedResponses,
+  captureNames,
   eventName,
   fieldPaths,
   parseSse,
   scriptFromCapture,
-  type CapturedResponse,
 } from './helpers/capture-files.js';
 import { scriptedResponses } from './helpers/scenario-fixtures.js';
 

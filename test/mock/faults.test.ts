@@ -2,14 +2,14 @@
 import { describe, expect, test } from 'vitest';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 import {
-  MOCK_PROVIDER_IDS,
   type HttpFaultStatus,
+  MOCK_PROVIDER_IDS,
   type MockProviderId,
   type ModelResponse,
 } from '../../harness/mock/scenario/scenario-types.js';
 import { mockServersClosedAfterEach } from './helpers/mock-servers.js';
-import { driveWithSdk, sdkFailure } from './helpers/sdk-drivers.js';
 import { oneTurn } from './helpers/scenario-fixtures.js';
+import { driveWithSdk, sdkFailure } from './helpers/sdk-drivers.js';
 
 const start = mockServersClosedAfterEach();
 const text: ModelResponse = { text: ['Hello ', 'after ', 'all.'], usage: { input_tokens: 9, output_tokens: 3 } };

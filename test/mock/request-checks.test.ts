@@ -1,19 +1,19 @@
 // Request checks proven both ways: a correct request history passes, each broken one fails with its rule id.
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { checkProviderRequests, type CheckedRequest, type Finding } from '../../harness/mock/request-checks.js';
-import { REQUEST_RULES } from '../../harness/rules/request-rules.js';
-import { RULE_PROOFS } from '../rules/helpers/rule-proofs.js';
+import { type MockServer, startMockServer } from '../../harness/mock/mock-server.js';
+import { type CheckedRequest, checkProviderRequests, type Finding } from '../../harness/mock/request-checks.js';
 import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
-import { startMockServer, type MockServer } from '../../harness/mock/mock-server.js';
 import { MOCK_PROVIDER_IDS, type MockProviderId, type Scenario } from '../../harness/mock/scenario/scenario-types.js';
 import { toolCallIdMap } from '../../harness/mock/scenario/tool-call-ids.js';
+import { REQUEST_RULES } from '../../harness/rules/request-rules.js';
+import { RULE_PROOFS } from '../rules/helpers/rule-proofs.js';
 import {
-  conversationBody,
-  send,
   type Conversation,
+  conversationBody,
   type SentCall,
   type SentResult,
+  send,
 } from './helpers/conversation-bodies.js';
 
 const transcripts = path.resolve(import.meta.dirname, '../../transcripts');

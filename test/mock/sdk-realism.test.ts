@@ -1,15 +1,16 @@
 // Realism: the official SDKs (openai 6, @google/genai 2, @anthropic-ai/sdk 1) assemble exactly what the script
 // says — text, thinking, tool calls (name, id, parsed arguments), usage — with natural and re-chunked streams.
-import { describe, expect, test } from 'vitest';
+
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import { describe, expect, test } from 'vitest';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 import { rechunkSeeds } from '../../harness/mock/render/rechunk.js';
 import { MOCK_PROVIDER_IDS, type MockProviderId } from '../../harness/mock/scenario/scenario-types.js';
 import { providerToolCallId } from '../../harness/mock/scenario/tool-call-ids.js';
 import { mockServersClosedAfterEach } from './helpers/mock-servers.js';
-import { driveWithSdk } from './helpers/sdk-drivers.js';
 import { oneTurn, richResponse } from './helpers/scenario-fixtures.js';
+import { driveWithSdk } from './helpers/sdk-drivers.js';
 
 const start = mockServersClosedAfterEach();
 

@@ -3,12 +3,12 @@
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { startMockServer, type MockServerOptions } from '../../harness/mock/mock-server.js';
-import { mockServersClosedAfterEach } from './helpers/mock-servers.js';
-import { driveWithSdk } from './helpers/sdk-drivers.js';
-import { oneTurn } from './helpers/scenario-fixtures.js';
-import type { Scenario } from '../../harness/mock/scenario/scenario-types.js';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
+import { type MockServerOptions, startMockServer } from '../../harness/mock/mock-server.js';
+import type { Scenario } from '../../harness/mock/scenario/scenario-types.js';
+import { mockServersClosedAfterEach } from './helpers/mock-servers.js';
+import { oneTurn } from './helpers/scenario-fixtures.js';
+import { driveWithSdk } from './helpers/sdk-drivers.js';
 
 const start = mockServersClosedAfterEach();
 

@@ -2,12 +2,12 @@
 // scenarios, permission modes, resume and stdin-prompt variants, reduced to one argv per shape (the
 // prompt's text and the workspace path vary, the shape does not), plus argv known to be refused.
 import path from 'node:path';
-import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
 import type { CorpusEntry } from '../../harness/drift/differential.js';
+import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
 import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 import { claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
-import { codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
 import type { ArgsInput } from '../../reference-shim/providers/cli/cli-provider.js';
+import { codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
 import { geminiArgs } from '../../reference-shim/providers/cli/gemini-cli.js';
 import { SPEC_MODELS } from '../translator/helpers/cli-run.js';
 

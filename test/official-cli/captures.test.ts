@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
-import { CAPTURE_IDS, captureScenario, type CaptureId } from './helpers/capture-scenarios.js';
-import { HEADLESS_ARGS, runFake, sleep, type FakeRun } from './helpers/run-fake.js';
+import { CAPTURE_IDS, type CaptureId, captureScenario } from './helpers/capture-scenarios.js';
+import { type FakeRun, HEADLESS_ARGS, runFake, sleep } from './helpers/run-fake.js';
 
 const CAPTURES = path.resolve(
   process.env.YUME_CAPTURES_DIR ?? path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures'),

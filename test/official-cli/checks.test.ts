@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkFakeCliRun, type FakeCliRunInput } from '../../harness/official-cli/checks.js';
-import { FAKE_CLI_RULES } from '../../harness/rules/fake-cli-rules.js';
 import type { ScriptScenario } from '../../harness/official-cli/script-types.js';
 import type { CliLogEntry } from '../../harness/official-cli/state.js';
 import { snapshotWorkspace } from '../../harness/official-cli/workspace-tools.js';
 import type { CanonicalEvent } from '../../harness/protocol/canonical.js';
 import { allRules } from '../../harness/rules/catalog.js';
+import { FAKE_CLI_RULES } from '../../harness/rules/fake-cli-rules.js';
 
 const scenario: ScriptScenario = {
   id: 's',

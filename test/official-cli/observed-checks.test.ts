@@ -1,7 +1,7 @@
 // The real-CLI mode's checks (harness/official-cli/real/observed-checks.ts), each shown both ways on the
 // evidence a real CLI leaves: the wrapper's log, the mock's requests (as each CLI sends them) and the
 // processes the harness ended. Real runs of the reference and broken translators are in the .real tests.
-import { notVerifiedText } from '../../harness/rules/not-verified.js';
+
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../harness/mock/mock-server.js';
@@ -15,6 +15,7 @@ import {
 import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 import type { CliLogEntry, StartEntry } from '../../harness/official-cli/state.js';
 import type { CanonicalEvent } from '../../harness/protocol/canonical.js';
+import { notVerifiedText } from '../../harness/rules/not-verified.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const scenario = (id: string) => loadScenario(path.join(root, 'transcripts', id));

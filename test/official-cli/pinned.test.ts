@@ -1,18 +1,18 @@
 // The pinned CLI data and the fakes' argument parsers built from it: every option the pinned help lists is
 // accepted, nothing else is, and the help readers read each library's layout.
 import { describe, expect, it } from 'vitest';
+import { comparePinned } from '../../harness/drift/compare-pinned.js';
 import { parseClaudeArgs } from '../../harness/official-cli/args/claude-args.js';
 import { parseCodexArgs } from '../../harness/official-cli/args/codex-args.js';
 import { parseGeminiArgs } from '../../harness/official-cli/args/gemini-args.js';
+import type { HelpOption } from '../../harness/official-cli/pinned/help-options.js';
 import {
   clapOptions,
   clapUsage,
   commanderOptions,
   yargsOptions,
 } from '../../harness/official-cli/pinned/help-options.js';
-import { comparePinned } from '../../harness/drift/compare-pinned.js';
 import { PINNED, pinnedOptions } from '../../harness/official-cli/pinned/index.js';
-import type { HelpOption } from '../../harness/official-cli/pinned/help-options.js';
 
 /** An argv that gives `option` a valid value (its first choice, else a plain word). */
 function withOption(option: HelpOption): string[] {

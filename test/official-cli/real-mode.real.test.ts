@@ -9,11 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { realCliPath } from './shared-programs.js';
 import {
   REAL_CLI_CAPABILITIES,
   REAL_CLI_SCENARIOS as SCENARIOS,
 } from '../../harness/official-cli/real-cli-scenarios.js';
+import { realCliPath } from './shared-programs.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 

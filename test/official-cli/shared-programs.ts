@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 // @ts-expect-error: a plain .mjs script without types
 import { ensureRealProgram, realProgramsDir } from '../../scripts/real-programs.mjs';
-import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 
 export const UNPRIVILEGED_USER = 'yume-real';
 

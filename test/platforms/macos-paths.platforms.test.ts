@@ -11,7 +11,7 @@
 // untied-orphan check reads every process orphaned to init, and other programs on a shared machine orphan
 // processes all the time. A `ps` first on the runner's PATH logs its calls, which shows which table each side read.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

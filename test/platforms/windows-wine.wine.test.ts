@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeAuthHelpers } from '../../harness/mock/auth-helpers.js';
 import { WINDOWS_PROCESS_QUERY } from '../../harness/process/process-table.js';
 import { ensureWinePlatform } from '../../scripts/platforms-wine-setup.mjs';
-import { writeAuthHelpers } from '../../harness/mock/auth-helpers.js';
 import {
   type LaneRun,
   type RunnerPass,

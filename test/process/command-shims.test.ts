@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, test } from 'vitest';
-import { writeCommandShim } from '../../harness/process/command-shims.js';
 import { writeAuthHelpers } from '../../harness/mock/auth-helpers.js';
 import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
+import { writeCommandShim } from '../../harness/process/command-shims.js';
 import { cmdReadLine, parseWindowsArguments } from '../helpers/windows-parsers.js';
 
 const TRICKY = [

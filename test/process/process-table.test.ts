@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import {
   checkedProcessList,
   LinuxProcessTable,
+  ProcessTableUnreadable,
+  PsProcessTable,
   parseProcStat,
   parsePsOutput,
   parseWindowsProcessList,
   pollIntervalFor,
   processTableFor,
-  ProcessTableUnreadable,
-  PsProcessTable,
   WindowsProcessTable,
 } from '../../harness/process/process-table.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { spawnShim } from '../../harness/process/spawn-shim.js';
 import { deliverInterrupt, interruptMethodFor } from '../../harness/process/interrupt.js';
+import { spawnShim } from '../../harness/process/spawn-shim.js';
 import { baseEnv, fixtureShim, posix, runs } from './helpers/fixture-processes.js';
 
 const run = (shim: string, extra: Partial<Parameters<typeof spawnShim>[0]> = {}) =>

@@ -1,6 +1,6 @@
 // withTimeout after a stall of the runner's loop: when the timer and the awaited event are both due, the
 // event wins (the harness once read a pipe's close or a shim's exit as too late only because it had stalled).
-import { createServer, connect, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withTimeout } from '../../harness/process/timer-scope.js';
 

@@ -1,8 +1,9 @@
 // Canonical events: the flat dialect and Claude envelopes of the same conversation map to the same events (R1).
-import { describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { toCanonicalEvents, type CanonicalEvent } from '../../harness/protocol/canonical.js';
+import { describe, expect, it } from 'vitest';
+import { type CanonicalEvent, toCanonicalEvents } from '../../harness/protocol/canonical.js';
 
 const jsonl = (lines: object[]) => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
 const init = {

@@ -1,6 +1,7 @@
 // The raw-byte line splitter (R9): 0x0A only, CR tolerated, bytes never decoded before they are checked.
-import { describe, expect, it } from 'vitest';
+
 import { Buffer } from 'node:buffer';
+import { describe, expect, it } from 'vitest';
 import { excerptOf, firstInvalidUtf8Offset, isValidUtf8, splitLines } from '../../harness/protocol/lines.js';
 
 const bytes = (...parts: (string | number[])[]) =>

@@ -3,11 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { validateStream } from '../../harness/validate/validate-stream.js';
 import {
-  ProviderError,
   type AssembledMessage,
   type ModelProvider,
   type ModelRequest,
   type ModelStreamEvent,
+  ProviderError,
 } from '../../reference-shim/providers/provider.js';
 import { inProcessTurn, recordingTool } from './helpers/in-process-turn.js';
 

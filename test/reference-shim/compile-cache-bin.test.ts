@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sse, startByteServer, type ByteServer } from './helpers/byte-server.js';
+import { type ByteServer, sse, startByteServer } from './helpers/byte-server.js';
 import { ROOT, runShim } from './helpers/shim-process.js';
 
 let work: string;

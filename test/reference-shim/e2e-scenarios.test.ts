@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { checkProviderRequests } from '../../harness/mock/request-checks.js';
 import type { LoadedScenario, MockProviderId } from '../../harness/mock/scenario/scenario-types.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
-import { ROOT, toolResults, toolUses } from './helpers/shim-process.js';
 import { runPersistentScenario } from './helpers/persistent-run.js';
 import { readScenarios, runScenario, type ScenarioRun, type ScenarioRunOptions } from './helpers/scenario-run.js';
+import { ROOT, toolResults, toolUses } from './helpers/shim-process.js';
 
 const PROVIDERS: MockProviderId[] = ['openai-chat', 'openai-responses', 'gemini', 'anthropic'];
 // Kill scenarios need the runner's kill (SIGKILL to the shim's pid at the scripted moment), which this driver

@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { validateStream } from '../../harness/validate/validate-stream.js';
-import { createEmitter, splitText, MAX_TEXT_CHUNK, type Dialect } from '../../reference-shim/output/emitter.js';
+import { createEmitter, type Dialect, MAX_TEXT_CHUNK, splitText } from '../../reference-shim/output/emitter.js';
 import { lineId } from '../../reference-shim/output/ids.js';
 import { SecretRedactor } from '../../reference-shim/output/redact.js';
 import { LineWriter, streamOutput } from '../../reference-shim/output/writer.js';

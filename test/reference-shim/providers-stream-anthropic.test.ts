@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicProvider, anthropicMessages } from '../../reference-shim/providers/anthropic.js';
 import type { HistoryEntry } from '../../reference-shim/session/history.js';
-import { namedSse, shred, startByteServer, type ByteServer } from './helpers/byte-server.js';
+import { type ByteServer, namedSse, shred, startByteServer } from './helpers/byte-server.js';
 import { collect, done, failure, TOOLS } from './helpers/provider-stream.js';
 
 let server: ByteServer | undefined;

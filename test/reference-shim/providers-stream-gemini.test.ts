@@ -2,10 +2,10 @@
 // with their signatures, usage, failures, gcloud authentication and the history it replays.
 import { afterEach, describe, expect, it } from 'vitest';
 import { SecretRedactor } from '../../reference-shim/output/redact.js';
-import { GeminiAuth } from '../../reference-shim/providers/gemini-auth.js';
 import { GeminiProvider, geminiContents } from '../../reference-shim/providers/gemini.js';
+import { GeminiAuth } from '../../reference-shim/providers/gemini-auth.js';
 import type { HistoryEntry } from '../../reference-shim/session/history.js';
-import { shred, sse, startByteServer, type ByteServer } from './helpers/byte-server.js';
+import { type ByteServer, shred, sse, startByteServer } from './helpers/byte-server.js';
 import { collect, done, failure, texts } from './helpers/provider-stream.js';
 
 let server: ByteServer | undefined;

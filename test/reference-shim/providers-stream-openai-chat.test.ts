@@ -1,10 +1,10 @@
 // Stream assembly of the OpenAI Chat Completions provider over real loopback HTTP: deltas, tool-call fragments
 // joined only when complete, usage, request shape, every failure classified as R5 needs it, and connection reuse.
 import { afterEach, describe, expect, it } from 'vitest';
-import { OpenAIChatProvider, chatMessages } from '../../reference-shim/providers/openai-chat.js';
+import { chatMessages, OpenAIChatProvider } from '../../reference-shim/providers/openai-chat.js';
 import type { HistoryEntry } from '../../reference-shim/session/history.js';
-import { shred, sse, startByteServer, type ScriptedReply, type ByteServer } from './helpers/byte-server.js';
-import { chat, collect, done, failure, HISTORY, texts, TOOLS } from './helpers/provider-stream.js';
+import { type ByteServer, type ScriptedReply, shred, sse, startByteServer } from './helpers/byte-server.js';
+import { chat, collect, done, failure, HISTORY, TOOLS, texts } from './helpers/provider-stream.js';
 
 let server: ByteServer | undefined;
 afterEach(async () => {

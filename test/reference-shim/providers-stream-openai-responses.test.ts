@@ -6,7 +6,7 @@ import { OpenAIChatProvider } from '../../reference-shim/providers/openai-chat.j
 import { OpenAIResponsesProvider } from '../../reference-shim/providers/openai-responses.js';
 import type { ModelProvider } from '../../reference-shim/providers/provider.js';
 import { createProvider, usesResponsesApi } from '../../reference-shim/providers/registry.js';
-import { namedSse, shred, sse, startByteServer, type ByteServer } from './helpers/byte-server.js';
+import { type ByteServer, namedSse, shred, sse, startByteServer } from './helpers/byte-server.js';
 import { chat, collect, done, failure } from './helpers/provider-stream.js';
 
 let server: ByteServer | undefined;

@@ -1,15 +1,15 @@
 // Unit tests of the file tools: behaviour, and confinement to --cwd (R11) by "..", absolute paths and symlinks.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, symlinkSync, statSync, chmodSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolRegistry } from '../../reference-shim/tools/registry.js';
 import { editTool } from '../../reference-shim/tools/edit.js';
 import { globTool } from '../../reference-shim/tools/glob.js';
 import { grepTool } from '../../reference-shim/tools/grep.js';
 import { lsTool } from '../../reference-shim/tools/ls.js';
 import { multiEditTool } from '../../reference-shim/tools/multi-edit.js';
 import { readTool } from '../../reference-shim/tools/read.js';
+import { ToolRegistry } from '../../reference-shim/tools/registry.js';
 import { writeTool } from '../../reference-shim/tools/write.js';
 import { makeSandbox, type Sandbox } from './helpers/tool-context.js';
 

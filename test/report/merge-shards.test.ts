@@ -2,13 +2,13 @@
 // runs (same points of the matrix, same statuses, same order), with JUnit and HTML from the merged report;
 // merging refuses shards of another selection, a missing or doubled shard, and an interrupted shard.
 import { execFile, spawnSync } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConformanceReport, ReportRun } from '../../harness/report/model.js';
 import { type LoadedReport, mergeShardReports } from '../../harness/report/merge-shards.js';
+import type { ConformanceReport, ReportRun } from '../../harness/report/model.js';
 import { runKey } from '../../harness/runner/results/run-identity.js';
 import { fixtureShim, root } from '../runner/helpers/run-fixture.js';
 

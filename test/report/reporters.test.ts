@@ -1,21 +1,22 @@
 // Reporters on a report with awkward content: XML-hostile characters, colours, several runs and statuses.
-import { describe, expect, it } from 'vitest';
+
 import { PassThrough } from 'node:stream';
-import { renderHuman, colorWanted } from '../../harness/report/human.js';
-import { renderJunit, xmlEscape } from '../../harness/report/junit.js';
+import { describe, expect, it } from 'vitest';
+import { validatorFor } from '../../harness/protocol/schemas.js';
+import { colorWanted, renderHuman } from '../../harness/report/human.js';
 import { renderJson } from '../../harness/report/json.js';
+import { renderJunit, xmlEscape } from '../../harness/report/junit.js';
 import {
   buildReport,
   notVerifiedByRule,
+  type ReportRun,
   runFromValidation,
   summarize,
-  type ReportRun,
 } from '../../harness/report/model.js';
 import { emitReports, parseReporterSpec, registerReporter } from '../../harness/report/reporters.js';
-import { validatorFor } from '../../harness/protocol/schemas.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
-import { init, stream, text } from '../rules/helpers/streams.js';
 import { assertWellFormedXml } from '../helpers/junit-xml.js';
+import { init, stream, text } from '../rules/helpers/streams.js';
 
 const nasty = 'a <b> & "c" \'d\' \u0001\u001b[31m \ud800 \uffff end';
 const runs: ReportRun[] = [

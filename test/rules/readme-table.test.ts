@@ -1,7 +1,8 @@
 // The README's rule table is generated from the catalog and must be current.
-import { describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { allRules } from '../../harness/rules/catalog.js';
 import { RULES_END, RULES_START, renderRulesMarkdown, replaceRulesSection } from '../../harness/rules/markdown.js';
 import { documentSections } from '../../harness/rules/sources.js';

@@ -1,12 +1,13 @@
 // Every stream rule proven both ways: a conforming stream has no finding of it (and no MUST at all), a broken
 // one is reported under exactly that rule id, at the offending line. The cases are in helpers/stream-cases.ts.
-import { describe, expect, it } from 'vitest';
+
 import { Buffer } from 'node:buffer';
-import { validateStream } from '../../harness/validate/validate-stream.js';
+import { describe, expect, it } from 'vitest';
 import { STREAM_RULES } from '../../harness/rules/stream-rules.js';
+import type { ValidateOptions } from '../../harness/validate/validate-stream.js';
+import { validateStream } from '../../harness/validate/validate-stream.js';
 import { STREAM_CASES as cases } from './helpers/stream-cases.js';
 import { flatTurn, init, result, stream, text, usage } from './helpers/streams.js';
-import type { ValidateOptions } from '../../harness/validate/validate-stream.js';
 
 const flat = flatTurn();
 const app: ValidateOptions = { profile: 'yume-app' };

@@ -5,10 +5,10 @@
 // exits 0 without its result), accepted only in exactly that shape. Any other failure fails this test, naming the
 // rule and the stdout excerpt.
 import { describe, expect, it } from 'vitest';
+import { notVerifiedLine } from '../../harness/rules/not-verified.js';
+import type { RunResult } from '../../harness/runner/results/run-types.js';
 import { loadPreset } from '../../harness/suite/preset.js';
 import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
-import type { RunResult } from '../../harness/runner/results/run-types.js';
-import { notVerifiedLine } from '../../harness/rules/not-verified.js';
 // @ts-expect-error: plain ESM script without declarations
 import { ensureRealProgram } from '../../scripts/real-programs.mjs';
 

@@ -16,11 +16,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadAllScenarios, loadScenario, validateScenario } from '../../harness/mock/scenario/scenario-loader.js';
 import { capabilitiesFrom } from '../../harness/runner/config/capabilities.js';
-import { buildMatrix } from '../../harness/suite/matrix.js';
-import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from '../../harness/runner/setup/missing-cli.js';
 import { PROVIDER_IDS, type ProviderId } from '../../harness/runner/config/providers.js';
-import { preflight, runScenario } from '../../harness/runner/run-scenario.js';
 import type { RunResult, SuiteSettings } from '../../harness/runner/results/run-types.js';
+import { preflight, runScenario } from '../../harness/runner/run-scenario.js';
+import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from '../../harness/runner/setup/missing-cli.js';
+import { buildMatrix } from '../../harness/suite/matrix.js';
 import { describeFindings, referenceShim, root, rules, transcripts } from './helpers/run-fixture.js';
 
 const CLI_IDS: ProviderId[] = ['gemini-cli', 'codex-cli', 'claude-cli'];

@@ -1,8 +1,8 @@
 // The order and the size of a run's findings: causes first, and at most a bounded number per rule with the
 // rest counted, so that a shim printing endless mismatches still gets a short report with the same verdict.
 import { describe, expect, it } from 'vitest';
-import { capPerRule, causesFirst } from '../../harness/runner/finding-order.js';
 import type { Finding } from '../../harness/rules/types.js';
+import { capPerRule, causesFirst } from '../../harness/runner/finding-order.js';
 
 const finding = (rule: string, message: string, severity: Finding['severity'] = 'MUST'): Finding => ({
   rule,

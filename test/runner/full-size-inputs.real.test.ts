@@ -1,9 +1,10 @@
 // Full-size adversarial inputs (npm run test:real): the same behaviour npm test checks with small limits,
 // at the default limits.
-import { execa } from 'execa';
+
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { describeFindings, fixtureShim, processesTagged, root, runFixture } from './helpers/run-fixture.js';
 

@@ -1,8 +1,9 @@
 // A flood of junk lines is judged in linear time: run and validate report framing, not a timeout.
-import { execa } from 'execa';
+
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { validateStream } from '../../harness/validate/validate-stream.js';
 import { describeFindings, fixtureShim, processesTagged, root, rules, runFixture } from './helpers/run-fixture.js';

@@ -2,16 +2,16 @@
 // session files are checked for every --provider flag but Claude's, with `title` optional; `required` is per
 // profile. Each check proven both ways.
 import { describe, expect, it } from 'vitest';
+import type { TurnModel } from '../../harness/golden/golden-model.js';
 import { validatorFor } from '../../harness/protocol/schemas.js';
 import { compareKilledWithGolden } from '../../harness/runner/checks/kill-checks.js';
-import type { TurnModel } from '../../harness/golden/golden-model.js';
 import {
   describeFindings,
   fixtureShim,
+  processesTagged,
   referenceShim,
   rules,
   runFixture,
-  processesTagged,
 } from './helpers/run-fixture.js';
 
 const YUME_APP = { invocation: { kind: 'yume-app' } as const, profile: 'yume-app' as const };

@@ -2,9 +2,10 @@
 // the shim never reached the scripted moment in its own time, is the shim's own MUST finding, and the checks
 // that assume the moment (the golden of the interrupted turn, the acknowledgement) are not verified rather than
 // failed. When the machine's load took the fallback's time, the moment is undecided instead (played again).
-import { notVerifiedLine } from '../../harness/rules/not-verified.js';
+
 import { describe, expect, it } from 'vitest';
 import { TimerScope } from '../../harness/process/timer-scope.js';
+import { notVerifiedLine } from '../../harness/rules/not-verified.js';
 import { CAP_FACTOR } from '../../harness/runner/execution/fair-deadline.js';
 import { fallbackRace } from '../../harness/runner/execution/moment-fallback.js';
 import { describeFindings, fixtureShim, runFixture } from './helpers/run-fixture.js';

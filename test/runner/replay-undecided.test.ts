@@ -6,11 +6,12 @@
 // may have happened at any time during it, so process.exit-after-result is undecided, by the machine.
 // - stalled on the first attempt only: the run is played again and passes, both attempts kept;
 // - stalled on every attempt: after 3 attempts the required run is inconclusive and the suite exits 3.
-import { notVerifiedLine } from '../../harness/rules/not-verified.js';
+
 import { Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runConformanceWithResults } from '../../harness/index.js';
 import { exitWatcher } from '../../harness/process/exit-watcher.js';
+import { notVerifiedLine } from '../../harness/rules/not-verified.js';
 import { fixtureShim } from './helpers/run-fixture.js';
 
 afterEach(() => vi.restoreAllMocks());

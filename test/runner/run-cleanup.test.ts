@@ -3,14 +3,14 @@
 // never a harness error. Windows refuses to remove a folder a live process works in (EBUSY); Linux does not, so
 // the remover here refuses the same way, while a real process of the run has its working folder inside.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LinuxProcessTable, type ProcessInfo } from '../../harness/process/process-table.js';
-import { cleanupFinding, removeRunFolders, withCleanupFinding } from '../../harness/runner/run-cleanup.js';
 import type { RunResult } from '../../harness/runner/results/run-types.js';
-import { removeRunDirectories, type RunDirectories } from '../../harness/runner/setup/workspace.js';
+import { cleanupFinding, removeRunFolders, withCleanupFinding } from '../../harness/runner/run-cleanup.js';
+import { type RunDirectories, removeRunDirectories } from '../../harness/runner/setup/workspace.js';
 import { describeFindings, fixtureShim, processesWithArgument, runFixture } from './helpers/run-fixture.js';
 
 const linux = process.platform === 'linux';

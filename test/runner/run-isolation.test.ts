@@ -5,7 +5,7 @@ import { existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DUMMY_CREDENTIALS, DUMMY_CREDENTIAL_PATTERN, runCredentials } from '../../harness/mock/credentials.js';
+import { DUMMY_CREDENTIAL_PATTERN, DUMMY_CREDENTIALS, runCredentials } from '../../harness/mock/credentials.js';
 import { buildEnvironment } from '../../harness/runner/setup/environment.js';
 import { defaultCacheDir } from '../../reference-shim/launcher/compile-cache.js';
 import { describeFindings, fixtureShim, processesTagged, rules, runFixture } from './helpers/run-fixture.js';

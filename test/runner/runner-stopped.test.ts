@@ -1,14 +1,15 @@
 // The runner itself stopped mid-suite (Ctrl-C sends SIGINT to its group only; a cancelled CI job sends
 // SIGTERM): it ends every process its runs started, closes its mocks and writes the report of the runs so
 // far, marked interrupted.
-import { execa } from 'execa';
+
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { stopSignalsFor, SuiteStop } from '../../harness/suite/stop-signals.js';
+import { SuiteStop, stopSignalsFor } from '../../harness/suite/stop-signals.js';
 import { fixtureShim, processesTagged, root } from './helpers/run-fixture.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,9 +1,10 @@
 // generated/ must always be what `npm run gen` makes from schemas/ (the schemas are the one source of truth).
-import { describe, expect, it } from 'vitest';
+
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 
 const root = path.join(import.meta.dirname, '..', '..');
 

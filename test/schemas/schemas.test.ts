@@ -1,7 +1,8 @@
 // The schemas themselves: well formed, self-describing, codegen-friendly, and they accept what they should.
-import { describe, expect, it } from 'vitest';
+
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { SCHEMA_BASE, schemaFileNames, schemaOf, validatorFor } from '../../harness/protocol/schemas.js';
 
 const schemasDir = path.join(import.meta.dirname, '..', '..', 'schemas');

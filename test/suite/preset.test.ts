@@ -8,10 +8,10 @@ import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js
 import { runFinding } from '../../harness/rules/finding.js';
 import { loadExpectedFailures } from '../../harness/runner/config/expected-failures.js';
 import { buildInvocation } from '../../harness/runner/config/invocation.js';
-import { loadPreset, presetInvocation, presetSpecs } from '../../harness/suite/preset.js';
-import { resolveSuite } from '../../harness/suite/run-conformance.js';
 import type { RunResult } from '../../harness/runner/results/run-types.js';
 import { applyExpectedFailures, suiteExit } from '../../harness/runner/results/verdict.js';
+import { loadPreset, presetInvocation, presetSpecs } from '../../harness/suite/preset.js';
+import { resolveSuite } from '../../harness/suite/run-conformance.js';
 import { root, transcripts } from '../runner/helpers/run-fixture.js';
 
 const preset = loadPreset('claude-code');

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
+import { runFinding } from '../../harness/rules/finding.js';
 import {
   capabilitiesFrom,
   DEFAULT_CAPABILITIES,
@@ -12,10 +13,7 @@ import {
   REFERENCE_SHIM_CAPABILITIES,
 } from '../../harness/runner/config/capabilities.js';
 import { loadExpectedFailures } from '../../harness/runner/config/expected-failures.js';
-import { buildMatrix } from '../../harness/suite/matrix.js';
 import { PROVIDER_IDS } from '../../harness/runner/config/providers.js';
-import { runFinding } from '../../harness/rules/finding.js';
-import { notVerifiedResult, preflight } from '../../harness/runner/run-scenario.js';
 import type { RunResult, RunSpec, SuiteSettings } from '../../harness/runner/results/run-types.js';
 import {
   applyExpectedFailures,
@@ -23,6 +21,8 @@ import {
   suiteVerdict,
   summarizeResults,
 } from '../../harness/runner/results/verdict.js';
+import { notVerifiedResult, preflight } from '../../harness/runner/run-scenario.js';
+import { buildMatrix } from '../../harness/suite/matrix.js';
 import { transcripts } from '../runner/helpers/run-fixture.js';
 
 const tempFile = (name: string, text: string) => {

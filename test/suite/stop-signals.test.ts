@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { stopSignalsFor, SuiteStop } from '../../harness/suite/stop-signals.js';
+import { SuiteStop, stopSignalsFor } from '../../harness/suite/stop-signals.js';
 
 /** A signal source that delivers signals on demand, as the process would. */
 class FakeSignals extends EventEmitter {

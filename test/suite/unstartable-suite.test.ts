@@ -2,9 +2,9 @@
 // exit 2 and why (report.startFailure), even when the start failed only at spawn time (here: every run's start
 // fails as a cgroup wrapper or an exec failure would report it; no check before the suite foresaw it).
 import { describe, expect, it, vi } from 'vitest';
+import { validatorFor } from '../../harness/protocol/schemas.js';
 import { runFinding } from '../../harness/rules/finding.js';
 import { runConformance } from '../../harness/suite/run-conformance.js';
-import { validatorFor } from '../../harness/protocol/schemas.js';
 import { fixtureShim } from '../runner/helpers/run-fixture.js';
 
 const REASON = 'my-shim: permission denied (make it executable: chmod +x, or give a .js file)';

@@ -2,11 +2,11 @@
 // fails with the rule that names its bug, on a scenario where the reference translator passes that rule.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 import type { Profile } from '../../harness/rules/types.js';
 import { ROOT, translatorShim } from './helpers/build-shim.js';
-import { runWithFakeCli, type CliScenarioRun, type RunnableScenario } from './helpers/cli-run.js';
+import { type CliScenarioRun, type RunnableScenario, runWithFakeCli } from './helpers/cli-run.js';
 import { DASH_PROMPT, SILENT_SIDE_EFFECT } from './helpers/extra-scenarios.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'translators');

@@ -1,20 +1,20 @@
 // The translator's pure parts: how each CLI is called (prompt passed safely), how CLI tools map to the
 // app's tools and fields, how codex's shell wrapper is undone, how CLI error wordings become R5 kinds,
 // and how a missing binary is found out before spawning.
-import { mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cmdInvocation } from '../../common/windows-command-line.js';
+import { parseClaudeArgs } from '../../harness/official-cli/args/claude-args.js';
+import { parseCodexArgs } from '../../harness/official-cli/args/codex-args.js';
+import { parseGeminiArgs } from '../../harness/official-cli/args/gemini-args.js';
 import { locateBinary } from '../../reference-shim/providers/cli/binary.js';
 import { CLAUDE_CLI, claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
 import { CODEX_CLI, codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
 import { errorFromStatus, statusInMessage } from '../../reference-shim/providers/cli/errors.js';
 import { GEMINI_CLI, geminiArgs, geminiToApp } from '../../reference-shim/providers/cli/gemini-cli.js';
 import { unwrapShellCommand } from '../../reference-shim/providers/cli/shell-words.js';
-import { cmdInvocation } from '../../common/windows-command-line.js';
-import { parseClaudeArgs } from '../../harness/official-cli/args/claude-args.js';
-import { parseCodexArgs } from '../../harness/official-cli/args/codex-args.js';
-import { parseGeminiArgs } from '../../harness/official-cli/args/gemini-args.js';
 
 const input = {
   prompt: '-rf --help "quoted"\nsecond line',

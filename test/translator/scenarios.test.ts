@@ -5,13 +5,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI_OMISSIONS } from '../../harness/official-cli/omissions.js';
-import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
-import { endsInMalformedChunk } from '../../harness/official-cli/golden-adjustments.js';
 import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
 import type { LoadedScenario } from '../../harness/mock/scenario/scenario-types.js';
+import { endsInMalformedChunk } from '../../harness/official-cli/golden-adjustments.js';
+import { CLI_OMISSIONS } from '../../harness/official-cli/omissions.js';
+import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 import { ROOT, translatorShim } from './helpers/build-shim.js';
-import { mustFindings, runWithFakeCli, type CliScenarioRun } from './helpers/cli-run.js';
+import { type CliScenarioRun, mustFindings, runWithFakeCli } from './helpers/cli-run.js';
 
 const CLIS: OfficialCliName[] = ['gemini', 'codex', 'claude'];
 const PROVIDER: Record<OfficialCliName, string> = { gemini: 'gemini-cli', codex: 'codex-cli', claude: 'claude-cli' };

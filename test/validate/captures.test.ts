@@ -1,10 +1,11 @@
 // The real official-CLI captures (test/fixtures/streams/captures) with the
 // verdict written down per file and the reason for every finding.
-import { describe, expect, it } from 'vitest';
+
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { validateStream } from '../../harness/validate/validate-stream.js';
+import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../harness/rules/types.js';
+import { validateStream } from '../../harness/validate/validate-stream.js';
 
 const dir = path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures');
 

@@ -1,17 +1,18 @@
 // Bad input never crashes or hangs the validator: each case ends quickly with a clear finding or error.
 // The large inputs are generated here at test time, not committed.
-import { describe, expect, it, afterAll } from 'vitest';
+
 import { Buffer } from 'node:buffer';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { validateStream, type ValidationResult } from '../../harness/validate/validate-stream.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { renderHuman } from '../../harness/report/human.js';
 import { renderJunit } from '../../harness/report/junit.js';
 import { buildReport, runFromValidation } from '../../harness/report/model.js';
-import { flatTurn, init, result, stream, toolResult } from '../rules/helpers/streams.js';
+import { type ValidationResult, validateStream } from '../../harness/validate/validate-stream.js';
 import { assertWellFormedXml } from '../helpers/junit-xml.js';
+import { flatTurn, init, result, stream, toolResult } from '../rules/helpers/streams.js';
 
 const MB = 1024 * 1024;
 const work = mkdtempSync(path.join(tmpdir(), 'yume-robust-'));

@@ -1,7 +1,7 @@
 // Script response -> Anthropic Messages streaming (https://docs.anthropic.com/en/docs/build-with-claude/streaming): every frame has an `event:` line.
 import type { ModelResponse } from '../scenario/scenario-types.js';
-import { type WireRenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { providerToolCallId, stableToken } from '../scenario/tool-call-ids.js';
+import { resolveStop, resolveUsage, responseKey, type WireRenderContext } from './render-context.js';
 import { argumentsText, namedEvent, splitIntoPieces, type WireFrame } from './wire-frames.js';
 
 function messageId(ctx: WireRenderContext): string {

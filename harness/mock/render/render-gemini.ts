@@ -2,8 +2,8 @@
 // frames (alt=sse) or the streamed JSON array (no alt=sse). Function calls carry no id; the first one carries a
 // thoughtSignature.
 import type { ModelResponse } from '../scenario/scenario-types.js';
-import { type WireRenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { geminiThoughtSignature, stableToken } from '../scenario/tool-call-ids.js';
+import { resolveStop, resolveUsage, responseKey, type WireRenderContext } from './render-context.js';
 import { dataEvent, type WireFrame } from './wire-frames.js';
 
 /** usageMetadata: promptTokenCount includes cached tokens. */

@@ -1,7 +1,7 @@
 // Script response -> Chat Completions streaming bytes (https://platform.openai.com/docs/api-reference/chat-streaming).
 import type { ModelResponse } from '../scenario/scenario-types.js';
-import { type WireRenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
 import { providerToolCallId, stableToken } from '../scenario/tool-call-ids.js';
+import { resolveStop, resolveUsage, responseKey, type WireRenderContext } from './render-context.js';
 import { argumentsText, dataEvent, MOCK_CREATED_AT, splitIntoPieces, type WireFrame } from './wire-frames.js';
 
 const FINISH_REASON = { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'length' } as const;

@@ -1,10 +1,11 @@
 // Script response -> Responses API streaming events
 // (https://platform.openai.com/docs/api-reference/responses-streaming): every event has `event:` equal to its
 // JSON `type` and a sequence_number; output_item.done always carries the complete item (Codex reads it).
-import type { ModelResponse, ScriptToolCall } from '../scenario/scenario-types.js';
-import { type WireRenderContext, resolveStop, resolveUsage, responseKey } from './render-context.js';
-import { providerToolCallId, responsesItemId, stableHex } from '../scenario/tool-call-ids.js';
+
 import { isCustomToolCall } from '../scenario/custom-tool-calls.js';
+import type { ModelResponse, ScriptToolCall } from '../scenario/scenario-types.js';
+import { providerToolCallId, responsesItemId, stableHex } from '../scenario/tool-call-ids.js';
+import { resolveStop, resolveUsage, responseKey, type WireRenderContext } from './render-context.js';
 import { argumentsText, MOCK_CREATED_AT, namedEvent, splitIntoPieces, type WireFrame } from './wire-frames.js';
 
 function ids(ctx: WireRenderContext): { response: string; message: string; reasoning: string } {

@@ -1,10 +1,11 @@
 // A scripted response in a provider's wire format: streamed frames, or one JSON body.
-import type { WireRenderContext } from './render-context.js';
+
+import type { MockProviderId, ModelResponse } from '../scenario/scenario-types.js';
 import { renderAnthropicJson, renderAnthropicStream } from './render-anthropic.js';
+import type { WireRenderContext } from './render-context.js';
 import { renderGeminiJson, renderGeminiJsonArray, renderGeminiSse } from './render-gemini.js';
 import { renderOpenAIChatJson, renderOpenAIChatStream } from './render-openai-chat.js';
 import { renderOpenAIResponsesJson, renderOpenAIResponsesStream } from './render-openai-responses.js';
-import type { MockProviderId, ModelResponse } from '../scenario/scenario-types.js';
 import type { WireFrame } from './wire-frames.js';
 
 export function renderStream(

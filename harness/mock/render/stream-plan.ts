@@ -1,10 +1,10 @@
 // Turns rendered frames plus the script's fault/stall into the steps the server performs on the socket.
-import type { ModelResponse, MockProviderId } from '../scenario/scenario-types.js';
-import type { WireFrame } from './wire-frames.js';
+import type { MockProviderId, ModelResponse } from '../scenario/scenario-types.js';
 import { anthropicStreamError } from './render-anthropic.js';
 import { geminiStreamError } from './render-gemini.js';
 import { openAIChatStreamError } from './render-openai-chat.js';
 import { openAIResponsesStreamError } from './render-openai-responses.js';
+import type { WireFrame } from './wire-frames.js';
 
 export type PlanStep =
   | { kind: 'bytes'; bytes: string; atomic?: boolean }

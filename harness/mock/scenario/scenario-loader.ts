@@ -3,12 +3,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ErrorObject } from 'ajv';
+import { YumeError } from '../../../common/errors.js';
+import { jsonPointerLines, offsetToLineColumn } from '../../../common/json-locations.js';
 // Compiled from schemas/scenario.schema.json by `npm run gen` (all errors, discriminator), so loading the
 // scenarios does not compile the schema on every start.
 import { scenarioValidator } from '../../../generated/validators.js';
-import { jsonPointerLines, offsetToLineColumn } from '../../../common/json-locations.js';
 import type { LoadedScenario, Scenario } from './scenario-types.js';
-import { YumeError } from '../../../common/errors.js';
 
 export interface ScenarioProblem {
   file: string;

@@ -5,12 +5,11 @@ import type {
   Fault as GeneratedFault,
   ModelResponse as GeneratedModelResponse,
   Scenario as GeneratedScenario,
-  ToolCall,
   Turn as GeneratedTurn,
+  ToolCall,
 } from '../../../generated/protocol.js';
 
 export type TurnExpectation = Expect;
-export type ExpectedToolResult = NonNullable<Expect['toolResults']>[number];
 export type ScriptToolCall = ToolCall;
 export type ScriptUsage = NonNullable<GeneratedModelResponse['usage']>;
 

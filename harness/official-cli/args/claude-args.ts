@@ -2,7 +2,7 @@
 // positional argument, so a prompt starting with '-' is an unknown option unless it follows `--`.
 // An option with a required value takes the next argument whatever it looks like.
 import { PINNED, pinnedHelp, pinnedOptions } from '../pinned/index.js';
-import { emptyInvocation, splitEquals, toolList, type ParseOutcome } from './invocation.js';
+import { emptyInvocation, type ParseOutcome, splitEquals, toolList } from './invocation.js';
 
 type ValueKind = 'none' | 'required' | 'optional' | 'variadic';
 interface OptionSpec {

@@ -6,7 +6,7 @@
 // after `--`.
 import { clapUsage, type HelpOption } from '../pinned/help-options.js';
 import { PINNED, pinnedHelp, pinnedOptions } from '../pinned/index.js';
-import { emptyInvocation, splitEquals, type ParseOutcome } from './invocation.js';
+import { emptyInvocation, type ParseOutcome, splitEquals } from './invocation.js';
 
 const MORE = "For more information, try '--help'.\n";
 

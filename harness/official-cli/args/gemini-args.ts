@@ -5,7 +5,7 @@
 // (`-p "-rf ..."` leaves the prompt empty and parses `-rf` as flags); `--prompt=<text>` and a positional
 // prompt after `--` are the safe forms.
 import { PINNED, pinnedHelp, pinnedOptions } from '../pinned/index.js';
-import { emptyInvocation, splitEquals, toolList, type ParseOutcome } from './invocation.js';
+import { emptyInvocation, type ParseOutcome, splitEquals, toolList } from './invocation.js';
 
 type OptionType = 'string' | 'boolean' | 'array';
 interface OptionSpec {

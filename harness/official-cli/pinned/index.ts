@@ -1,10 +1,11 @@
 // The pinned official CLIs, as recorded by `npm run cli-drift -- --update` (harness/official-cli/real/record-pinned.ts).
+
+import type { OfficialCliName } from '../script-types.js';
 import claude from './claude.json' with { type: 'json' };
 import codex from './codex.json' with { type: 'json' };
 import gemini from './gemini.json' with { type: 'json' };
 import type { HelpOption } from './help-options.js';
 import type { PinnedCli } from './pinned-types.js';
-import type { OfficialCliName } from '../script-types.js';
 
 export const PINNED: Readonly<Record<OfficialCliName, PinnedCli>> = {
   gemini: gemini as PinnedCli,

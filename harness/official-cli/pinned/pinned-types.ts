@@ -1,8 +1,9 @@
 // The recorded facts about one pinned official CLI: its version, its help for the modes a shim uses
 // (`gemini -p`, `codex exec`, `claude -p`), and the options read from that help. The fakes accept exactly
 // these options; `npm run cli-drift` compares a newer release with them and `--update` rewrites them.
-import { clapOptions, commanderOptions, yargsOptions, type HelpOption } from './help-options.js';
+
 import type { OfficialCliName } from '../script-types.js';
+import { clapOptions, commanderOptions, type HelpOption, yargsOptions } from './help-options.js';
 
 export interface PinnedCommand {
   /** argv that prints this command's help. */

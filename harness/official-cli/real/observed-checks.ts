@@ -3,13 +3,14 @@
 // and for codex whether stdin reached EOF), the mock's recorded requests (which carry the CLI's tool results
 // and its history: what it ran, how it said each tool ended, what it remembered), and the processes the
 // harness had to end. A rule whose evidence is missing in a run is reported not verified, with why.
-import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
+
 import type { RecordedRequest } from '../../mock/mock-server.js';
 import { type HistoryItem, type HistoryToolResult, requestView } from '../../mock/request-views.js';
 import type { MockProviderId } from '../../mock/scenario/scenario-types.js';
 import type { ProcessInfo } from '../../process/process-table.js';
 import type { CanonicalEvent } from '../../protocol/canonical.js';
 import { runFinding } from '../../rules/finding.js';
+import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
 import type { Finding } from '../../rules/types.js';
 import { checkPrompt, checkStarts, checkStdin } from '../checks.js';
 import type { OfficialCliName, ScriptScenario } from '../script-types.js';

@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   HELP_COMMANDS,
-  readHelpOptions,
-  versionIn,
   type PinnedCli,
   type PinnedCommand,
+  readHelpOptions,
+  versionIn,
 } from '../pinned/pinned-types.js';
 import type { OfficialCliName } from '../script-types.js';
 import { runBounded } from './run-bounded.js';

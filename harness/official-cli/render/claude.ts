@@ -12,21 +12,21 @@ import {
   addUsage,
   dripGapMs,
   httpErrorMessage,
-  ScriptCursor,
-  usageOf,
   type ModelFailure,
+  ScriptCursor,
   type UsageTotals,
+  usageOf,
 } from '../script-playback.js';
 import type { ScriptToolCall } from '../script-types.js';
 import { claudeToolInput } from '../tool-mapping.js';
 import type { ToolOutcome } from '../workspace-tools.js';
 import {
+  type ClaudeEnding,
   claudeAssistantLine,
   claudeInitLine,
   claudeMessageUsage,
   claudeResultLine,
   claudeSyntheticErrorLine,
-  type ClaudeEnding,
 } from './claude-shapes.js';
 
 export const CLAUDE_DEFAULT_MODEL = 'claude-sonnet-4-5';

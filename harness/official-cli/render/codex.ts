@@ -8,16 +8,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Invocation } from '../args/invocation.js';
-import { promptSource, type CliRuntime } from '../runtime.js';
+import { type CliRuntime, promptSource } from '../runtime.js';
 import {
-  usageOf,
   addUsage,
   dripGapMs,
   httpErrorMessage,
   httpReason,
-  ScriptCursor,
   type ModelFailure,
+  ScriptCursor,
   type UsageTotals,
+  usageOf,
 } from '../script-playback.js';
 import type { ScriptResponse, ScriptToolCall } from '../script-types.js';
 import { codexDisplayedCommand, codexShellCommand } from '../tool-mapping.js';

@@ -5,19 +5,19 @@
 // status & 0xff. A signal to the process group ends it at once with exit 0 and no result.
 import { randomUUID } from 'node:crypto';
 import type { Invocation } from '../args/invocation.js';
-import { promptSource, type CliRuntime } from '../runtime.js';
+import { type CliRuntime, promptSource } from '../runtime.js';
 import {
-  usageOf,
   addUsage,
   dripGapMs,
   httpErrorMessage,
-  ScriptCursor,
   type ModelFailure,
+  ScriptCursor,
   type UsageTotals,
+  usageOf,
 } from '../script-playback.js';
 import type { ScriptResponse } from '../script-types.js';
-import type { ToolOutcome } from '../workspace-tools.js';
 import { geminiToolCall } from '../tool-mapping.js';
+import type { ToolOutcome } from '../workspace-tools.js';
 
 export const GEMINI_DEFAULT_MODEL = 'gemini-2.5-pro';
 /** The capture settings used maxAttempts 2. */

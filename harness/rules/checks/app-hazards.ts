@@ -1,7 +1,7 @@
 // app.*: message-level hazards of the real Yume app (yume-app profile; docs/protocol.md,
 // "How the app reads a stream").
 // Sequence-level ones (0/0 usage, Bash without command) live in sequence.ts with the rules they extend.
-import { isObject, type CheckContext, type Json } from './context.js';
+import { type CheckContext, isObject, type Json } from './context.js';
 
 const FILENAME_SAFE = /^[A-Za-z0-9_-]+$/;
 

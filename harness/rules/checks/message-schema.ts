@@ -2,7 +2,7 @@
 // form) to one compiled validator keeps this fast and the error precise, instead of running the whole union.
 import type { ValidateFunction } from 'ajv';
 import { describeSchemaError, validatorFor } from '../../protocol/schemas.js';
-import { isObject, type CheckContext, type Json } from './context.js';
+import { type CheckContext, isObject, type Json } from './context.js';
 
 const BY_TYPE: Record<string, string> = {
   text: 'text.schema.json',

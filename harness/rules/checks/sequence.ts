@@ -2,7 +2,7 @@
 // canonical events so both dialects get the same checks. One pass, constant work per event.
 import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
 import { validatorFor } from '../../protocol/schemas.js';
-import { brief, isObject, type CheckContext } from './context.js';
+import { brief, type CheckContext, isObject } from './context.js';
 
 export type SequenceMode = 'spawn-per-turn' | 'persistent';
 

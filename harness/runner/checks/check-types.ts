@@ -1,14 +1,15 @@
 // What the per-run checks read (what execute-run.ts observed, the scenario, the official CLI's log) and
 // what they return: findings, checks that could not run, and what this kind of run cannot show.
-import type { CliLogEntry } from '../../official-cli/state.js';
+
 import type { RecordedRequest } from '../../mock/mock-server.js';
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
+import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
+import type { CliLogEntry } from '../../official-cli/state.js';
 import type { NotVerified } from '../../rules/not-verified.js';
 import type { Finding, Profile } from '../../rules/types.js';
-import type { ExecutedProcess } from '../execution/execute-run.js';
-import type { ProviderEntry } from '../config/providers.js';
 import type { Dialect } from '../config/capabilities.js';
-import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
+import type { ProviderEntry } from '../config/providers.js';
+import type { ExecutedProcess } from '../execution/execute-run.js';
 import type { DialectSeen } from '../results/dialect-seen.js';
 
 export interface CheckInput {

@@ -2,9 +2,9 @@
 // result, the retries listed, no success after an error.
 import type { Turn } from '../../mock/scenario/scenario-types.js';
 import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
-import type { Finding } from '../../rules/types.js';
-import { runFinding } from '../../rules/finding.js';
 import type { StreamDialect } from '../../protocol/dialect.js';
+import { runFinding } from '../../rules/finding.js';
+import type { Finding } from '../../rules/types.js';
 import { claudeErrorShown, claudeRetriesReported, isClaudeDialect } from '../golden/claude-forms.js';
 import type { CheckInput } from './check-types.js';
 import { about } from './run-events.js';

@@ -1,22 +1,23 @@
 // The golden comparison (R10) per process and turn, and the check that text arrives as deltas.
-import { checkNotVerified } from '../../rules/not-verified.js';
-import type { Finding } from '../../rules/types.js';
-import { toCanonicalEvents } from '../../protocol/canonical.js';
-import type { ExecutedProcess } from '../execution/execute-run.js';
-import { compareWithGolden } from '../golden/golden-compare.js';
-import { goldenFileName, readGolden } from '../golden/golden-files.js';
+
 import { buildTurnModels, type TurnModel } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
-import { runFinding } from '../../rules/finding.js';
-import type { StreamDialect } from '../../protocol/dialect.js';
-import { isClaudeDialect, withoutErrorMessage } from '../golden/claude-forms.js';
-import { isAssistantText, isStreamEventText } from '../execution/live-stdout.js';
 import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
-import { compareKilledWithGolden } from './kill-checks.js';
-import type { CheckInput, CheckOutput } from './check-types.js';
-import { about, eventsOf, prefixed } from './run-events.js';
+import { toCanonicalEvents } from '../../protocol/canonical.js';
+import type { StreamDialect } from '../../protocol/dialect.js';
+import { runFinding } from '../../rules/finding.js';
+import { checkNotVerified } from '../../rules/not-verified.js';
+import type { Finding } from '../../rules/types.js';
+import type { ExecutedProcess } from '../execution/execute-run.js';
+import { isAssistantText, isStreamEventText } from '../execution/live-stdout.js';
+import { isClaudeDialect, withoutErrorMessage } from '../golden/claude-forms.js';
+import { compareWithGolden } from '../golden/golden-compare.js';
+import { goldenFileName, readGolden } from '../golden/golden-files.js';
 import { undecidedByMachine } from '../results/machine-undecided.js';
+import type { CheckInput, CheckOutput } from './check-types.js';
+import { compareKilledWithGolden } from './kill-checks.js';
 import { missedAMoment } from './moment-checks.js';
+import { about, eventsOf, prefixed } from './run-events.js';
 
 export function goldenChecks(
   input: CheckInput,

@@ -2,18 +2,17 @@
 // for the next frame; in persistent mode it reads stdin frames and ends at stdin EOF.
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
 import type { CanonicalEvent } from '../../protocol/canonical.js';
-
+import type { StreamDialect } from '../../protocol/dialect.js';
+import { runFinding } from '../../rules/finding.js';
+import { checkNotVerified } from '../../rules/not-verified.js';
 import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
-import { describeInterrupt } from '../execution/interrupt-trigger.js';
-import { runFinding } from '../../rules/finding.js';
-import type { StreamDialect } from '../../protocol/dialect.js';
-import { claudeInterruptAcknowledged, isClaudeDialect } from '../golden/claude-forms.js';
 import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-clock.js';
 import { machineShare } from '../execution/fair-deadline.js';
-import { checkNotVerified } from '../../rules/not-verified.js';
-import { about, turnEvents } from './run-events.js';
+import { describeInterrupt } from '../execution/interrupt-trigger.js';
+import { claudeInterruptAcknowledged, isClaudeDialect } from '../golden/claude-forms.js';
 import { type NotVerifiedSink, notVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
+import { about, turnEvents } from './run-events.js';
 
 /** `sink` collects what could not be judged (what the machine's load kept from it, a missed moment). */
 export function interruptChecks(

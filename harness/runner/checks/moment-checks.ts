@@ -2,11 +2,12 @@
 // sent by the fallback instead. The shim did not reach the moment in its own time (a MUST finding), or, when the
 // machine's load took that time, the run could not be judged (played again). The checks that assume the moment
 // are left unjudged where they are made (interrupt-checks.ts, golden-checks.ts, kill-checks.ts).
-import type { Finding } from '../../rules/types.js';
+
 import { runFinding } from '../../rules/finding.js';
+import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
-import { type NotVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
 import { describeMissed, type MissedMoment } from '../execution/moment-fallback.js';
+import { type NotVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
 import { about } from './run-events.js';
 
 const RULE = 'scenario.moment-reached';

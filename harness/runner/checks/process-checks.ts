@@ -2,17 +2,16 @@
 // running, its output volume, and the dummy credentials it must not print.
 import type { ResultEvent } from '../../protocol/canonical.js';
 import { excerptOf } from '../../protocol/lines.js';
-
-import type { Finding } from '../../rules/types.js';
-import { ALL_DUMMY_SECRETS } from '../setup/environment.js';
-import type { ExecutedProcess } from '../execution/execute-run.js';
-import { checkNotVerified } from '../../rules/not-verified.js';
 import { runFinding } from '../../rules/finding.js';
-import { orphanedToolFindings } from './kill-checks.js';
+import { checkNotVerified } from '../../rules/not-verified.js';
+import type { Finding } from '../../rules/types.js';
+import type { ExecutedProcess } from '../execution/execute-run.js';
 import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-clock.js';
-import { machineShare, CAP_FACTOR, MACHINE_CAUSE } from '../execution/fair-deadline.js';
-import { about, eventsOf, lineTime } from './run-events.js';
+import { CAP_FACTOR, MACHINE_CAUSE, machineShare } from '../execution/fair-deadline.js';
 import { type NotVerifiedSink, notVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
+import { ALL_DUMMY_SECRETS } from '../setup/environment.js';
+import { orphanedToolFindings } from './kill-checks.js';
+import { about, eventsOf, lineTime } from './run-events.js';
 
 /** `sink` collects what the machine's load kept from being judged. */
 export function processChecks(

@@ -1,11 +1,11 @@
 // The session file (R8): written under the provider flag's folder, and continued on --resume.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { validatorFor, describeSchemaError } from '../../protocol/schemas.js';
-import type { Finding } from '../../rules/types.js';
+import { describeSchemaError, validatorFor } from '../../protocol/schemas.js';
 import { runFinding } from '../../rules/finding.js';
-import { killedSessionFindings } from './kill-checks.js';
+import type { Finding } from '../../rules/types.js';
 import type { CheckInput } from './check-types.js';
+import { killedSessionFindings } from './kill-checks.js';
 
 /** Claude's --provider flags: its sessions belong to Claude Code, and the app never reads them from ~/.yume. */
 export const CLAUDE_PROVIDER_FLAGS: readonly string[] = ['anthropic', 'claude-cli'];

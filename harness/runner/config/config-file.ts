@@ -4,8 +4,8 @@
 // leave objects open for forward compatibility.
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { jsonPointerLines, offsetToLineColumn } from '../../../common/json-locations.js';
 import { messageOf, YumeError, type YumeErrorOptions } from '../../../common/errors.js';
+import { jsonPointerLines, offsetToLineColumn } from '../../../common/json-locations.js';
 
 /** A capabilities, expected-failures or invocation file that cannot be read or is invalid (code CONFIG_FILE). */
 export class ConfigFileError extends YumeError {

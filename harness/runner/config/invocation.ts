@@ -1,9 +1,10 @@
 // How the runner starts a shim (R7): the `spec` invocation, the `yume-app` invocation (exactly what the app
 // passes) or a user template file (schemas/invocation.schema.json).
-import { runNotVerified, type NotVerified } from '../../rules/not-verified.js';
+
 import invocationSchema from '../../../schemas/invocation.schema.json' with { type: 'json' };
+import { type NotVerified, runNotVerified } from '../../rules/not-verified.js';
 import { ConfigFileError, loadJsonConfig } from './config-file.js';
-import { providerEntry, type ProviderId } from './providers.js';
+import { type ProviderId, providerEntry } from './providers.js';
 
 export type ArgvTemplate = (string | { when: TemplateCondition; args: string[] })[];
 export type TemplateCondition = 'prompt' | 'resumeId' | 'historyFile' | 'sessionId' | 'permissionMode';

@@ -2,13 +2,17 @@
 // process fed with stdin frames (persistent). While the shim runs it opens the mock's streaming gate on the
 // shim's first assistant-text line (or after 3 s), delivers interrupts at the scripted moment, and answers
 // tool approvals. It observes; the checks in check-run.ts judge.
-import type { NotVerified } from '../../rules/not-verified.js';
+
 import type { MockServer } from '../../mock/mock-server.js';
 import type { Turn } from '../../mock/scenario/scenario-types.js';
 import type { RunCgroup } from '../../process/cgroup.js';
-import { spawnShim } from '../../process/spawn-shim.js';
 import type { ShimExit, ShimProcess } from '../../process/shim-process.js';
-import { buildInvocation, type BuiltInvocation, type Invocation, type InvocationValues } from '../config/invocation.js';
+import { spawnShim } from '../../process/spawn-shim.js';
+import { TimerScope } from '../../process/timer-scope.js';
+import type { NotVerified } from '../../rules/not-verified.js';
+import { type BuiltInvocation, buildInvocation, type InvocationValues } from '../config/invocation.js';
+import type { RunSpec, SuiteSettings, TimelineEntry } from '../results/run-types.js';
+import { ExitClock, type ExitClockExpiry, type ExitWindow } from './exit-clock.js';
 import {
   type InterruptContext,
   type InterruptRecord,
@@ -17,9 +21,6 @@ import {
   killWhenDue,
 } from './interrupt-trigger.js';
 import { LiveStdout } from './live-stdout.js';
-import type { RunSpec, SuiteSettings, TimelineEntry } from '../results/run-types.js';
-import { TimerScope } from '../../process/timer-scope.js';
-import { ExitClock, type ExitClockExpiry, type ExitWindow } from './exit-clock.js';
 import { watchGate } from './streaming-gate.js';
 
 export type { InterruptRecord };
@@ -371,5 +372,3 @@ export async function executeRun(input: ExecutionInput): Promise<ExecutionOutcom
     timers.close();
   }
 }
-
-export type { Invocation };

@@ -5,10 +5,11 @@
 // time (fair-deadline.ts): time it waited for a CPU is not the shim's. When it exited is taken from the exit
 // watcher (exit-watcher.ts), which the runner's own stalls cannot delay; without one, an exit the runner saw
 // right after its loop stalled may have happened at any time during the stall.
+
+import { loopStalls } from '../../process/loop-stalls.js';
 import type { ShimExit, ShimProcess } from '../../process/shim-process.js';
 import type { TimerScope } from '../../process/timer-scope.js';
-import { loopStalls } from '../../process/loop-stalls.js';
-import { fairDeadline, MACHINE_CAUSE, ownMs, windowStart, windowTime, type WindowStart } from './fair-deadline.js';
+import { fairDeadline, MACHINE_CAUSE, ownMs, type WindowStart, windowStart, windowTime } from './fair-deadline.js';
 
 /** How long a process may run on after the moment that requires its exit. */
 export const EXIT_GRACE_MS = 2000;

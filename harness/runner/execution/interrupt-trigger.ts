@@ -11,8 +11,10 @@ import { deliverInterrupt, type InterruptMethod } from '../../process/interrupt.
 import type { PlatformName } from '../../process/platform.js';
 import type { ShimProcess } from '../../process/shim-process.js';
 import type { TimerScope } from '../../process/timer-scope.js';
+import type { TimelineEntry } from '../results/run-types.js';
 import type { ExitClock } from './exit-clock.js';
 import { fairDeadline } from './fair-deadline.js';
+import { isAssistantText, type LiveStdout } from './live-stdout.js';
 import {
   FALLBACK_MS,
   fallbackRace,
@@ -21,8 +23,6 @@ import {
   type Trigger,
   type Triggered,
 } from './moment-fallback.js';
-import { isAssistantText, type LiveStdout } from './live-stdout.js';
-import type { TimelineEntry } from '../results/run-types.js';
 import { GATE_WAIT_MS } from './streaming-gate.js';
 
 /** After the tool's process appeared, time for the shim to register it before the interrupt. */

@@ -1,7 +1,7 @@
 // Watches a shim's stdout while it runs: splits the raw chunks into lines (0x0A only, R9), maps each
 // complete line to canonical events as it arrives, and lets the runner wait for moments that matter — the
 // first assistant text (the streaming gate, the interrupt), a tool call, the N-th result.
-import { messageToCanonicalEvents, type CanonicalEvent } from '../../protocol/canonical.js';
+import { type CanonicalEvent, messageToCanonicalEvents } from '../../protocol/canonical.js';
 
 export interface TimedEvent {
   event: CanonicalEvent;

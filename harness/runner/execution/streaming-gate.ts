@@ -4,9 +4,9 @@
 import type { MockServer } from '../../mock/mock-server.js';
 import type { ShimProcess } from '../../process/shim-process.js';
 import type { TimerScope } from '../../process/timer-scope.js';
+import type { TimelineEntry } from '../results/run-types.js';
 import { fairDeadline, machineShare, ownMs } from './fair-deadline.js';
 import { isAssistantText, type LiveStdout } from './live-stdout.js';
-import type { TimelineEntry } from '../results/run-types.js';
 
 export interface GateInput {
   mock: MockServer;

@@ -1,16 +1,16 @@
-import type { SuiteCgroup } from '../../process/cgroup.js';
-import type { DirectoryRemover } from '../setup/workspace.js';
 // Types shared by the runner's steps: what one run is (a point of the matrix), the settings of the whole
 // suite, and what a run produced (findings for the reports, transcripts and requests for the HTML page).
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
 import type { OfficialCliSettings } from '../../official-cli/backend.js';
+import type { SuiteCgroup } from '../../process/cgroup.js';
 import type { PlatformName } from '../../process/platform.js';
 import type { NotVerified } from '../../rules/not-verified.js';
 import type { Finding, Profile } from '../../rules/types.js';
 import type { Capabilities, Dialect } from '../config/capabilities.js';
-import type { WorkspaceTemplates } from '../setup/git-workspace.js';
 import type { Invocation } from '../config/invocation.js';
 import type { ProviderId } from '../config/providers.js';
+import type { WorkspaceTemplates } from '../setup/git-workspace.js';
+import type { DirectoryRemover } from '../setup/workspace.js';
 import type { DialectSeen } from './dialect-seen.js';
 import type { MachineUndecided } from './machine-undecided.js';
 

@@ -2,7 +2,7 @@
 // and fails the suite), the summary counts, and the exit code (0 all MUST checks pass, 1 some fail or a
 // required run is not verified without a declared limitation, 2 the shim could not be started).
 import { runFinding } from '../../rules/finding.js';
-import { entryMatches, type ExpectedFailure } from '../config/expected-failures.js';
+import { type ExpectedFailure, entryMatches } from '../config/expected-failures.js';
 import type { RunResult } from './run-types.js';
 
 const isMust = (severity: string) => severity === 'MUST';

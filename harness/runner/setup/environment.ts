@@ -5,9 +5,9 @@
 // runner's own environment included (/proc/<pid>/environ of its parent on Linux). Run the suite where no real
 // secret is in the environment (see README, "What runs share").
 import path from 'node:path';
+import { UsageError } from '../../errors.js';
 import { DUMMY_CREDENTIALS, type DummyCredentials } from '../../mock/credentials.js';
 import type { PlatformName } from '../../process/platform.js';
-import { UsageError } from '../../errors.js';
 
 /** The variables that carry a run's dummy keys (D2), with the credential each gets. */
 export function dummyKeyVariables(credentials: DummyCredentials): Record<string, string> {

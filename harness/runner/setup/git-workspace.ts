@@ -6,13 +6,14 @@
 // runs (with --keep it stays, as their folders do). The commit is made with a fixed author, committer and
 // date, and without the user's git configuration, templates, hooks or signing, so the same fixtures give
 // the same commit hash on every machine.
-import { runNotVerified, type NotVerified } from '../../rules/not-verified.js';
+
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
 import { YumeError, type YumeErrorOptions } from '../../../common/errors.js';
+import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
+import { type NotVerified, runNotVerified } from '../../rules/not-verified.js';
 import { type CommitIdentity, writeFixtureCommit } from './git-objects.js';
 import { scratchDirectory } from './scratch-dir.js';
 import { copyTree } from './workspace.js';

@@ -4,8 +4,8 @@
 // final environment, so a PATH that --env or the scenario put back makes the run "not verified", never a pass.
 import { statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PlatformName } from '../../process/platform.js';
 import { OFFICIAL_CLI_NAMES } from '../../official-cli/script-types.js';
+import type { PlatformName } from '../../process/platform.js';
 
 const pathApiFor = (platform: PlatformName) => (platform === 'win32' ? path.win32 : path.posix);
 

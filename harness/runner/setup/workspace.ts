@@ -1,6 +1,8 @@
 // The run's temporary directories (workspace seeded from the scenario's fixtures, an isolated HOME, a bin
 // folder for auth helpers and fake CLIs) and the side-effect check: the workspace after the run against
 // transcripts/<id>/workspace-after/ (or against the fixtures, when the run must change nothing).
+
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import {
   constants,
@@ -17,10 +19,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
-import type { Finding } from '../../rules/types.js';
 import { runFinding } from '../../rules/finding.js';
+import type { Finding } from '../../rules/types.js';
 import { scratchDirectory } from './scratch-dir.js';
 
 export interface RunDirectories {

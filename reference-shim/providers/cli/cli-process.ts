@@ -4,11 +4,11 @@
 // grace period; whatever the CLI leaves behind is killed when it exits (R6), and by its watchdog when the shim
 // dies without a chance to do it (SIGKILL, tools/watchdog.ts).
 import type { ChildProcess } from 'node:child_process';
-import { killTree } from '../../tools/process-tree.js';
-import type { LocatedBinary } from './binary.js';
 import { cmdInvocation, UnquotableArgumentError } from '../../../common/windows-command-line.js';
 import type { InterruptSignal } from '../../tools/interrupt.js';
+import { killTree } from '../../tools/process-tree.js';
 import { releaseGuard, watchedSpawn } from '../../tools/watchdog.js';
+import type { LocatedBinary } from './binary.js';
 
 export interface CliRunOptions {
   binary: LocatedBinary;

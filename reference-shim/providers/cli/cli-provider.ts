@@ -2,11 +2,12 @@
 // shim starts it exactly once per turn and translates what it prints. Each CLI contributes its argv and
 // a translator (gemini-cli.ts, codex-cli.ts, claude-cli.ts); everything about processes, missing binaries,
 // exit codes, interrupts and session continuity is here, once.
-import { ProviderError, type TurnOutcome, type TurnProvider, type TurnRequest, type TurnSink } from '../provider.js';
-import type { HistoryEntry } from '../../session/history.js';
-import { locateBinary } from './binary.js';
-import { runCli, type CliExit } from './cli-process.js';
+
 import { cmdCanCarry } from '../../../common/windows-command-line.js';
+import type { HistoryEntry } from '../../session/history.js';
+import { ProviderError, type TurnOutcome, type TurnProvider, type TurnRequest, type TurnSink } from '../provider.js';
+import { locateBinary } from './binary.js';
+import { type CliExit, runCli } from './cli-process.js';
 
 export type CliProviderId = 'gemini-cli' | 'codex-cli' | 'claude-cli';
 

@@ -1,11 +1,11 @@
 // The official-CLI providers (Type B): --provider gemini-cli | codex-cli | claude-cli.
 // providers/registry.ts creates them with createCliProvider().
 import { CLAUDE_CLI } from './claude-cli.js';
-import { CliTurnProvider, type CliDefinition, type CliProviderId, type CliProviderSettings } from './cli-provider.js';
+import { type CliDefinition, type CliProviderId, type CliProviderSettings, CliTurnProvider } from './cli-provider.js';
 import { CODEX_CLI } from './codex-cli.js';
 import { GEMINI_CLI } from './gemini-cli.js';
 
-export type { CliProviderId, CliProviderSettings, CliSessionState } from './cli-provider.js';
+export type { CliProviderId, CliProviderSettings } from './cli-provider.js';
 export { CliTurnProvider } from './cli-provider.js';
 
 export const CLI_DEFINITIONS: Readonly<Record<CliProviderId, CliDefinition>> = {

@@ -1,6 +1,6 @@
 // Mock servers a test file starts are all closed after each test, so a failing test leaks no listening port.
 import { afterEach } from 'vitest';
-import { startMockServer, type MockServer, type MockServerOptions } from '../../../harness/mock/mock-server.js';
+import { type MockServer, type MockServerOptions, startMockServer } from '../../../harness/mock/mock-server.js';
 
 /** Call once at the top of a test file; the returned function starts a server that is closed after the test. */
 export function mockServersClosedAfterEach(): (options: MockServerOptions) => Promise<MockServer> {

@@ -1,15 +1,15 @@
 // Scenario files: the shipped ones load; broken ones give one clear line per problem (file:line, JSON path, fix).
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { requiredUnder } from '../../../harness/mock/scenario/scenario-types.js';
 import {
   loadAllScenarios,
   loadScenario,
   ScenarioLoadError,
   validateScenario,
 } from '../../../harness/mock/scenario/scenario-loader.js';
+import { requiredUnder } from '../../../harness/mock/scenario/scenario-types.js';
 
 const transcripts = path.resolve(import.meta.dirname, '../../../transcripts');
 const MINE = [

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OfficialCliName, ScriptScenario } from '../../../harness/official-cli/script-types.js';
-import { LOG_ENV, readLog, STATE_ENV, writeState, type CliLogEntry } from '../../../harness/official-cli/state.js';
+import { type CliLogEntry, LOG_ENV, readLog, STATE_ENV, writeState } from '../../../harness/official-cli/state.js';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const FAKE_CLI = path.join(ROOT, 'dist', 'fake-cli.js');

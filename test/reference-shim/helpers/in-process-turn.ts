@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { PermissionGate } from '../../../reference-shim/agent/permissions.js';
-import { TurnRunner, type ShimSession, type TurnEnd } from '../../../reference-shim/agent/turn-runner.js';
+import { type ShimSession, type TurnEnd, TurnRunner } from '../../../reference-shim/agent/turn-runner.js';
 import { createEmitter, type Dialect } from '../../../reference-shim/output/emitter.js';
 import { SecretRedactor } from '../../../reference-shim/output/redact.js';
 import { LineWriter, streamOutput } from '../../../reference-shim/output/writer.js';

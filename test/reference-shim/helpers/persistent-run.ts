@@ -3,8 +3,8 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type RecordedRequest, startMockServer } from '../../../harness/mock/mock-server.js';
 import { providerEnvironment } from '../../../harness/mock/provider-environment.js';
-import { startMockServer, type RecordedRequest } from '../../../harness/mock/mock-server.js';
 import type { LoadedScenario, MockProviderId, Scenario } from '../../../harness/mock/scenario/scenario-types.js';
 import { lineText, runShim, type ShimRun } from './shim-process.js';
 

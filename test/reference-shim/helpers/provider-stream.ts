@@ -2,9 +2,9 @@
 // provider's stream, catching its failure, and the OpenAI Chat chunk builder (the registry tests use it too).
 import { expect } from 'vitest';
 import {
-  ProviderError,
   type ModelProvider,
   type ModelStreamEvent,
+  ProviderError,
 } from '../../../reference-shim/providers/provider.js';
 import type { HistoryEntry } from '../../../reference-shim/session/history.js';
 import { sse } from './byte-server.js';

@@ -1,13 +1,14 @@
 // Runs one scenario against the shim with the harness's mocked providers, as the runner will (R7 flags, one
 // process per turn or one persistent process), and returns what is needed to judge it.
+
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { checkProviderRequests, type Finding } from '../../../harness/mock/request-checks.js';
-import { providerEnvironment } from '../../../harness/mock/provider-environment.js';
-import { startMockServer, type RecordedRequest } from '../../../harness/mock/mock-server.js';
 import { writeAuthHelpers } from '../../../harness/mock/auth-helpers.js';
+import { type RecordedRequest, startMockServer } from '../../../harness/mock/mock-server.js';
+import { providerEnvironment } from '../../../harness/mock/provider-environment.js';
+import { checkProviderRequests, type Finding } from '../../../harness/mock/request-checks.js';
 import type { LoadedScenario, MockProviderId, Scenario } from '../../../harness/mock/scenario/scenario-types.js';
 import { lineText, runShim, type ShimRun } from './shim-process.js';
 

@@ -1,7 +1,7 @@
 // Spawns the bundled shim (dist/yume-shim.cjs) the way the harness does: its own process group, raw stdout
 // bytes, a timeout that kills the whole group, and a hook per parsed stdout line (to interrupt at the right
 // moment or answer approvals).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 

@@ -11,6 +11,7 @@ import {
   errorResult,
   flatTurn,
   init,
+  type Line,
   result,
   stop,
   stream,
@@ -21,7 +22,6 @@ import {
   toolUseBlock,
   usage,
   userResult,
-  type Line,
 } from './streams.js';
 
 export interface StreamCase {

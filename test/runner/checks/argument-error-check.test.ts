@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CanonicalEvent } from '../../../harness/protocol/canonical.js';
-import { argumentErrorCheck } from '../../../harness/runner/checks/argument-error-check.js';
 import { runFinding } from '../../../harness/rules/finding.js';
+import { argumentErrorCheck } from '../../../harness/runner/checks/argument-error-check.js';
 import { processOf, rules } from '../helpers/check-fixtures.js';
 
 const systemError: CanonicalEvent = { kind: 'system', line: 1, subtype: 'error', message: 'unknown flag' };

@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TurnModel } from '../../../harness/golden/golden-model.js';
 import type { ProcessInfo } from '../../../harness/process/process-table.js';
+import type { Finding } from '../../../harness/rules/types.js';
 import {
   compareKilledWithGolden,
   killedSessionFindings,
   killedStreamFindings,
   orphanedToolFindings,
 } from '../../../harness/runner/checks/kill-checks.js';
-import type { TurnModel } from '../../../harness/golden/golden-model.js';
-import type { Finding } from '../../../harness/rules/types.js';
 import { processOf, rules, scenarioOf } from '../helpers/check-fixtures.js';
 
 const streamFinding = (rule: string, line: number): Finding => ({ rule, severity: 'MUST', message: 'm', line });

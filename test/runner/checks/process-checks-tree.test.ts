@@ -1,11 +1,12 @@
 // What the process checks say when the harness could not see or end a run's processes (R20): an unreadable
 // process table makes the process rules not verified with its cause; a process the harness could not end is
 // a finding that names it. Never "nothing was left", never a harness error.
-import { notVerifiedSink } from '../../../harness/runner/results/machine-undecided.js';
+
 import { describe, expect, it } from 'vitest';
 import type { ShimExit } from '../../../harness/process/shim-process.js';
-import type { ExecutedProcess } from '../../../harness/runner/execution/execute-run.js';
 import { processChecks } from '../../../harness/runner/checks/process-checks.js';
+import type { ExecutedProcess } from '../../../harness/runner/execution/execute-run.js';
+import { notVerifiedSink } from '../../../harness/runner/results/machine-undecided.js';
 
 function executed(exit: Partial<ShimExit>): ExecutedProcess {
   return {

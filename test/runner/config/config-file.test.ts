@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkConfigValue, ConfigFileError, loadJsonConfig } from '../../../harness/runner/config/config-file.js';
+import { ConfigFileError, checkConfigValue, loadJsonConfig } from '../../../harness/runner/config/config-file.js';
 
 const SCHEMA = {
   type: 'object',

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { ConfigFileError } from '../../../harness/runner/config/config-file.js';
 import {
   buildInvocation,
+  type InvocationValues,
   loadInvocationTemplate,
   resolveInvocation,
-  type InvocationValues,
 } from '../../../harness/runner/config/invocation.js';
 
 const values: InvocationValues = {

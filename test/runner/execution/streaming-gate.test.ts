@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MockServer } from '../../../harness/mock/mock-server.js';
 import type { ShimProcess } from '../../../harness/process/shim-process.js';
 import { TimerScope } from '../../../harness/process/timer-scope.js';
-import { GATE_WAIT_MS, watchGate } from '../../../harness/runner/execution/streaming-gate.js';
 import { LiveStdout } from '../../../harness/runner/execution/live-stdout.js';
+import { GATE_WAIT_MS, watchGate } from '../../../harness/runner/execution/streaming-gate.js';
 
 afterEach(() => {
   vi.useRealTimers();

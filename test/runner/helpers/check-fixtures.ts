@@ -1,8 +1,8 @@
 // Small in-memory inputs for the per-run checks: a scenario, canonical events and findings' rule ids, so each
 // check's unit test can state its case in a few lines.
 import type { LoadedScenario, Scenario } from '../../../harness/mock/scenario/scenario-types.js';
-import type { CanonicalEvent } from '../../../harness/protocol/canonical.js';
 import type { ShimExit } from '../../../harness/process/shim-process.js';
+import type { CanonicalEvent } from '../../../harness/protocol/canonical.js';
 import type { Finding } from '../../../harness/rules/types.js';
 import type { ExecutedProcess } from '../../../harness/runner/execution/execute-run.js';
 

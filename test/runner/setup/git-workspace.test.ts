@@ -18,8 +18,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../harness/mock/scenario/scenario-loader.js';
 import { commitFixtures, WorkspaceTemplates } from '../../../harness/runner/setup/git-workspace.js';
-import { runConformance } from '../../../harness/suite/run-conformance.js';
 import { checkWorkspace, createRunDirectories, removeRunDirectories } from '../../../harness/runner/setup/workspace.js';
+import { runConformance } from '../../../harness/suite/run-conformance.js';
 import { describeFindings, fixtureShim, rules, runFixture, transcripts } from '../helpers/run-fixture.js';
 
 /** The commit of FIXTURES below: changes only if the author, date, message or tree of a fixture commit changes. */

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import {
   chooseScratchDirectory,
   MIN_FREE_BYTES,
-  type ScratchProbe,
   SCRATCH_DIR_VARIABLE,
+  type ScratchProbe,
   suiteScratchDirectory,
   tmpfsMountOptions,
 } from '../../../harness/runner/setup/scratch-dir.js';

@@ -17,10 +17,10 @@ import {
   type ScriptScenario,
 } from '../../../harness/official-cli/script-types.js';
 import type { CliLogEntry } from '../../../harness/official-cli/state.js';
-import { spawnShim } from '../../../harness/process/spawn-shim.js';
 import type { ShimExit } from '../../../harness/process/shim-process.js';
+import { spawnShim } from '../../../harness/process/spawn-shim.js';
 import type { Finding, Profile } from '../../../harness/rules/types.js';
-import { validateStream, type ValidationResult } from '../../../harness/validate/validate-stream.js';
+import { type ValidationResult, validateStream } from '../../../harness/validate/validate-stream.js';
 
 export const SPEC_MODELS: Record<OfficialCliName, string> = {
   gemini: 'gemini-2.5-flash',

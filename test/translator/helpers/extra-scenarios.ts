@@ -2,8 +2,8 @@
 // drives the CLI, not the protocol): a prompt that looks like options, a resumed second turn, a command
 // with side effects and no output, an interrupt while a tool runs.
 import path from 'node:path';
-import type { RunnableScenario } from './cli-run.js';
 import { ROOT } from './build-shim.js';
+import type { RunnableScenario } from './cli-run.js';
 
 const FIXTURES = path.join(ROOT, 'transcripts', 'plain-text', 'workspace');
 
