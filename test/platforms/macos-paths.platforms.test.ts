@@ -160,7 +160,7 @@ interface ReportRun {
   dialect: string;
   profile: string;
   status: string;
-  notVerified?: string;
+  notVerified?: { rule?: string; cause: string; reason: string }[];
   findings: { rule: string; severity: string; message: string }[];
 }
 interface Report {
@@ -200,8 +200,18 @@ function runSuite(side: PathName, label: string, args: string[], limitMs: number
 
 const outcomeOf = (run: ReportRun): Outcome =>
   run.status === 'passed' ? 'passed' : run.status === 'failed' ? 'failed' : 'not-verified';
+const notVerifiedText = (run: ReportRun) =>
+  (run.notVerified ?? []).map((record) => `${record.rule ?? 'run'} [${record.cause}]: ${record.reason}`).join('; ');
+/**
+ * The macOS paths have no CPU-wait measure: a deadline that runs out while the lane loads both cores is
+ * undecided there (R19), a not-verified record of cause machine, where Linux, which measures, can decide.
+ */
+const undecidedByMachine = (run: ReportRun, rule?: string) =>
+  (run.notVerified ?? []).some((record) => record.cause === 'machine' && (rule === undefined || record.rule === rule));
+const onlyMachineUndecided = (run: ReportRun) =>
+  run.status === 'not-verified' && (run.notVerified ?? []).every((record) => record.cause === 'machine');
 const describeRun = (run: ReportRun) =>
-  `${run.scenario} × ${run.provider}: ${run.status}${run.notVerified ? ` (${run.notVerified})` : ''}\n${run.findings
+  `${run.scenario} × ${run.provider}: ${run.status}${run.notVerified?.length ? ` (${notVerifiedText(run)})` : ''}\n${run.findings
     .map((finding) => `  ${finding.severity} ${finding.rule}: ${finding.message.split('\n')[0]}`)
     .join('\n')}`;
 
@@ -261,7 +271,8 @@ describe('macOS paths on Linux, compared with the process-group path', () => {
     const differences: string[] = [];
     for (const run of darwin.runs) {
       const other = linuxRuns.get(key(run))?.shift();
-      if (other?.status !== run.status)
+      // R19: undecided by the machine on the macOS paths (no CPU-wait measure) is no difference of the shim's.
+      if (other?.status !== run.status && !(other?.status === 'passed' && onlyMachineUndecided(run)))
         differences.push(`linux ${other ? describeRun(other) : 'no such run'}\ndarwin ${describeRun(run)}`);
     }
     expect(differences).toEqual([]);
@@ -286,7 +297,10 @@ describe('macOS paths on Linux, compared with the process-group path', () => {
         return runs
           .map((run) => {
             const outcome = outcomeOf(run);
-            const excused = side === 'darwin' && row.mayBeNotVerifiedOnDarwin && outcome === 'not-verified';
+            const excused =
+              side === 'darwin' &&
+              row.mayBeNotVerifiedOnDarwin !== undefined &&
+              (outcome === 'not-verified' || undecidedByMachine(run, row.rule));
             if (outcome !== row[side] && !excused)
               wrong.push(`${row.shim} on ${side}: expected ${row[side]}, ${describeRun(run)}`);
             if (!excused && !run.findings.some((finding) => finding.rule === row.rule))
