@@ -3,7 +3,7 @@ import { STDIO_CAP_FACTOR, waitForStdioClose } from '../../harness/process/stdio
 
 const GRACE_MS = 60;
 const never = new Promise<void>(() => undefined);
-const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const resolvedIn = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** A CPU-wait clock on which all the time since its creation was the machine's. */
 const allMachineTime = () => {
   const start = performance.now();
@@ -12,7 +12,7 @@ const allMachineTime = () => {
 
 describe('waitForStdioClose', () => {
   it('is closed when the pipes close within the grace', async () => {
-    const outcome = await waitForStdioClose({ closed: after(5), graceMs: GRACE_MS, cpuWait: () => 0 });
+    const outcome = await waitForStdioClose({ closed: resolvedIn(5), graceMs: GRACE_MS, cpuWait: () => 0 });
     expect(outcome).toEqual({ closed: true, undecided: false });
   });
 
@@ -32,7 +32,7 @@ describe('waitForStdioClose', () => {
 
   it('extends the grace by the runner loop stalls: a close in the extension is in time', async () => {
     const outcome = await waitForStdioClose({
-      closed: after(GRACE_MS * 2),
+      closed: resolvedIn(GRACE_MS * 2),
       graceMs: GRACE_MS,
       cpuWait: () => 0,
       stalledMsBetween: (from, to) => to - from,
