@@ -2,7 +2,7 @@
 // positional argument, so a prompt starting with '-' is an unknown option unless it follows `--`.
 // An option with a required value takes the next argument whatever it looks like.
 import { PINNED, pinnedHelp, pinnedOptions } from '../pinned/index.js';
-import { emptyInvocation, type ParseOutcome, splitEquals, toolList } from './invocation.js';
+import { emptyInvocation, type Invocation, type ParseOutcome, splitEquals, toolList } from './invocation.js';
 
 type ValueKind = 'none' | 'required' | 'optional' | 'variadic';
 interface OptionSpec {
@@ -38,129 +38,149 @@ export const CLAUDE_VERSION = PINNED.claude.version;
 const maybeOption = (argument: string | undefined) =>
   argument !== undefined && argument.length > 1 && argument.startsWith('-');
 
-export function parseClaudeArgs(argv: readonly string[], env: NodeJS.ProcessEnv, isRoot: boolean): ParseOutcome {
-  const values = new Map<string, string | boolean | string[]>();
-  const positional: string[] = [];
+/** What the scan found so far; `argv` grows when a group of short flags is expanded. */
+interface ClaudeScan {
+  argv: string[];
+  index: number;
+  values: Map<string, string | boolean | string[]>;
+  positional: string[];
+}
 
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index]!;
+/** An option as given: its spec, a value attached to it (`--x=v`, `-xv`) and how an error names it. */
+interface GivenOption {
+  spec: OptionSpec;
+  inline: string | undefined;
+  flag: string;
+}
+
+const refused = (message: string): ParseOutcome => ({ kind: 'error', message, exitCode: 1 });
+
+/** The option the argument at the scan's index names, or the refusal of an unknown one. */
+function findOption(scan: ClaudeScan, argument: string): GivenOption | ParseOutcome {
+  let spec: OptionSpec | undefined;
+  let inline: string | undefined;
+  if (argument.startsWith('--')) {
+    const { name, value } = splitEquals(argument.slice(2));
+    spec = OPTIONS.find((option) => option.name === name || option.aliases?.includes(name));
+    inline = value;
+  } else {
+    spec = OPTIONS.find((option) => option.short === argument[1]);
+    if (argument.length > 2) {
+      if (spec && spec.value === 'none') {
+        // commander expands `-pv` into `-p -v`.
+        const { argv, index } = scan;
+        scan.argv = [...argv.slice(0, index + 1), `-${argument.slice(2)}`, ...argv.slice(index + 1)];
+      } else inline = argument.slice(2);
+    }
+  }
+  if (!spec) return refused(`error: unknown option '${argument.split('=')[0]}'\n`);
+  const flag = argument.startsWith('--') ? `--${spec.name}` : `-${spec.short}, --${spec.name}`;
+  return { spec, inline, flag };
+}
+
+/** The next argument when the option may take it as its value (it does not look like an option). */
+function nextValue(scan: ClaudeScan): string | undefined {
+  const next = scan.argv[scan.index + 1];
+  return next !== undefined && !maybeOption(next) ? next : undefined;
+}
+
+/** How each kind of option takes its value (commander's rules); a refusal is returned, success is undefined. */
+const TAKE_VALUE: Record<ValueKind, (scan: ClaudeScan, given: GivenOption) => ParseOutcome | undefined> = {
+  none: (scan, { spec }) => {
+    scan.values.set(spec.name, true);
+    return undefined;
+  },
+  required: (scan, { spec, inline, flag }) => {
+    let value = inline;
+    if (value === undefined) {
+      value = scan.argv[scan.index + 1];
+      if (value === undefined) return refused(`error: option '${flag} <${spec.valueName}>' argument missing\n`);
+      scan.index += 1;
+    }
+    if (spec.choices && !spec.choices.includes(value) && !spec.unlisted?.includes(value)) {
+      return refused(
+        `error: option '${flag} <${spec.valueName}>' argument '${value}' is invalid. Allowed choices are ${spec.choices.join(', ')}.\n`,
+      );
+    }
+    scan.values.set(spec.name, value);
+    return undefined;
+  },
+  optional: (scan, { spec, inline }) => {
+    let value: string | true = inline ?? true;
+    const next = inline === undefined ? nextValue(scan) : undefined;
+    if (next !== undefined) {
+      value = next;
+      scan.index += 1;
+    }
+    scan.values.set(spec.name, value);
+    return undefined;
+  },
+  variadic: (scan, { spec, inline }) => {
+    const list = (scan.values.get(spec.name) as string[] | undefined) ?? [];
+    if (inline !== undefined) list.push(inline);
+    for (let next = nextValue(scan); next !== undefined; next = nextValue(scan)) {
+      list.push(next);
+      scan.index += 1;
+    }
+    scan.values.set(spec.name, list);
+    return undefined;
+  },
+};
+
+/** Reads the options and the positional arguments, or returns the refusal of the first bad option. */
+function scanClaudeArgv(argv: readonly string[]): ClaudeScan | ParseOutcome {
+  const scan: ClaudeScan = { argv: [...argv], index: 0, values: new Map(), positional: [] };
+  for (; scan.index < scan.argv.length; scan.index += 1) {
+    const argument = scan.argv[scan.index]!;
     if (argument === '--') {
-      positional.push(...argv.slice(index + 1));
+      scan.positional.push(...scan.argv.slice(scan.index + 1));
       break;
     }
     if (!maybeOption(argument)) {
-      positional.push(argument);
+      scan.positional.push(argument);
       continue;
     }
-    let spec: OptionSpec | undefined;
-    let inline: string | undefined;
-    if (argument.startsWith('--')) {
-      const { name, value } = splitEquals(argument.slice(2));
-      spec = OPTIONS.find((option) => option.name === name || option.aliases?.includes(name));
-      inline = value;
-    } else {
-      spec = OPTIONS.find((option) => option.short === argument[1]);
-      if (argument.length > 2) {
-        if (spec && spec.value === 'none') {
-          // commander expands `-pv` into `-p -v`.
-          argv = [...argv.slice(0, index + 1), `-${argument.slice(2)}`, ...argv.slice(index + 1)];
-        } else inline = argument.slice(2);
-      }
-    }
-    if (!spec) return { kind: 'error', message: `error: unknown option '${argument.split('=')[0]}'\n`, exitCode: 1 };
-    const flag = argument.startsWith('--') ? `--${spec.name}` : `-${spec.short}, --${spec.name}`;
-    switch (spec.value) {
-      case 'none':
-        values.set(spec.name, true);
-        break;
-      case 'required': {
-        let value = inline;
-        if (value === undefined) {
-          value = argv[index + 1];
-          if (value === undefined)
-            return {
-              kind: 'error',
-              message: `error: option '${flag} <${spec.valueName}>' argument missing\n`,
-              exitCode: 1,
-            };
-          index += 1;
-        }
-        if (spec.choices && !spec.choices.includes(value) && !spec.unlisted?.includes(value)) {
-          return {
-            kind: 'error',
-            message: `error: option '${flag} <${spec.valueName}>' argument '${value}' is invalid. Allowed choices are ${spec.choices.join(', ')}.\n`,
-            exitCode: 1,
-          };
-        }
-        values.set(spec.name, value);
-        break;
-      }
-      case 'optional': {
-        let value: string | true = inline ?? true;
-        if (inline === undefined && argv[index + 1] !== undefined && !maybeOption(argv[index + 1])) {
-          value = argv[index + 1]!;
-          index += 1;
-        }
-        values.set(spec.name, value);
-        break;
-      }
-      case 'variadic': {
-        const list = (values.get(spec.name) as string[] | undefined) ?? [];
-        if (inline !== undefined) list.push(inline);
-        while (argv[index + 1] !== undefined && !maybeOption(argv[index + 1]) && argv[index + 1] !== '--') {
-          list.push(argv[index + 1]!);
-          index += 1;
-        }
-        values.set(spec.name, list);
-        break;
-      }
-    }
+    const given = findOption(scan, argument);
+    if ('kind' in given) return given;
+    const refusal = TAKE_VALUE[given.spec.value](scan, given);
+    if (refusal) return refusal;
   }
+  return scan;
+}
 
-  if (values.get('help') === true) return { kind: 'info', text: pinnedHelp('claude') };
-  if (values.get('version') === true) return { kind: 'info', text: `${PINNED.claude.versionText}\n` };
-  if (positional.length > 1) {
-    return {
-      kind: 'error',
-      message: `error: too many arguments. Expected 1 argument but got ${positional.length}.\n`,
-      exitCode: 1,
-    };
-  }
-  if (values.get('print') !== true) {
-    return {
-      kind: 'error',
-      message: 'Error: Raw mode is not supported on the current process.stdin (the fake claude only runs with -p)\n',
-      exitCode: 1,
-    };
-  }
-  const outputFormat = (values.get('output-format') as string | undefined) ?? 'text';
-  if (outputFormat === 'stream-json' && values.get('verbose') !== true) {
-    return {
-      kind: 'error',
-      message: 'Error: When using --print, --output-format=stream-json requires --verbose\n',
-      exitCode: 1,
-    };
-  }
-  const mode = (values.get('permission-mode') as string | undefined) ?? 'default';
-  const bypass = values.get('dangerously-skip-permissions') === true || mode === 'bypassPermissions';
-  if (bypass && isRoot && env.IS_SANDBOX !== '1') {
-    return {
-      kind: 'error',
-      message: '--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n',
-      exitCode: 1,
-    };
-  }
+/** The refusals commander and claude's own checks make once the arguments are read, in their order. */
+function refusalOf(scan: ClaudeScan, env: NodeJS.ProcessEnv, isRoot: boolean): ParseOutcome | undefined {
+  const { values, positional } = scan;
+  if (positional.length > 1)
+    return refused(`error: too many arguments. Expected 1 argument but got ${positional.length}.\n`);
+  if (values.get('print') !== true)
+    return refused(
+      'Error: Raw mode is not supported on the current process.stdin (the fake claude only runs with -p)\n',
+    );
+  if (values.get('output-format') === 'stream-json' && values.get('verbose') !== true)
+    return refused('Error: When using --print, --output-format=stream-json requires --verbose\n');
+  if (bypassesPermissions(values) && isRoot && env.IS_SANDBOX !== '1')
+    return refused('--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n');
+  if (values.get('resume') === true) return refused('Error: --resume requires a session id in --print mode\n');
+  return undefined;
+}
 
+const permissionModeOf = (values: ClaudeScan['values']) =>
+  (values.get('permission-mode') as string | undefined) ?? 'default';
+const bypassesPermissions = (values: ClaudeScan['values']) =>
+  values.get('dangerously-skip-permissions') === true || permissionModeOf(values) === 'bypassPermissions';
+
+/** What a run with these (accepted) arguments does. */
+function claudeInvocation({ values, positional }: ClaudeScan): Invocation {
+  const mode = permissionModeOf(values);
+  const bypass = bypassesPermissions(values);
   const invocation = emptyInvocation();
   invocation.flags = Object.fromEntries(values);
   invocation.prompt = positional[0] === '' ? undefined : positional[0];
   invocation.model = values.get('model') as string | undefined;
   const resume = values.get('resume');
   invocation.resume = typeof resume === 'string' ? resume : undefined;
-  if (resume === true) {
-    return { kind: 'error', message: 'Error: --resume requires a session id in --print mode\n', exitCode: 1 };
-  }
-  invocation.streamJson = outputFormat === 'stream-json';
+  invocation.streamJson = values.get('output-format') === 'stream-json';
   invocation.autoApprove = bypass;
   invocation.readOnly = mode === 'plan';
   invocation.allowedTools = toolList((values.get('allowedTools') as string[] | undefined) ?? []);
@@ -168,5 +188,13 @@ export function parseClaudeArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
   if (mode === 'acceptEdits') invocation.allowedTools.push('Edit', 'Write', 'MultiEdit', 'NotebookEdit');
   invocation.allowedTools = invocation.allowedTools.filter((name) => !disallowed.includes(name));
   invocation.flags.permissionMode = bypass ? 'bypassPermissions' : mode;
-  return { kind: 'run', invocation };
+  return invocation;
+}
+
+export function parseClaudeArgs(argv: readonly string[], env: NodeJS.ProcessEnv, isRoot: boolean): ParseOutcome {
+  const scan = scanClaudeArgv(argv);
+  if ('kind' in scan) return scan;
+  if (scan.values.get('help') === true) return { kind: 'info', text: pinnedHelp('claude') };
+  if (scan.values.get('version') === true) return { kind: 'info', text: `${PINNED.claude.versionText}\n` };
+  return refusalOf(scan, env, isRoot) ?? { kind: 'run', invocation: claudeInvocation(scan) };
 }
