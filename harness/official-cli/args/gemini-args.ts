@@ -5,7 +5,7 @@
 // (`-p "-rf ..."` leaves the prompt empty and parses `-rf` as flags); `--prompt=<text>` and a positional
 // prompt after `--` are the safe forms.
 import { PINNED, pinnedHelp, pinnedOptions } from '../pinned/index.js';
-import { emptyInvocation, type ParseOutcome, splitEquals, toolList } from './invocation.js';
+import { emptyInvocation, type Invocation, type ParseOutcome, splitEquals, toolList } from './invocation.js';
 
 type OptionType = 'string' | 'boolean' | 'array';
 interface OptionSpec {
@@ -49,31 +49,43 @@ const NEGATIVE_NUMBER = /^-[0-9]+(\.[0-9]+)?$/;
 const looksLikeOption = (argument: string | undefined) =>
   argument?.startsWith('-') && argument !== '-' && !NEGATIVE_NUMBER.test(argument);
 
-export function parseGeminiArgs(argv: readonly string[]): ParseOutcome {
-  const values = new Map<string, string | boolean | string[]>();
-  const positional: string[] = [];
-  const unknown: string[] = [];
-  const args = [...argv];
+type Values = Map<string, string | boolean | string[]>;
 
-  const take = (spec: OptionSpec, inline: string | undefined, index: number): number => {
-    if (spec.type === 'boolean') {
-      if (inline !== undefined) values.set(spec.name, inline !== 'false');
-      else if (args[index + 1] === 'true' || args[index + 1] === 'false') {
-        values.set(spec.name, args[index + 1] === 'true');
-        return index + 1;
-      } else values.set(spec.name, true);
-      return index;
+/** What the scan found so far: the options' values, the positional arguments and the unknown options. */
+interface GeminiScan {
+  args: readonly string[];
+  values: Values;
+  positional: string[];
+  unknown: string[];
+}
+
+/**
+ * How each type of option takes its value (yargs-parser's rules), given a value attached to it (`--x=v`) or
+ * not; returns the index of the last argument it consumed.
+ */
+const TAKE_VALUE: Record<
+  OptionType,
+  (scan: GeminiScan, spec: OptionSpec, inline: string | undefined, index: number) => number
+> = {
+  boolean: ({ args, values }, spec, inline, index) => {
+    if (inline !== undefined) values.set(spec.name, inline !== 'false');
+    else if (args[index + 1] === 'true' || args[index + 1] === 'false') {
+      values.set(spec.name, args[index + 1] === 'true');
+      return index + 1;
+    } else values.set(spec.name, true);
+    return index;
+  },
+  array: ({ args, values }, spec, inline, index) => {
+    const list = (values.get(spec.name) as string[] | undefined) ?? [];
+    if (inline !== undefined) list.push(inline);
+    while (index + 1 < args.length && !looksLikeOption(args[index + 1]) && args[index + 1] !== '--') {
+      list.push(args[index + 1]!);
+      index += 1;
     }
-    if (spec.type === 'array') {
-      const list = (values.get(spec.name) as string[] | undefined) ?? [];
-      if (inline !== undefined) list.push(inline);
-      while (index + 1 < args.length && !looksLikeOption(args[index + 1]) && args[index + 1] !== '--') {
-        list.push(args[index + 1]!);
-        index += 1;
-      }
-      values.set(spec.name, list);
-      return index;
-    }
+    values.set(spec.name, list);
+    return index;
+  },
+  string: ({ args, values }, spec, inline, index) => {
     if (inline !== undefined) {
       values.set(spec.name, inline);
       return index;
@@ -86,58 +98,74 @@ export function parseGeminiArgs(argv: readonly string[]): ParseOutcome {
     }
     values.set(spec.name, '');
     return index;
-  };
+  },
+};
 
+const take = (scan: GeminiScan, spec: OptionSpec, inline: string | undefined, index: number) =>
+  TAKE_VALUE[spec.type](scan, spec, inline, index);
+
+/** Reads the `--name[=value]` argument at `index`; returns the index of the last argument it consumed. */
+function readLong(scan: GeminiScan, index: number): number {
+  const { name, value } = splitEquals(scan.args[index]!.slice(2));
+  const negated = name.startsWith('no-') ? findLong(name.slice(3)) : undefined;
+  if (negated && negated.type === 'boolean') {
+    scan.values.set(negated.name, false);
+    return index;
+  }
+  const spec = findLong(name);
+  if (spec) return take(scan, spec, value, index);
+  // yargs names an unknown dashed option twice: as given and camel-cased (`bogus-flag, bogusFlag`).
+  scan.unknown.push(name);
+  if (name.includes('-')) scan.unknown.push(name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()));
+  // yargs still gives an unknown option the next argument as its value.
+  if (value === undefined && scan.args[index + 1] !== undefined && !looksLikeOption(scan.args[index + 1]))
+    return index + 1;
+  return index;
+}
+
+/**
+ * Reads the short option(s) at `index`: `-x=value`, or a group `-abc` where only the last letter may take the
+ * next argument as its value; returns the index of the last argument it consumed.
+ */
+function readShort(scan: GeminiScan, index: number): number {
+  const letters = scan.args[index]!.slice(1);
+  if (letters[1] === '=') {
+    const spec = findShort(letters[0]!);
+    if (!spec) scan.unknown.push(letters[0]!);
+    else take(scan, spec, letters.slice(2), index);
+    return index;
+  }
+  for (let position = 0; position < letters.length; position += 1) {
+    const letter = letters[position]!;
+    const spec = findShort(letter);
+    if (!spec) {
+      scan.unknown.push(letter);
+      continue;
+    }
+    if (position === letters.length - 1) index = take(scan, spec, undefined, index);
+    else scan.values.set(spec.name, spec.type === 'boolean' ? true : '');
+  }
+  return index;
+}
+
+function scanGeminiArgv(argv: readonly string[]): GeminiScan {
+  const scan: GeminiScan = { args: [...argv], values: new Map(), positional: [], unknown: [] };
+  const { args } = scan;
   for (let index = 0; index < args.length; index += 1) {
     const argument = args[index]!;
     if (argument === '--') {
-      positional.push(...args.slice(index + 1));
+      scan.positional.push(...args.slice(index + 1));
       break;
     }
-    if (argument.startsWith('--')) {
-      const { name, value } = splitEquals(argument.slice(2));
-      const negated = name.startsWith('no-') ? findLong(name.slice(3)) : undefined;
-      if (negated && negated.type === 'boolean') {
-        values.set(negated.name, false);
-        continue;
-      }
-      const spec = findLong(name);
-      if (!spec) {
-        // yargs names an unknown dashed option twice: as given and camel-cased (`bogus-flag, bogusFlag`).
-        unknown.push(name);
-        if (name.includes('-')) unknown.push(name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()));
-        // yargs still gives an unknown option the next argument as its value.
-        if (value === undefined && args[index + 1] !== undefined && !looksLikeOption(args[index + 1])) index += 1;
-        continue;
-      }
-      index = take(spec, value, index);
-      continue;
-    }
-    if (looksLikeOption(argument)) {
-      const letters = argument.slice(1);
-      if (letters[1] === '=') {
-        const spec = findShort(letters[0]!);
-        if (!spec) unknown.push(letters[0]!);
-        else take(spec, letters.slice(2), index);
-        continue;
-      }
-      for (let position = 0; position < letters.length; position += 1) {
-        const letter = letters[position]!;
-        const spec = findShort(letter);
-        if (!spec) {
-          unknown.push(letter);
-          continue;
-        }
-        if (position === letters.length - 1) index = take(spec, undefined, index);
-        else values.set(spec.name, spec.type === 'boolean' ? true : '');
-      }
-      continue;
-    }
-    positional.push(argument);
+    if (argument.startsWith('--')) index = readLong(scan, index);
+    else if (looksLikeOption(argument)) index = readShort(scan, index);
+    else scan.positional.push(argument);
   }
+  return scan;
+}
 
-  if (values.get('help') === true) return { kind: 'info', text: pinnedHelp('gemini') };
-  if (values.get('version') === true) return { kind: 'info', text: `${PINNED.gemini.versionText}\n` };
+/** The refusals yargs (strict, with choices) and gemini's own checks make once the arguments are read. */
+function refusalOf({ values, positional, unknown }: GeminiScan): ParseOutcome | undefined {
   if (unknown.length > 0) {
     const label = unknown.length === 1 ? 'Unknown argument' : 'Unknown arguments';
     return refusal(`${label}: ${unknown.join(', ')}`);
@@ -153,13 +181,17 @@ export function parseGeminiArgs(argv: readonly string[]): ParseOutcome {
   if (values.get('yolo') === true && values.has('approval-mode')) {
     return refusal('Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.');
   }
-  const promptFlag = values.get('prompt');
-  if (positional.length > 0 && typeof promptFlag === 'string') {
+  if (positional.length > 0 && typeof values.get('prompt') === 'string') {
     return refusal('Cannot use both a positional prompt and the --prompt (-p) flag together');
   }
+  return undefined;
+}
 
+/** What a run with these (accepted) arguments does. */
+function geminiInvocation({ values, positional }: GeminiScan): Invocation {
   const invocation = emptyInvocation();
   invocation.flags = Object.fromEntries(values);
+  const promptFlag = values.get('prompt');
   const prompt = typeof promptFlag === 'string' ? promptFlag : positional.length > 0 ? positional.join(' ') : undefined;
   invocation.prompt = prompt === '' ? undefined : prompt;
   invocation.model =
@@ -173,5 +205,12 @@ export function parseGeminiArgs(argv: readonly string[]): ParseOutcome {
   invocation.readOnly = approval === 'plan';
   invocation.allowedTools = toolList((values.get('allowed-tools') as string[] | undefined) ?? []);
   if (approval === 'auto_edit') invocation.allowedTools.push('write_file', 'replace');
-  return { kind: 'run', invocation };
+  return invocation;
+}
+
+export function parseGeminiArgs(argv: readonly string[]): ParseOutcome {
+  const scan = scanGeminiArgv(argv);
+  if (scan.values.get('help') === true) return { kind: 'info', text: pinnedHelp('gemini') };
+  if (scan.values.get('version') === true) return { kind: 'info', text: `${PINNED.gemini.versionText}\n` };
+  return refusalOf(scan) ?? { kind: 'run', invocation: geminiInvocation(scan) };
 }
