@@ -121,40 +121,51 @@ export function retriesFor(scenario: ScriptScenario): number {
   return retryable ? 1 : 0;
 }
 
-export async function installOfficialCli(
-  settings: OfficialCliSettings,
-  options: InstallOfficialCliOptions,
-): Promise<InstalledOfficialCli | { notVerified: NotVerified }> {
-  const stateFile = path.join(options.stateDir, 'cli-state.json');
-  const logFile = path.join(options.stateDir, 'cli-log.jsonl');
-  const waitFor = (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) =>
-    waitForFakeCliEvent(logFile, (entry) => entry.event === event && entry.turnIndex === turn, { timeoutMs }).then(
-      (entry) => entry !== undefined,
-    );
-  const common = {
+/** Where an installed CLI keeps the scenario and its turn (state) and what it logs. */
+interface CliFiles {
+  stateFile: string;
+  logFile: string;
+}
+
+/** Reading the log and moving the turn work the same for the fake and the real CLI. */
+function logAndTurn({ stateFile, logFile }: CliFiles): Pick<InstalledOfficialCli, 'setTurn' | 'readLog'> {
+  return {
     setTurn: (turn: number) => setFakeCliTurn(stateFile, turn),
     readLog: () => (existsSync(logFile) ? readFakeCliLog(logFile) : []),
   };
-  if (settings.mode === 'fake') {
-    const installed = await installFakeClis(options.binDir, {
-      scenario: options.scenario,
-      turnIndex: 0,
-      stateFile,
-      logFile,
-      clis: [options.cli],
-      ...(options.fakeScript ? { script: options.fakeScript } : {}),
-      ...(options.node ? { node: options.node } : {}),
-      ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
-    });
-    return {
-      mode: 'fake',
-      env: installed.env,
-      waitFor,
-      behaviour: officialCliBehaviour(options.cli, { logsInside: true }),
-      leftoverDirs: [],
-      ...common,
-    };
-  }
+}
+
+/** The fake CLI: plays the scenario itself and logs what happens inside it, so the runner can wait on it. */
+async function installFake(options: InstallOfficialCliOptions, files: CliFiles): Promise<InstalledOfficialCli> {
+  const { stateFile, logFile } = files;
+  const installed = await installFakeClis(options.binDir, {
+    scenario: options.scenario,
+    turnIndex: 0,
+    stateFile,
+    logFile,
+    clis: [options.cli],
+    ...(options.fakeScript ? { script: options.fakeScript } : {}),
+    ...(options.node ? { node: options.node } : {}),
+    ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
+  });
+  return {
+    mode: 'fake',
+    env: installed.env,
+    waitFor: (turn, event, timeoutMs) =>
+      waitForFakeCliEvent(logFile, (entry) => entry.event === event && entry.turnIndex === turn, { timeoutMs }).then(
+        (entry) => entry !== undefined,
+      ),
+    behaviour: officialCliBehaviour(options.cli, { logsInside: true }),
+    leftoverDirs: [],
+    ...logAndTurn(files),
+  };
+}
+
+/** The real CLI's program and the wrapper's logger, or why the real CLI cannot run here. */
+function realCliParts(
+  settings: OfficialCliSettings,
+  options: InstallOfficialCliOptions,
+): { executable: string; loggerScript: string } | { notVerified: NotVerified } {
   if ((options.platform ?? runnerPlatform()) === 'win32')
     return {
       notVerified: runNotVerified(
@@ -178,21 +189,34 @@ export async function installOfficialCli(
     return {
       notVerified: runNotVerified('harness', 'dist/fake-cli.js (the wrapper’s logger) is missing: run npm run build'),
     };
+  return { executable, loggerScript: options.fakeScript };
+}
+
+/** The real CLI behind a wrapper that logs its starts, pointed offline at the run's mock. */
+async function installReal(
+  settings: OfficialCliSettings,
+  options: InstallOfficialCliOptions,
+  files: CliFiles,
+): Promise<InstalledOfficialCli | { notVerified: NotVerified }> {
+  const parts = realCliParts(settings, options);
+  if ('notVerified' in parts) return parts;
+  const { stateFile, logFile } = files;
   writeState(stateFile, { scenario: options.scenario, turnIndex: 0 });
+  const credentials = options.credentials ?? DUMMY_CREDENTIALS;
   const env = prepareOfflineEnvironment(options.cli, {
     retries: retriesFor(options.scenario),
     home: path.join(options.stateDir, `${options.cli}-home`),
     endpoints: options.endpoints,
     keys: {
-      openai: (options.credentials ?? DUMMY_CREDENTIALS).openaiApiKey,
-      anthropic: (options.credentials ?? DUMMY_CREDENTIALS).anthropicApiKey,
-      gemini: (options.credentials ?? DUMMY_CREDENTIALS).geminiApiKey,
+      openai: credentials.openaiApiKey,
+      anthropic: credentials.anthropicApiKey,
+      gemini: credentials.geminiApiKey,
     },
   });
   await writeRealCliWrapper(options.binDir, options.cli, {
-    executable,
+    executable: parts.executable,
     env,
-    loggerScript: options.fakeScript,
+    loggerScript: parts.loggerScript,
     ...(options.node ? { node: options.node } : {}),
     stateFile,
     logFile,
@@ -202,6 +226,17 @@ export async function installOfficialCli(
     env: {},
     behaviour: officialCliBehaviour(options.cli, { logsInside: false }),
     leftoverDirs: options.cli === 'codex' ? CODEX_SANDBOX_MOUNT_POINTS : [],
-    ...common,
+    ...logAndTurn(files),
   };
+}
+
+export async function installOfficialCli(
+  settings: OfficialCliSettings,
+  options: InstallOfficialCliOptions,
+): Promise<InstalledOfficialCli | { notVerified: NotVerified }> {
+  const files = {
+    stateFile: path.join(options.stateDir, 'cli-state.json'),
+    logFile: path.join(options.stateDir, 'cli-log.jsonl'),
+  };
+  return settings.mode === 'fake' ? installFake(options, files) : installReal(settings, options, files);
 }
