@@ -100,13 +100,11 @@ export function officialCliBehaviour(
   return {
     startedIn: (log) => log.some((entry) => entry.event === 'start' && entry.cli === cli),
     adjustGoldens: (golden, turns, context) =>
-      adjustGoldenForCli(
-        golden,
-        turns,
-        cli,
-        { ...context, editsThroughShell: editsThroughShell(cli, context.requests) },
+      adjustGoldenForCli(golden, turns, cli, {
+        ...context,
+        editsThroughShell: editsThroughShell(cli, context.requests),
         omissions,
-      ),
+      }),
     adjustObserved: (observed, turns) => adjustObservedForCli(observed, turns, cli, omissions),
     ownsOutcome,
     showsRetries: () => !omissions.retriesOnStderrOnly,
@@ -118,7 +116,9 @@ export function officialCliBehaviour(
         ...(omissions.ownToolCalls
           ? {
               keyOf: (call) => {
-                const translated = expectedToolCall(cli, call, context.workspace, readAfter, {
+                const translated = expectedToolCall(cli, call, {
+                  workspace: context.workspace,
+                  readAfter,
                   editsThroughShell: throughShell,
                 });
                 const normalised = normaliseToolInput(translated.input, context);

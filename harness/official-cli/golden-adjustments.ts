@@ -58,14 +58,24 @@ function withoutTrailingText(items: ModelItem[]): ModelItem[] {
   return items;
 }
 
-function translateCall(
-  call: ToolCallModel,
-  cli: OfficialCliName,
-  omissions: CliOmissions,
-  turn: Turn,
-  used: Set<string>,
-  context: CliContext,
-): ToolCallModel {
+/** What translating the golden calls of one turn needs; `used` holds the scripted calls already matched. */
+interface TurnTranslation {
+  cli: OfficialCliName;
+  omissions: CliOmissions;
+  turn: Turn;
+  used: Set<string>;
+  context: CliContext;
+}
+
+function readAfter(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function translateCall(call: ToolCallModel, { cli, omissions, turn, used, context }: TurnTranslation): ToolCallModel {
   const scripted = turn.responses
     .flatMap((response) => response.toolCalls ?? [])
     .find((candidate) => !used.has(candidate.id) && scriptedCallKey(candidate, {}) === call.key);
@@ -73,14 +83,9 @@ function translateCall(
   if (scripted) {
     used.add(scripted.id);
     if (omissions.ownToolCalls) {
-      const readAfter = (file: string) => {
-        try {
-          return readFileSync(file, 'utf8');
-        } catch {
-          return undefined;
-        }
-      };
-      const translated = expectedToolCall(cli, scripted, context.workspace, readAfter, {
+      const translated = expectedToolCall(cli, scripted, {
+        workspace: context.workspace,
+        readAfter,
         editsThroughShell: context.editsThroughShell === true,
       });
       const input = normaliseToolInput(translated.input, context);
@@ -96,24 +101,23 @@ function translateCall(
 
 /**
  * The golden turns as a correct shim wrapping `cli` would print them. `turns` are the scenario turns the
- * golden turns stand for, in order; `context` normalises the translated inputs (the run's workspace).
+ * golden turns stand for, in order; `options` normalises the translated inputs (the run's workspace) and may
+ * give the CLI's omissions (default: the pinned CLI's).
  */
 export function adjustGoldenForCli(
   golden: TurnModel[],
   turns: readonly Turn[],
   cli: OfficialCliName,
-  context: CliContext,
-  omissions: CliOmissions = omissionsOf(cli),
+  options: CliContext & { omissions?: CliOmissions },
 ): TurnModel[] {
+  const { omissions = omissionsOf(cli), ...context } = options;
   return golden.map((model, index) => {
     const turn = turns[index];
     if (!turn) return model;
-    const used = new Set<string>();
+    const translation: TurnTranslation = { cli, omissions, turn, used: new Set<string>(), context };
     let items = model.items.map(
       (item): ModelItem =>
-        item.kind === 'tools'
-          ? { ...item, calls: item.calls.map((call) => translateCall(call, cli, omissions, turn, used, context)) }
-          : item,
+        item.kind === 'tools' ? { ...item, calls: item.calls.map((call) => translateCall(call, translation)) } : item,
     );
     if (omissions.dropsMalformedEvents && endsInMalformedChunk(turn)) return { items: successfulEnding(turn) };
     if (omissions.partialText && turnEndsInCutMessage(turn)) items = withoutTrailingText(items);

@@ -54,9 +54,7 @@ function startEntry(
   cli: OfficialCliName,
   args: string[],
   outcome: ParseOutcome,
-  state: FakeCliState,
-  pid: number,
-  sessionId: string,
+  { state, pid, sessionId }: { state: FakeCliState; pid: number; sessionId: string },
 ): StartEntry {
   const invocation = outcome.kind === 'run' ? outcome.invocation : undefined;
   return {
@@ -164,7 +162,7 @@ function logRealStart(cli: OfficialCliName, launcherArgs: string[]): void {
   const outcome = parse(cli, args);
   // The wrapper execs the real CLI in its own process: the CLI will have the wrapper's pid.
   const pid = process.ppid;
-  const start = { ...startEntry(cli, args, outcome, state, pid, ''), observedBy: 'wrapper' as const };
+  const start = { ...startEntry(cli, args, outcome, { state, pid, sessionId: '' }), observedBy: 'wrapper' as const };
   appendLog(logFile, start);
   if (cli !== 'codex' || outcome.kind !== 'run') return;
   const base = { cli, pid, turnIndex: state.turnIndex };
@@ -236,7 +234,7 @@ async function main(): Promise<void> {
   let resumed: string | undefined;
   if (invocation?.resume) resumed = findSession(cli, invocation.resume, logFile);
   if (!isWorker) {
-    appendLog(logFile, startEntry(cli, args, outcome, state, process.pid, resumed ?? sessionId));
+    appendLog(logFile, startEntry(cli, args, outcome, { state, pid: process.pid, sessionId: resumed ?? sessionId }));
   }
   if (outcome.kind === 'info') {
     process.stdout.write(outcome.text);

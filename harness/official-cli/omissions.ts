@@ -5,7 +5,7 @@
 // codex runs every tool through its shell or apply_patch, so its calls are not the app's tool calls, and it
 // drops a stream event it cannot parse (the turn goes on).
 import type { OfficialCliName, ScriptToolCall } from './script-types.js';
-import { expectedTranslation } from './tool-mapping.js';
+import { expectedTranslation, type TranslationContext } from './tool-mapping.js';
 
 export interface CliOmissions {
   /** Text of a model message that did not complete is not printed (only whole messages are). */
@@ -54,15 +54,13 @@ export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
 
 /**
  * The (name, input) a correct translator prints for a scripted call when the shim wraps `cli`: what a
- * golden's tool call becomes before comparison. `readAfter` reads a workspace file after the run (codex
- * reports edits as changed paths; the translator shows the file's new content).
+ * golden's tool call becomes before comparison. `context.readAfter` reads a workspace file after the run
+ * (codex reports edits as changed paths; the translator shows the file's new content).
  */
 export function expectedToolCall(
   cli: OfficialCliName,
   call: ScriptToolCall,
-  workspace: string,
-  readAfter: (absolutePath: string) => string | undefined,
-  options: { editsThroughShell?: boolean } = {},
+  context: TranslationContext,
 ): { name: string; input: Record<string, unknown> } {
-  return expectedTranslation(cli, call, workspace, readAfter, options);
+  return expectedTranslation(cli, call, context);
 }

@@ -139,6 +139,16 @@ export function claudeToolInput(
   return input;
 }
 
+/** What translating a scripted call needs to know of the run. */
+export interface TranslationContext {
+  /** The run's workspace (claude's model sends absolute paths; codex reports absolute changed paths). */
+  workspace: string;
+  /** Reads a workspace file as it is after the turn; undefined when it cannot be read. */
+  readAfter: (absolutePath: string) => string | undefined;
+  /** The CLI made its edits through its shell (a real codex without apply_patch). */
+  editsThroughShell?: boolean;
+}
+
 /**
  * The (name, input) a correct translator prints for a scripted call wrapped by `cli`, given the files as
  * they are after the turn (`readAfter`). gemini reports the model's parameters as sent; claude's model
@@ -149,15 +159,13 @@ export function claudeToolInput(
 export function expectedTranslation(
   cli: OfficialCliName,
   call: ScriptToolCall,
-  workspace: string,
-  readAfter: (absolutePath: string) => string | undefined,
-  options: { editsThroughShell?: boolean } = {},
+  { workspace, readAfter, editsThroughShell }: TranslationContext,
 ): { name: string; input: Record<string, unknown> } {
   const input = (call.input ?? {}) as Record<string, unknown>;
   if (cli === 'claude') return { name: call.name, input: claudeToolInput(call.name, input, workspace) };
   if (cli === 'gemini') return { name: call.name, input };
   const command =
-    codexShellCommand(call.name, input) ?? (options.editsThroughShell ? codexShellEdit(call.name, input) : undefined);
+    codexShellCommand(call.name, input) ?? (editsThroughShell ? codexShellEdit(call.name, input) : undefined);
   if (command !== undefined) return { name: 'Bash', input: { command } };
   const absolute = path.resolve(workspace, String(input.file_path ?? ''));
   return { name: 'Write', input: { file_path: absolute, content: readAfter(absolute) ?? '' } };
