@@ -96,13 +96,18 @@ export function claudeAssistantLine(
   };
 }
 
+/** An API error as claude reports it: the message text, `error`, `api_error_status` and `api_error_type`. */
+export interface ClaudeApiError {
+  text: string;
+  error: string;
+  status: number | null;
+  type: string;
+}
+
 /** The assistant message claude makes up to carry an API error. */
 export function claudeSyntheticErrorLine(
   messageId: string,
-  text: string,
-  error: string,
-  status: number | null,
-  errorType: string,
+  { text, error, status, type: errorType }: ClaudeApiError,
 ): Record<string, unknown> {
   return {
     type: 'assistant',
@@ -177,10 +182,12 @@ export type ClaudeEnding =
 export function claudeResultLine(
   model: string,
   ending: ClaudeEnding,
-  totals: ClaudeTotals,
-  billed: ClaudeTotals,
-  durationMs: number,
-  permissionDenials: unknown[],
+  {
+    totals,
+    billed,
+    durationMs,
+    permissionDenials,
+  }: { totals: ClaudeTotals; billed: ClaudeTotals; durationMs: number; permissionDenials: unknown[] },
 ): Record<string, unknown> {
   const usage = {
     input_tokens: totals.input,

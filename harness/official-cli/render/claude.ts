@@ -8,18 +8,10 @@ import os from 'node:os';
 import { providerToolCallId } from '../../mock/scenario/tool-call-ids.js';
 import type { Invocation } from '../args/invocation.js';
 import type { CliRuntime } from '../runtime.js';
-import {
-  addUsage,
-  dripGapMs,
-  httpErrorMessage,
-  type ModelFailure,
-  ScriptCursor,
-  type UsageTotals,
-  usageOf,
-} from '../script-playback.js';
-import type { ScriptToolCall } from '../script-types.js';
+import { addUsage, dripGapMs, type ModelFailure, ScriptCursor, type UsageTotals, usageOf } from '../script-playback.js';
+import type { ScriptResponse, ScriptToolCall } from '../script-types.js';
 import { claudeToolInput } from '../tool-mapping.js';
-import type { ToolOutcome } from '../workspace-tools.js';
+import { claudeApiError } from './claude-errors.js';
 import {
   type ClaudeEnding,
   claudeAssistantLine,
@@ -28,6 +20,7 @@ import {
   claudeResultLine,
   claudeSyntheticErrorLine,
 } from './claude-shapes.js';
+import { claudeToolResultLine } from './claude-tool-result.js';
 
 export const CLAUDE_DEFAULT_MODEL = 'claude-sonnet-4-5';
 /** CLAUDE_CODE_MAX_RETRIES=1 in the captures: two requests. */
@@ -48,99 +41,73 @@ const INIT_TOOLS = [
 ];
 const READ_ONLY_TOOLS = new Set(['Read', 'Glob', 'Grep', 'LS']);
 
-function apiError(failure: ModelFailure): { text: string; error: string; status: number | null; type: string } {
-  if (failure.kind !== 'http')
-    return { text: 'API Error: Connection error.', error: 'unknown', status: null, type: 'connection_error' };
-  const status = failure.status;
-  if (status === 429)
-    return {
-      text: `API Error: Request rejected (429) · ${httpErrorMessage(429)}`,
-      error: 'rate_limit',
-      status,
-      type: 'rate_limit_error',
-    };
-  if (status === 401 || status === 403) {
-    return {
-      text: `API Error: ${status} ${httpErrorMessage(status)} · Please run /login`,
-      error: 'authentication_failed',
-      status,
-      type: 'authentication_error',
-    };
-  }
-  if (status >= 500) {
-    return {
-      text: `API Error: ${status} ${httpErrorMessage(status)}. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (${gatewayHost()}).`,
-      error: 'server_error',
-      status,
-      type: 'api_error',
-    };
-  }
-  return {
-    text: `API Error: ${status} ${httpErrorMessage(status)}`,
-    error: 'invalid_request',
-    status,
-    type: 'invalid_request_error',
-  };
-}
-
-/** The host claude names in server-error messages: the configured base URL's. */
-function gatewayHost(): string {
-  try {
-    return new URL(process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com').host;
-  } catch {
-    return 'api.anthropic.com';
-  }
-}
-
 export interface ClaudeRunOptions {
   sessionId: string;
   stdinText: string;
 }
 
-export async function runClaude(
-  runtime: CliRuntime,
-  invocation: Invocation,
-  options: ClaudeRunOptions,
-): Promise<never> {
-  const started = Date.now();
-  const model = invocation.model ?? CLAUDE_DEFAULT_MODEL;
-  const { sessionId } = options;
-  const format = (invocation.flags['output-format'] as string | undefined) ?? 'text';
-  const prompt = invocation.prompt ?? options.stdinText.trim();
-  if (prompt === '') {
-    runtime.stderr('Error: Input must be provided either through stdin or as a prompt argument when using --print\n');
-    return runtime.exit(1);
-  }
-  runtime.log({ event: 'prompt', prompt, source: invocation.prompt !== undefined ? 'argv' : 'stdin' });
+/** One model message as claude prints it: its id and the usage every envelope of it repeats. */
+interface ClaudeMessage {
+  id: string;
+  usage: Record<string, number>;
+}
 
-  const totals: UsageTotals = { input: 0, output: 0, cached: 0 };
-  const permissionDenials: Array<Record<string, unknown>> = [];
+/** One `claude -p` run: what it has counted so far and the lines it prints, step by step. */
+class ClaudeRun {
+  private readonly started = Date.now();
+  private readonly model: string;
+  private readonly format: string;
+  private readonly totals: UsageTotals = { input: 0, output: 0, cached: 0 };
+  private readonly permissionDenials: Array<Record<string, unknown>> = [];
   /** claude counts user messages as turns: the prompt, each tool result, and an interruption. */
-  let numTurns = 1;
-  let lastText = '';
+  private numTurns = 1;
+  private lastText = '';
   /** The message being streamed when a stall holds it: flushed with `aborted: true` on SIGINT. */
-  let partial: { id: string; text: string; input: number } | undefined;
-  let runningTool: string | undefined;
+  private partial: { id: string; text: string; input: number } | undefined;
+  private runningTool: string | undefined;
 
-  const emit = (line: Record<string, unknown>) => {
-    const stamped = { ...line, session_id: sessionId, uuid: randomUUID() };
-    if (format === 'stream-json') runtime.line(stamped);
-  };
-  const finish = (ending: ClaudeEnding, billed: UsageTotals = totals) => {
+  constructor(
+    private readonly runtime: CliRuntime,
+    private readonly invocation: Invocation,
+    private readonly sessionId: string,
+  ) {
+    this.model = invocation.model ?? CLAUDE_DEFAULT_MODEL;
+    this.format = (invocation.flags['output-format'] as string | undefined) ?? 'text';
+  }
+
+  private emit(line: Record<string, unknown>): void {
+    const stamped = { ...line, session_id: this.sessionId, uuid: randomUUID() };
+    if (this.format === 'stream-json') this.runtime.line(stamped);
+  }
+
+  private finish(ending: ClaudeEnding, billed: UsageTotals = this.totals): void {
     const line: Record<string, unknown> = {
-      ...claudeResultLine(model, ending, totals, billed, Date.now() - started, permissionDenials),
-      session_id: sessionId,
+      ...claudeResultLine(this.model, ending, {
+        totals: this.totals,
+        billed,
+        durationMs: Date.now() - this.started,
+        permissionDenials: this.permissionDenials,
+      }),
+      session_id: this.sessionId,
       uuid: randomUUID(),
     };
-    if (format === 'stream-json' || format === 'json') runtime.line(line);
+    if (this.format === 'stream-json' || this.format === 'json') this.runtime.line(line);
     else if (typeof line.result === 'string') process.stdout.write(`${line.result}\n`);
-  };
+  }
 
-  runtime.onInterrupt(() => {
+  init(): void {
+    const permissionMode = String(this.invocation.flags.permissionMode ?? 'default');
+    const { runtime, model } = this;
+    this.emit(claudeInitLine({ cwd: runtime.workspace, model, permissionMode, tools: INIT_TOOLS, home: os.homedir() }));
+  }
+
+  /** SIGINT: the partial message, the tool cut short, "[Request interrupted by user]", then the result; exit 0. */
+  interrupt(): void {
+    const { partial, runningTool, totals } = this;
     if (partial)
-      emit({
+      this.emit({
         ...claudeAssistantLine(
-          model,
+          this.model,
           partial.id,
           [{ type: 'text', text: partial.text }],
           claudeMessageUsage(partial.input, 0, 1),
@@ -148,16 +115,14 @@ export async function runClaude(
         aborted: true,
       });
     if (runningTool)
-      emit(
-        toolResultLine(
+      this.emit(
+        claudeToolResultLine(
           runningTool,
           { isError: true, output: '[Request interrupted by user for tool use]', failure: 'interrupted' },
-          runtime.workspace,
-          'Bash',
-          {},
+          { workspace: this.runtime.workspace, name: 'Bash', input: {} },
         ),
       );
-    emit({
+    this.emit({
       type: 'user',
       message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },
       parent_tool_use_id: null,
@@ -167,27 +132,15 @@ export async function runClaude(
     const billed = partial
       ? { ...totals, input: totals.input + partial.input, output: totals.output + partial.text.length }
       : totals;
-    finish({ kind: 'interrupted', numTurns: numTurns + 1, tools: runningTool !== undefined }, billed);
-    void runtime.exit(0);
-  });
+    this.finish({ kind: 'interrupted', numTurns: this.numTurns + 1, tools: runningTool !== undefined }, billed);
+    void this.runtime.exit(0);
+  }
 
-  const permissionMode = String(invocation.flags.permissionMode ?? 'default');
-  emit(claudeInitLine({ cwd: runtime.workspace, model, permissionMode, tools: INIT_TOOLS, home: os.homedir() }));
-
-  const failWith = (failure: ModelFailure): Promise<never> => {
-    const described = apiError(failure);
-    emit(claudeSyntheticErrorLine(randomUUID(), described.text, described.error, described.status, described.type));
-    finish({ kind: 'api-error', text: described.text, status: described.status, errorType: described.type });
-    if (format !== 'stream-json' && format !== 'json') runtime.stderr(`${described.text}\n`);
-    return runtime.exit(1);
-  };
-
-  const cursor = new ScriptCursor(runtime.turn.responses);
-  for (;;) {
-    const call = cursor.call(MAX_ATTEMPTS);
-    call.retried.forEach((failure, index) => {
-      const described = apiError(failure);
-      emit({
+  /** A `system` `api_retry` line per failed attempt that was retried. */
+  reportRetries(retried: readonly ModelFailure[]): void {
+    retried.forEach((failure, index) => {
+      const described = claudeApiError(failure);
+      this.emit({
         type: 'system',
         subtype: 'api_retry',
         attempt: index + 1,
@@ -197,37 +150,52 @@ export async function runClaude(
         error: described.error,
       });
     });
-    if (call.kind === 'failed') return failWith(call.failure);
-    const response = call.response;
+  }
+
+  /** The synthetic "API Error" message and an error result; exit 1. */
+  fail(failure: ModelFailure): Promise<never> {
+    const described = claudeApiError(failure);
+    this.emit(claudeSyntheticErrorLine(randomUUID(), described));
+    this.finish({ kind: 'api-error', text: described.text, status: described.status, errorType: described.type });
+    if (this.format !== 'stream-json' && this.format !== 'json') this.runtime.stderr(`${described.text}\n`);
+    return this.runtime.exit(1);
+  }
+
+  /**
+   * Prints a model response's thinking and text as whole blocks; a stall holds its first text chunk (flushed
+   * on SIGINT) until the stream breaks. Returns the message, or undefined when the stream broke.
+   */
+  async printResponse(response: ScriptResponse): Promise<ClaudeMessage | undefined> {
+    const { runtime, model } = this;
     const reported = usageOf(response);
-    const messageId = `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-    const usage = claudeMessageUsage(reported.input_tokens, reported.cache_read_input_tokens ?? 0, 1);
+    const message = {
+      id: `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+      usage: claudeMessageUsage(reported.input_tokens, reported.cache_read_input_tokens ?? 0, 1),
+    };
     if (response.thinking && response.thinking.length > 0) {
-      emit(
-        claudeAssistantLine(
-          model,
-          messageId,
-          [{ type: 'thinking', thinking: response.thinking.join(''), signature: '' }],
-          usage,
-        ),
-      );
+      const thinking = { type: 'thinking', thinking: response.thinking.join(''), signature: '' };
+      this.emit(claudeAssistantLine(model, message.id, [thinking], message.usage));
     }
     const chunks = response.text ?? [];
     if (response.stall === 'after-first-text') {
-      partial = { id: messageId, text: chunks[0] ?? '', input: reported.input_tokens };
+      this.partial = { id: message.id, text: chunks[0] ?? '', input: reported.input_tokens };
       await runtime.stall();
-      partial = undefined;
-      return failWith({ kind: 'cut', response });
+      this.partial = undefined;
+      return undefined;
     }
     const gap = dripGapMs(response);
     if (gap > 0 && chunks.length > 1) await runtime.sleep(gap * (chunks.length - 1));
     if (chunks.length > 0) {
-      lastText = chunks.join('');
-      emit(claudeAssistantLine(model, messageId, [{ type: 'text', text: lastText }], usage));
+      this.lastText = chunks.join('');
+      this.emit(claudeAssistantLine(model, message.id, [{ type: 'text', text: this.lastText }], message.usage));
     }
-    addUsage(totals, reported);
-    const calls = response.toolCalls ?? [];
-    if (calls.length === 0) break;
+    addUsage(this.totals, reported);
+    return message;
+  }
+
+  /** Prints each tool_use block of the message, then runs the calls in order, each result a `user` envelope. */
+  async useTools(message: ClaudeMessage, calls: readonly ScriptToolCall[]): Promise<void> {
+    const { runtime, invocation } = this;
     const inputs = calls.map((scripted) =>
       claudeToolInput(scripted.name, runtime.inputOf(scripted), runtime.workspace),
     );
@@ -236,28 +204,55 @@ export async function runClaude(
       (scripted) => providerToolCallId('anthropic', runtime.state.scenario.id, scripted.id) ?? scripted.id,
     );
     calls.forEach((scripted, index) => {
-      emit(
-        claudeAssistantLine(
-          model,
-          messageId,
-          [{ type: 'tool_use', id: ids[index], name: scripted.name, input: inputs[index] }],
-          usage,
-        ),
-      );
+      const block = { type: 'tool_use', id: ids[index], name: scripted.name, input: inputs[index] };
+      this.emit(claudeAssistantLine(this.model, message.id, [block], message.usage));
     });
     for (const [index, scripted] of calls.entries()) {
       const id = ids[index]!;
+      const input = inputs[index]!;
       const denied = deniedReason(invocation, scripted);
-      if (denied) permissionDenials.push({ tool_name: scripted.name, tool_use_id: id, tool_input: inputs[index] });
-      runningTool = id;
-      const outcome = await runtime.runTool({ ...scripted, input: inputs[index] }, id, denied);
-      runningTool = undefined;
-      numTurns += 1;
-      emit(toolResultLine(id, outcome, runtime.workspace, scripted.name, inputs[index]!));
+      if (denied) this.permissionDenials.push({ tool_name: scripted.name, tool_use_id: id, tool_input: input });
+      this.runningTool = id;
+      const outcome = await runtime.runTool({ ...scripted, input }, id, denied);
+      this.runningTool = undefined;
+      this.numTurns += 1;
+      this.emit(claudeToolResultLine(id, outcome, { workspace: runtime.workspace, name: scripted.name, input }));
     }
   }
-  finish({ kind: 'success', text: lastText, numTurns });
-  return runtime.exit(0);
+
+  /** The success result after the last message; exit 0. */
+  succeed(): Promise<never> {
+    this.finish({ kind: 'success', text: this.lastText, numTurns: this.numTurns });
+    return this.runtime.exit(0);
+  }
+}
+
+export async function runClaude(
+  runtime: CliRuntime,
+  invocation: Invocation,
+  options: ClaudeRunOptions,
+): Promise<never> {
+  const run = new ClaudeRun(runtime, invocation, options.sessionId);
+  const prompt = invocation.prompt ?? options.stdinText.trim();
+  if (prompt === '') {
+    runtime.stderr('Error: Input must be provided either through stdin or as a prompt argument when using --print\n');
+    return runtime.exit(1);
+  }
+  runtime.log({ event: 'prompt', prompt, source: invocation.prompt !== undefined ? 'argv' : 'stdin' });
+  runtime.onInterrupt(() => run.interrupt());
+  run.init();
+
+  const cursor = new ScriptCursor(runtime.turn.responses);
+  for (;;) {
+    const call = cursor.call(MAX_ATTEMPTS);
+    run.reportRetries(call.retried);
+    if (call.kind === 'failed') return run.fail(call.failure);
+    const message = await run.printResponse(call.response);
+    if (!message) return run.fail({ kind: 'cut', response: call.response });
+    const calls = call.response.toolCalls ?? [];
+    if (calls.length === 0) return run.succeed();
+    await run.useTools(message, calls);
+  }
 }
 
 /** Read-only tools always run; the rest need bypass, acceptEdits (edits) or --allowedTools. */
@@ -266,92 +261,6 @@ function deniedReason(invocation: Invocation, call: ScriptToolCall): string | un
   const allowed = invocation.allowedTools.some((entry) => entry === call.name || entry.startsWith(`${call.name}(`));
   if (allowed && !invocation.readOnly) return undefined;
   return `Claude requested permissions to use ${call.name}, but you haven't granted it yet.`;
-}
-
-function catN(content: string): string {
-  return content
-    .split('\n')
-    .map((line, index) => `${index + 1}\t${line}`)
-    .join('\n');
-}
-
-/** The `user` envelope claude prints for one tool result, with its `tool_use_result` detail. */
-function toolResultLine(
-  id: string,
-  outcome: ToolOutcome,
-  workspace: string,
-  name: string,
-  input: Record<string, unknown>,
-): Record<string, unknown> {
-  let content: string;
-  let detail: unknown;
-  if (outcome.isError) {
-    if (outcome.failure === 'not-found' && name === 'Read')
-      content = `File does not exist. Note: your current working directory is ${workspace}.`;
-    else if (outcome.failure === 'exit-code')
-      content = `Exit code ${outcome.exitCode}\n${outcome.output.replace(/\n+$/, '')}`;
-    else if (outcome.failure === 'denied' || outcome.failure === 'interrupted') content = outcome.output;
-    else content = `<tool_use_error>${outcome.output}</tool_use_error>`;
-    detail = `Error: ${content}`;
-  } else if (name === 'Read') {
-    content = catN(outcome.output);
-    const lines = outcome.output.split('\n').length;
-    detail = {
-      type: 'text',
-      file: {
-        filePath: outcome.absolutePath,
-        content: outcome.output,
-        numLines: lines,
-        startLine: 1,
-        totalLines: lines,
-      },
-    };
-  } else if (name === 'Bash') {
-    content = outcome.output.replace(/\n+$/, '');
-    detail = { stdout: content, stderr: '', interrupted: false, isImage: false, noOutputExpected: false };
-  } else if (name === 'Write') {
-    content = outcome.created
-      ? `File created successfully at: ${outcome.absolutePath}`
-      : `The file ${outcome.absolutePath} has been updated successfully.`;
-    detail = {
-      type: outcome.created ? 'create' : 'update',
-      filePath: outcome.absolutePath,
-      content: input.content,
-      structuredPatch: [],
-    };
-  } else if (name === 'Edit') {
-    content = `The file ${outcome.absolutePath} has been updated successfully.`;
-    detail = {
-      filePath: outcome.absolutePath,
-      oldString: input.old_string,
-      newString: input.new_string,
-      structuredPatch: [],
-      userModified: false,
-      replaceAll: input.replace_all === true,
-    };
-  } else {
-    content = outcome.output === '' ? 'No files found' : outcome.output;
-    detail = { output: content };
-  }
-  const block: Record<string, unknown> = { tool_use_id: id, type: 'tool_result', content };
-  if (outcome.isError || name === 'Bash') block.is_error = outcome.isError;
-  return {
-    type: 'user',
-    message: { role: 'user', content: [block] },
-    parent_tool_use_id: null,
-    timestamp: new Date().toISOString(),
-    tool_use_result: detail,
-    tool_result_meta: [
-      {
-        id,
-        permission_decision: {
-          decision: outcome.failure === 'denied' ? 'deny' : 'accept',
-          source: 'config',
-          reason_type: 'mode',
-        },
-      },
-    ],
-  };
 }
 
 export function newClaudeSessionId(): string {
