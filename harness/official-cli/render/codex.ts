@@ -61,15 +61,28 @@ export interface CodexRunOptions {
   priorUsage?: UsageTotals;
 }
 
-export async function runCodex(runtime: CliRuntime, invocation: Invocation, options: CodexRunOptions): Promise<never> {
+/** What running one tool call needs: the runtime, the invocation's sandbox and where lines go. */
+interface CodexToolContext {
+  runtime: CliRuntime;
+  invocation: Invocation;
+  emit: (line: Record<string, unknown>) => void;
+}
+
+/** What codex prints on stderr before it starts when CODEX_HOME is under the temporary directory. */
+function warnAboutTemporaryHome(runtime: CliRuntime): void {
   const codexHome = process.env.CODEX_HOME ?? path.join(os.homedir(), '.codex');
   if (path.resolve(codexHome).startsWith(path.resolve(os.tmpdir()) + path.sep)) {
     runtime.stderr(
       `WARNING: proceeding, even though we could not create PATH aliases: Refusing to create helper binaries under temporary dir "${os.tmpdir()}" (codex_home: AbsolutePathBuf("${codexHome}"))\n`,
     );
   }
-  runtime.onInterrupt(() => void runtime.exit(1));
+}
 
+/**
+ * The prompt: argv's, then stdin's (read to EOF when stdin is not a terminal); undefined after codex's
+ * refusal when there is none, or when the workspace is not a git repository and the check is not skipped.
+ */
+async function readPrompt(runtime: CliRuntime, invocation: Invocation): Promise<string | undefined> {
   let stdinText = '';
   if (!process.stdin.isTTY) {
     runtime.stderr('Reading additional input from stdin...\n');
@@ -78,13 +91,65 @@ export async function runCodex(runtime: CliRuntime, invocation: Invocation, opti
   const prompt = [invocation.prompt ?? '', stdinText.trim()].filter((part) => part !== '').join('\n\n');
   if (prompt === '') {
     runtime.stderr('No prompt provided. Either specify one as an argument or pipe the prompt into stdin.\n');
-    return runtime.exit(1);
+    return undefined;
   }
   runtime.log({ event: 'prompt', prompt, source: promptSource(invocation.prompt, stdinText) });
   if (invocation.flags['skip-git-repo-check'] !== true && !insideGitRepository(runtime.workspace)) {
     runtime.stderr('Not inside a trusted directory and --skip-git-repo-check was not specified.\n');
-    return runtime.exit(1);
+    return undefined;
   }
+  return prompt;
+}
+
+/** The `turn.completed` line: the thread's running usage. */
+function turnCompletedLine(totals: UsageTotals): Record<string, unknown> {
+  return {
+    type: 'turn.completed',
+    usage: {
+      input_tokens: totals.input,
+      cached_input_tokens: totals.cached,
+      cache_write_input_tokens: 0,
+      output_tokens: totals.output,
+      reasoning_output_tokens: 0,
+    },
+  };
+}
+
+/**
+ * Prints a model response's reasoning and whole message; true when the script stalled the stream (a held
+ * stream shows nothing at all: messages are printed only when complete).
+ */
+async function printResponse(
+  runtime: CliRuntime,
+  response: ScriptResponse,
+  json: boolean,
+  nextItemId: () => string,
+): Promise<boolean> {
+  const emit = (line: Record<string, unknown>) => {
+    if (json) runtime.line(line);
+  };
+  if (response.thinking && response.thinking.length > 0) {
+    emit({ type: 'item.completed', item: { id: nextItemId(), type: 'reasoning', text: response.thinking.join('') } });
+  }
+  const chunks = response.text ?? [];
+  if (response.stall === 'after-first-text') {
+    await runtime.stall();
+    return true;
+  }
+  const gap = dripGapMs(response);
+  if (gap > 0 && chunks.length > 1) await runtime.sleep(gap * (chunks.length - 1));
+  if (chunks.length > 0) {
+    const text = chunks.join('');
+    emit({ type: 'item.completed', item: { id: nextItemId(), type: 'agent_message', text } });
+    if (!json) process.stdout.write(`${text}\n`);
+  }
+  return false;
+}
+
+export async function runCodex(runtime: CliRuntime, invocation: Invocation, options: CodexRunOptions): Promise<never> {
+  warnAboutTemporaryHome(runtime);
+  runtime.onInterrupt(() => void runtime.exit(1));
+  if ((await readPrompt(runtime, invocation)) === undefined) return runtime.exit(1);
 
   const json = invocation.streamJson;
   const emit = (line: Record<string, unknown>) => {
@@ -113,46 +178,20 @@ export async function runCodex(runtime: CliRuntime, invocation: Invocation, opti
     }
     if (call.kind === 'failed') return fail(call.failure);
     const response = call.response;
-    if (response.thinking && response.thinking.length > 0) {
-      emit({ type: 'item.completed', item: { id: nextItemId(), type: 'reasoning', text: response.thinking.join('') } });
-    }
-    const chunks = response.text ?? [];
-    if (response.stall === 'after-first-text') {
-      // Messages are printed only when complete, so a held stream shows nothing at all.
-      await runtime.stall();
-      return fail({ kind: 'cut', response });
-    }
-    const gap = dripGapMs(response);
-    if (gap > 0 && chunks.length > 1) await runtime.sleep(gap * (chunks.length - 1));
-    if (chunks.length > 0) {
-      const text = chunks.join('');
-      emit({ type: 'item.completed', item: { id: nextItemId(), type: 'agent_message', text } });
-      if (!json) process.stdout.write(`${text}\n`);
-    }
+    if (await printResponse(runtime, response, json, nextItemId)) return fail({ kind: 'cut', response });
     addUsage(totals, usageOf(response));
     const calls = response.toolCalls ?? [];
     if (calls.length === 0) break;
-    for (const scripted of calls) await runTool(runtime, invocation, scripted, nextItemId(), emit);
+    for (const scripted of calls) await runTool({ runtime, invocation, emit }, scripted, nextItemId());
   }
-  emit({
-    type: 'turn.completed',
-    usage: {
-      input_tokens: totals.input,
-      cached_input_tokens: totals.cached,
-      cache_write_input_tokens: 0,
-      output_tokens: totals.output,
-      reasoning_output_tokens: 0,
-    },
-  });
+  emit(turnCompletedLine(totals));
   return runtime.exit(0);
 }
 
 async function runTool(
-  runtime: CliRuntime,
-  invocation: Invocation,
+  { runtime, invocation, emit }: CodexToolContext,
   scripted: ScriptToolCall,
   itemId: string,
-  emit: (line: Record<string, unknown>) => void,
 ): Promise<void> {
   const input = runtime.inputOf(scripted);
   const command = codexShellCommand(scripted.name, input);
