@@ -15,107 +15,20 @@ import {
   type UsageTotals,
   usageOf,
 } from '../script-playback.js';
-import type { ScriptResponse } from '../script-types.js';
+import type { ScriptResponse, ScriptToolCall } from '../script-types.js';
 import { geminiToolCall } from '../tool-mapping.js';
-import type { ToolOutcome } from '../workspace-tools.js';
+import {
+  geminiErrorBody,
+  geminiErrorReport,
+  geminiExitCode,
+  geminiFailureMessage,
+  geminiStackTrace,
+} from './gemini-errors.js';
+import { geminiToolResultLine } from './gemini-tool-result.js';
 
 export const GEMINI_DEFAULT_MODEL = 'gemini-2.5-pro';
 /** The capture settings used maxAttempts 2. */
 const MAX_ATTEMPTS = 2;
-const FAKE_BUNDLE = 'file:///usr/lib/node_modules/@google/gemini-cli/bundle/chunk-FAKE.js';
-
-const STATUS_NAMES: Record<number, string> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  429: 'RESOURCE_EXHAUSTED',
-  500: 'INTERNAL',
-  503: 'UNAVAILABLE',
-};
-
-function errorBody(status: number): string {
-  return JSON.stringify({
-    error: { code: status, message: httpErrorMessage(status), status: STATUS_NAMES[status] ?? 'UNKNOWN' },
-  });
-}
-
-function stackTrace(): string {
-  return [
-    `    at throwErrorIfNotOK (${FAKE_BUNDLE}:267833:24)`,
-    '    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
-    `    at async retryWithBackoff (${FAKE_BUNDLE}:308039:23)`,
-    `    at async Turn.run (${FAKE_BUNDLE}:333001:24)`,
-  ].join('\n');
-}
-
-/** The `[API Error: ...]` text gemini puts in its error result. */
-function failureMessage(failure: ModelFailure): string {
-  if (failure.kind === 'http') {
-    if (failure.status === 429) {
-      return `[API Error: ${httpErrorMessage(429)}]\nPlease wait and try again later. To increase your limits, request a quota increase through AI Studio, or switch to another /auth method`;
-    }
-    return `[API Error: ${errorBody(failure.status)}]`;
-  }
-  if (failure.kind === 'malformed') return '[API Error: Incomplete JSON segment at the end]';
-  return '[API Error: terminated]';
-}
-
-function exitCodeFor(failure: ModelFailure): number {
-  if (failure.kind !== 'http') return 1;
-  if (failure.status === 401 || failure.status === 403) return 41; // FatalAuthenticationError
-  return failure.status & 0xff; // headless stream-json calls process.exit(<http status>)
-}
-
-const FAILURE_TYPES: Record<string, string> = {
-  'not-found': 'file_not_found',
-  'outside-workspace': 'path_not_in_workspace',
-  'no-match': 'edit_no_occurrence_found',
-  'bad-input': 'invalid_tool_params',
-  denied: 'execution_denied',
-  'not-a-file': 'target_is_directory',
-  'exit-code': 'shell_execute_error',
-  interrupted: 'shell_execute_error',
-};
-
-/** The tool_result line gemini prints: `output` is the tool's display string (absent for diff displays). */
-function toolResultLine(toolId: string, geminiName: string, outcome: ToolOutcome): Record<string, unknown> {
-  const base = { type: 'tool_result', timestamp: new Date().toISOString(), tool_id: toolId };
-  if (geminiName === 'run_shell_command' && outcome.failure !== 'bad-input' && outcome.failure !== 'denied') {
-    // A command that ran is a success whatever its exit code; the output is trimmed.
-    return { ...base, status: 'success', output: outcome.output.replace(/\n+$/, '') };
-  }
-  if (outcome.isError) {
-    const display = outcome.failure === 'not-found' ? 'File not found.' : outcome.output.split('\n')[0];
-    return {
-      ...base,
-      status: 'error',
-      output: display,
-      error: { type: FAILURE_TYPES[outcome.failure ?? 'bad-input'], message: outcome.output },
-    };
-  }
-  switch (geminiName) {
-    case 'read_file':
-      return { ...base, status: 'success', output: '' }; // the content goes to the model only
-    case 'write_file':
-    case 'replace':
-      return { ...base, status: 'success' }; // the display is a diff object, not a string
-    case 'list_directory': {
-      const count = outcome.output === '' ? 0 : outcome.output.split('\n').length;
-      return { ...base, status: 'success', output: `Listed ${count} item(s).` };
-    }
-    case 'glob': {
-      const count = outcome.output === '' ? 0 : outcome.output.split('\n').length;
-      return { ...base, status: 'success', output: `Found ${count} matching file(s)` };
-    }
-    case 'grep_search': {
-      const count = outcome.output === '' ? 0 : outcome.output.split('\n').length;
-      return { ...base, status: 'success', output: `Found ${count} match(es)` };
-    }
-    default:
-      return { ...base, status: 'success', output: outcome.output };
-  }
-}
 
 export interface GeminiRunOptions {
   sessionId: string;
@@ -123,20 +36,179 @@ export interface GeminiRunOptions {
   stdinText: string;
 }
 
-export async function runGemini(
-  runtime: CliRuntime,
-  invocation: Invocation,
-  options: GeminiRunOptions,
-): Promise<never> {
-  const started = Date.now();
-  const model = invocation.model ?? process.env.GEMINI_MODEL ?? GEMINI_DEFAULT_MODEL;
-  const format = (invocation.flags['output-format'] as string | undefined) ?? 'text';
+/** What gemini writes on stderr as it starts headless (and with --yolo, its warning twice). */
+function startupWarnings(runtime: CliRuntime, invocation: Invocation): void {
   runtime.stderr(
     'Warning: 256-color support not detected. Using a terminal with at least 256-color support is recommended for a better visual experience.\n',
   );
   if (invocation.autoApprove)
     runtime.stderr('YOLO mode is enabled. All tool calls will be automatically approved.\n'.repeat(2));
   runtime.stderr('Ripgrep is not available. Falling back to GrepTool.\n');
+}
+
+/** One headless gemini run: what it has counted so far and the lines it prints, step by step. */
+class GeminiRun {
+  private readonly started = Date.now();
+  readonly model: string;
+  private readonly format: string;
+  private readonly totals: UsageTotals = { input: 0, output: 0, cached: 0 };
+  private toolCalls = 0;
+  private finalText = '';
+
+  constructor(
+    private readonly runtime: CliRuntime,
+    private readonly invocation: Invocation,
+    private readonly sessionId: string,
+  ) {
+    this.model = invocation.model ?? process.env.GEMINI_MODEL ?? GEMINI_DEFAULT_MODEL;
+    this.format = (invocation.flags['output-format'] as string | undefined) ?? 'text';
+  }
+
+  readonly emit = (line: Record<string, unknown>): void => {
+    if (this.format === 'stream-json') this.runtime.line(line);
+  };
+
+  private stats(): Record<string, unknown> {
+    const { totals, model } = this;
+    const counts = {
+      total_tokens: totals.input + totals.output,
+      input_tokens: totals.input,
+      output_tokens: totals.output,
+      cached: totals.cached,
+      input: totals.input - totals.cached,
+    };
+    return {
+      ...counts,
+      duration_ms: Date.now() - this.started,
+      tool_calls: this.toolCalls,
+      models: { [model]: counts },
+    };
+  }
+
+  /** The result in the asked format: a `result` line, a JSON object, or the plain text (or error on stderr). */
+  private finish(error?: { type: string; message: string }): void {
+    if (this.format === 'stream-json') {
+      this.emit({
+        type: 'result',
+        timestamp: new Date().toISOString(),
+        status: error ? 'error' : 'success',
+        ...(error ? { error } : {}),
+        stats: this.stats(),
+      });
+    } else if (this.format === 'json') {
+      const response = this.finalText;
+      this.runtime.line({ session_id: this.sessionId, response, stats: this.stats(), ...(error ? { error } : {}) });
+    } else if (error) {
+      this.runtime.stderr(`${error.message}\n`);
+    } else {
+      process.stdout.write(`${this.finalText}\n`);
+    }
+  }
+
+  /** The `init` line and the echoed prompt. */
+  init(prompt: string): void {
+    this.emit({ type: 'init', timestamp: new Date().toISOString(), session_id: this.sessionId, model: this.model });
+    this.emit({ type: 'message', timestamp: new Date().toISOString(), role: 'user', content: prompt });
+  }
+
+  /** A stderr report per failed attempt that was retried. */
+  reportRetries(retried: readonly ModelFailure[]): void {
+    retried.forEach((failure, index) => {
+      const body = failure.kind === 'http' ? geminiErrorBody(failure.status) : geminiFailureMessage(failure);
+      const status = failure.kind === 'http' ? failure.status : 0;
+      this.runtime.stderr(
+        `Attempt ${index + 1} failed with status ${status}. Retrying with backoff... _ApiError: ${body}\n${geminiStackTrace()} {\n  status: ${status}\n}\n`,
+      );
+    });
+  }
+
+  /** The model call failed after its retries: what arrived of the stream, the reports, an error result. */
+  fail(failure: ModelFailure, retries: number): Promise<never> {
+    // The mock breaks a stream right after its first text frame: that chunk arrived, nothing else.
+    const delivered = failure.kind === 'http' ? undefined : failure.response.text?.[0];
+    if (delivered !== undefined)
+      this.emit({
+        type: 'message',
+        timestamp: new Date().toISOString(),
+        role: 'assistant',
+        content: delivered,
+        delta: true,
+      });
+    if (failure.kind === 'http' && retries > 0) {
+      this.runtime.stderr(
+        `Attempt ${retries + 1} failed: ${failure.status === 429 ? httpErrorMessage(429) : geminiErrorBody(failure.status)}. Max attempts reached\n`,
+      );
+    }
+    this.runtime.stderr(geminiErrorReport(geminiFailureMessage(failure)));
+    this.finish({ type: 'unknown', message: geminiFailureMessage(failure) });
+    return this.runtime.exit(geminiExitCode(failure));
+  }
+
+  /**
+   * Prints the response's text; true when the stream stalled and nothing stopped the CLI meanwhile: the
+   * connection finally dropped, and the run ends in an error (returned by `failStalled`).
+   */
+  async printResponse(response: ScriptResponse): Promise<boolean> {
+    const stalled = await printText(this.runtime, response, this.emit, (text) => (this.finalText += text));
+    if (!stalled) addUsage(this.totals, usageOf(response));
+    return stalled;
+  }
+
+  failStalled(): Promise<never> {
+    this.runtime.stderr(geminiErrorReport('TypeError: terminated'));
+    this.finish({ type: 'unknown', message: '[API Error: terminated]' });
+    return this.runtime.exit(1);
+  }
+
+  /** Prints every tool_use of the message, then runs the calls in order, a tool_result each. */
+  async useTools(calls: readonly ScriptToolCall[]): Promise<void> {
+    const { runtime } = this;
+    const stamp = Date.now();
+    const planned = calls.map((scripted, index) => {
+      const rendered = geminiToolCall(scripted.name, runtime.inputOf(scripted));
+      const callId = `${rendered.name}_${stamp}_${index}`;
+      return { scripted, rendered, toolId: `${rendered.name}__${callId}` };
+    });
+    for (const { rendered, toolId } of planned) {
+      this.emit({
+        type: 'tool_use',
+        timestamp: new Date().toISOString(),
+        tool_name: rendered.name,
+        tool_id: toolId,
+        parameters: rendered.parameters,
+      });
+    }
+    for (const { scripted, rendered, toolId } of planned) {
+      this.toolCalls += 1;
+      const outcome = await runtime.runTool(
+        scripted,
+        toolId,
+        deniedReason(this.invocation, rendered.name),
+        (ran) => geminiToolResultLine(toolId, rendered.name, ran).status === 'error',
+      );
+      if (outcome.isError && rendered.name !== 'run_shell_command') {
+        runtime.stderr(
+          `Error executing tool ${rendered.name}: ${outcome.failure === 'not-found' ? 'File not found.' : outcome.output.split('\n')[0]}\n`,
+        );
+      }
+      this.emit(geminiToolResultLine(toolId, rendered.name, outcome));
+    }
+  }
+
+  /** The success result after the last message; exit 0. */
+  succeed(): Promise<never> {
+    this.finish();
+    return this.runtime.exit(0);
+  }
+}
+
+export async function runGemini(
+  runtime: CliRuntime,
+  invocation: Invocation,
+  options: GeminiRunOptions,
+): Promise<never> {
+  const run = new GeminiRun(runtime, invocation, options.sessionId);
+  startupWarnings(runtime, invocation);
   // A signal reaching this (worker) process stops it at once: no result line, exit 0.
   runtime.onInterrupt(() => void runtime.exit(0));
 
@@ -148,127 +220,18 @@ export async function runGemini(
     return runtime.exit(1);
   }
   runtime.log({ event: 'prompt', prompt, source: promptSource(invocation.prompt, options.stdinText) });
-
-  const totals: UsageTotals = { input: 0, output: 0, cached: 0 };
-  let toolCalls = 0;
-  let finalText = '';
-  const emit = (line: Record<string, unknown>) => {
-    if (format === 'stream-json') runtime.line(line);
-  };
-  const stats = () => {
-    const counts = {
-      total_tokens: totals.input + totals.output,
-      input_tokens: totals.input,
-      output_tokens: totals.output,
-      cached: totals.cached,
-      input: totals.input - totals.cached,
-    };
-    return { ...counts, duration_ms: Date.now() - started, tool_calls: toolCalls, models: { [model]: counts } };
-  };
-  const finish = (error?: { type: string; message: string }): void => {
-    if (format === 'stream-json') {
-      emit({
-        type: 'result',
-        timestamp: new Date().toISOString(),
-        status: error ? 'error' : 'success',
-        ...(error ? { error } : {}),
-        stats: stats(),
-      });
-    } else if (format === 'json') {
-      runtime.line({ session_id: options.sessionId, response: finalText, stats: stats(), ...(error ? { error } : {}) });
-    } else if (error) {
-      runtime.stderr(`${error.message}\n`);
-    } else {
-      process.stdout.write(`${finalText}\n`);
-    }
-  };
-
-  emit({ type: 'init', timestamp: new Date().toISOString(), session_id: options.sessionId, model });
-  emit({ type: 'message', timestamp: new Date().toISOString(), role: 'user', content: prompt });
+  run.init(prompt);
 
   const cursor = new ScriptCursor(runtime.turn.responses);
   for (;;) {
     const call = cursor.call(MAX_ATTEMPTS);
-    call.retried.forEach((failure, index) => {
-      const body = failure.kind === 'http' ? errorBody(failure.status) : failureMessage(failure);
-      const status = failure.kind === 'http' ? failure.status : 0;
-      runtime.stderr(
-        `Attempt ${index + 1} failed with status ${status}. Retrying with backoff... _ApiError: ${body}\n${stackTrace()} {\n  status: ${status}\n}\n`,
-      );
-    });
-    if (call.kind === 'failed') {
-      const { failure } = call;
-      // The mock breaks a stream right after its first text frame: that chunk arrived, nothing else.
-      const delivered = failure.kind === 'http' ? undefined : failure.response.text?.[0];
-      if (delivered !== undefined)
-        emit({
-          type: 'message',
-          timestamp: new Date().toISOString(),
-          role: 'assistant',
-          content: delivered,
-          delta: true,
-        });
-      if (failure.kind === 'http' && call.retried.length > 0) {
-        runtime.stderr(
-          `Attempt ${call.retried.length + 1} failed: ${failure.status === 429 ? httpErrorMessage(429) : errorBody(failure.status)}. Max attempts reached\n`,
-        );
-      }
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      runtime.stderr(
-        `Error when talking to Gemini API Full report available at: /var/tmp/gemini-client-error-Turn.run-sendMessageStream-${stamp}.json ${failureMessage(failure)}\n${stackTrace()}\n`,
-      );
-      finish({ type: 'unknown', message: failureMessage(failure) });
-      return runtime.exit(exitCodeFor(failure));
-    }
-
-    const response = call.response;
-    const stalled = await printText(runtime, response, emit, (text) => (finalText += text));
-    if (stalled) {
-      // Nothing stopped the CLI while the provider held the stream: the connection finally dropped.
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      runtime.stderr(
-        `Error when talking to Gemini API Full report available at: /var/tmp/gemini-client-error-Turn.run-sendMessageStream-${stamp}.json TypeError: terminated\n${stackTrace()}\n`,
-      );
-      finish({ type: 'unknown', message: '[API Error: terminated]' });
-      return runtime.exit(1);
-    }
-    addUsage(totals, usageOf(response));
-    const calls = response.toolCalls ?? [];
-    if (calls.length === 0) break;
-
-    const stamp = Date.now();
-    const planned = calls.map((scripted, index) => {
-      const rendered = geminiToolCall(scripted.name, runtime.inputOf(scripted));
-      const callId = `${rendered.name}_${stamp}_${index}`;
-      return { scripted, rendered, toolId: `${rendered.name}__${callId}` };
-    });
-    for (const { rendered, toolId } of planned) {
-      emit({
-        type: 'tool_use',
-        timestamp: new Date().toISOString(),
-        tool_name: rendered.name,
-        tool_id: toolId,
-        parameters: rendered.parameters,
-      });
-    }
-    for (const { scripted, rendered, toolId } of planned) {
-      toolCalls += 1;
-      const outcome = await runtime.runTool(
-        scripted,
-        toolId,
-        deniedReason(invocation, rendered.name),
-        (ran) => toolResultLine(toolId, rendered.name, ran).status === 'error',
-      );
-      if (outcome.isError && rendered.name !== 'run_shell_command') {
-        runtime.stderr(
-          `Error executing tool ${rendered.name}: ${outcome.failure === 'not-found' ? 'File not found.' : outcome.output.split('\n')[0]}\n`,
-        );
-      }
-      emit(toolResultLine(toolId, rendered.name, outcome));
-    }
+    run.reportRetries(call.retried);
+    if (call.kind === 'failed') return run.fail(call.failure, call.retried.length);
+    if (await run.printResponse(call.response)) return run.failStalled();
+    const calls = call.response.toolCalls ?? [];
+    if (calls.length === 0) return run.succeed();
+    await run.useTools(calls);
   }
-  finish();
-  return runtime.exit(0);
 }
 
 /** Tools that change things need --yolo (or --allowed-tools / auto_edit) in headless mode. */
