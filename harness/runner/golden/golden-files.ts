@@ -31,19 +31,22 @@ const VOLATILE: Record<string, unknown> = {
   timestamp: '<timestamp>',
 };
 
-function stabilise(
-  value: unknown,
-  context: NormaliseContext,
-  uuids: { count: number },
-  depth = 0,
-  volatile: Record<string, unknown> = VOLATILE,
-): unknown {
-  if (typeof value === 'string') return normaliseText(value, context);
+/** What stays the same while one stdout is stabilised: the paths to normalise, the uuid count, the volatile keys. */
+interface Stabiliser {
+  context: NormaliseContext;
+  /** uuids seen so far in this stdout: each becomes golden-uuid-N in order. */
+  uuids: { count: number };
+  volatile: Record<string, unknown>;
+}
+
+function stabilise(value: unknown, stabiliser: Stabiliser, depth = 0): unknown {
+  if (typeof value === 'string') return normaliseText(value, stabiliser.context);
   if (depth >= MAX_COMPARED_DEPTH && value && typeof value === 'object') return TOO_DEEP_MARKER;
-  if (Array.isArray(value)) return value.map((item) => stabilise(item, context, uuids, depth + 1, volatile));
+  if (Array.isArray(value)) return value.map((item) => stabilise(item, stabiliser, depth + 1));
   if (value && typeof value === 'object') {
     // Built with Object.fromEntries and own-key lookups: a `__proto__` key (own data after JSON.parse) stays
     // a key of the copy, never its prototype, and no inherited name counts as volatile.
+    const { uuids, volatile } = stabiliser;
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => {
         if (key === 'uuid' && typeof item === 'string') {
@@ -54,7 +57,7 @@ function stabilise(
           key,
           Object.hasOwn(volatile, key) && item !== undefined && item !== null
             ? volatile[key]
-            : stabilise(item, context, uuids, depth + 1, volatile),
+            : stabilise(item, stabiliser, depth + 1),
         ];
       }),
     );
@@ -71,15 +74,14 @@ export function goldenText(
   context: NormaliseContext,
   moreVolatile: Record<string, unknown> = {},
 ): string {
-  const volatile = { ...VOLATILE, ...moreVolatile };
+  const stabiliser: Stabiliser = { context, uuids: { count: 0 }, volatile: { ...VOLATILE, ...moreVolatile } };
   const lines = stdout.toString('utf8').split('\n');
   if (lines.at(-1) === '') lines.pop();
-  const uuids = { count: 0 };
   return lines
     .map((line) => {
       const trimmed = line.replace(/\r$/, '');
       try {
-        return JSON.stringify(stabilise(JSON.parse(trimmed), context, uuids, 0, volatile));
+        return JSON.stringify(stabilise(JSON.parse(trimmed), stabiliser));
       } catch {
         return trimmed; // kept as printed; `validate` on the golden will say what is wrong with it
       }

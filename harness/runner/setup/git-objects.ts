@@ -59,14 +59,16 @@ function treeOrder(a: TreeEntry, b: TreeEntry): number {
   );
 }
 
+/** What a walk of the fixture folder fills (the objects and the index entries), and the platform it reads on. */
+interface TreeWalk {
+  writer: ObjectWriter;
+  index: IndexEntry[];
+  platform: NodeJS.Platform;
+}
+
 /** Writes the tree of `absolute` (and its blobs and subtrees); undefined for a folder with no file in it. */
-async function writeTree(
-  writer: ObjectWriter,
-  index: IndexEntry[],
-  absolute: string,
-  relative: string,
-  platform: NodeJS.Platform,
-): Promise<Buffer | undefined> {
+async function writeTree(walk: TreeWalk, absolute: string, relative: string): Promise<Buffer | undefined> {
+  const { writer, index, platform } = walk;
   const entries: TreeEntry[] = [];
   for (const name of await readdir(absolute)) {
     if (name === '.git') continue; // the repository itself, at the top; git never tracks one below either
@@ -74,7 +76,7 @@ async function writeTree(
     const childRelative = relative ? `${relative}/${name}` : name;
     const stats = await lstat(childAbsolute);
     if (stats.isDirectory()) {
-      const sha = await writeTree(writer, index, childAbsolute, childRelative, platform);
+      const sha = await writeTree(walk, childAbsolute, childRelative);
       if (sha) entries.push({ name, mode: '40000', sha, directory: true });
       continue;
     }
@@ -143,7 +145,7 @@ export async function writeFixtureCommit(
 ): Promise<string> {
   const writer = new ObjectWriter();
   const index: IndexEntry[] = [];
-  const tree = (await writeTree(writer, index, dir, '', platform))!;
+  const tree = (await writeTree({ writer, index, platform }, dir, ''))!;
   const who = `${identity.name} <${identity.email}> ${identity.epochSeconds} +0000`;
   const commit = writer.put(
     'commit',
