@@ -195,7 +195,12 @@ export async function bareRun(spec, persistent, context) {
     if (cliMissing) {
       const hidden = harness.hideProgramsFromPath(process.env, process.platform, dirs.workspace);
       parent = hidden.parent;
-      harness.keepNodeReachable(hidden.dropped, process.execPath, dirs.bin, process.platform, dirs.workspace);
+      harness.keepNodeReachable(hidden.dropped, {
+        nodePath: process.execPath,
+        binDir: dirs.bin,
+        platform: process.platform,
+        cwd: dirs.workspace,
+      });
     }
     const env = {
       ...harness.buildEnvironment({

@@ -255,13 +255,12 @@ async function runPrepared(
           `PATH folders holding an official CLI left out of the shim's PATH: ${hidden.dropped.join(', ')}`,
         );
       if (
-        keepNodeReachable(
-          hidden.dropped,
-          settings.execPath ?? process.execPath,
-          dirs.bin,
-          settings.platform,
-          dirs.workspace,
-        )
+        keepNodeReachable(hidden.dropped, {
+          nodePath: settings.execPath ?? process.execPath,
+          binDir: dirs.bin,
+          platform: settings.platform,
+          cwd: dirs.workspace,
+        })
       )
         note('runner', "node linked into the run's bin folder (its own folder was left out)");
     }

@@ -200,11 +200,23 @@ describe('missing-cli helpers', () => {
     cleanup.push(bin);
     const windows = process.platform === 'win32';
     const link = path.join(bin, windows ? 'node.cmd' : 'node');
-    expect(keepNodeReachable([path.join(bin, 'elsewhere')], process.execPath, bin, process.platform, bin)).toBe(false);
+    expect(
+      keepNodeReachable([path.join(bin, 'elsewhere')], {
+        nodePath: process.execPath,
+        binDir: bin,
+        platform: process.platform,
+        cwd: bin,
+      }),
+    ).toBe(false);
     expect(existsSync(link)).toBe(false);
-    expect(keepNodeReachable([path.dirname(process.execPath)], process.execPath, bin, process.platform, bin)).toBe(
-      true,
-    );
+    expect(
+      keepNodeReachable([path.dirname(process.execPath)], {
+        nodePath: process.execPath,
+        binDir: bin,
+        platform: process.platform,
+        cwd: bin,
+      }),
+    ).toBe(true);
     if (windows) expect(readFileSync(link, 'utf8')).toContain(process.execPath);
     else expect(readlinkSync(link)).toBe(process.execPath);
   });

@@ -37,14 +37,16 @@ function present(file: string): boolean {
   }
 }
 
+/** Where a program is looked up: the platform's rules, the environment (PATHEXT), the folder a relative entry means. */
+interface Lookup {
+  platform: PlatformName;
+  env: NodeJS.ProcessEnv | Record<string, string>;
+  cwd: string;
+}
+
 /** The files in `folder` (relative folders resolve against `cwd`, as for the shim) that would run one of `names`. */
-function programsIn(
-  folder: string,
-  names: readonly string[],
-  platform: PlatformName,
-  env: NodeJS.ProcessEnv | Record<string, string>,
-  cwd: string,
-): string[] {
+function programsIn(folder: string, names: readonly string[], lookup: Lookup): string[] {
+  const { platform, env, cwd } = lookup;
   const api = pathApiFor(platform);
   const absolute = api.resolve(cwd, folder === '' ? '.' : folder);
   return names
@@ -78,7 +80,7 @@ export function hideProgramsFromPath(
   const kept = pathEntries(parent, platform).filter((folder) => {
     // POSIX reads an empty entry as the current folder; Windows ignores it.
     if (folder === '' && platform === 'win32') return true;
-    if (programsIn(folder, names, platform, parent, cwd).length === 0) return true;
+    if (programsIn(folder, names, { platform, env: parent, cwd }).length === 0) return true;
     dropped.push(folder);
     return false;
   });
@@ -94,20 +96,24 @@ export function programsOnPath(
 ): string[] {
   return pathEntries(env, platform)
     .filter((folder) => folder !== '' || platform !== 'win32')
-    .flatMap((folder) => programsIn(folder, names, platform, env, cwd));
+    .flatMap((folder) => programsIn(folder, names, { platform, env, cwd }));
+}
+
+/** The Node that runs the shim, the run's bin folder (first on the shim's PATH), and how PATH entries resolve. */
+export interface NodeLink {
+  nodePath: string;
+  binDir: string;
+  platform: PlatformName;
+  /** The folder a relative PATH entry means (the shim's cwd). */
+  cwd: string;
 }
 
 /**
  * When a dropped folder also held the Node that runs the shim (npm installs the CLIs next to node), puts a
  * `node` into `binDir` so a `#!/usr/bin/env node` shim still starts. Returns whether it did.
  */
-export function keepNodeReachable(
-  dropped: readonly string[],
-  nodePath: string,
-  binDir: string,
-  platform: PlatformName,
-  cwd: string,
-): boolean {
+export function keepNodeReachable(dropped: readonly string[], link: NodeLink): boolean {
+  const { nodePath, binDir, platform, cwd } = link;
   const api = pathApiFor(platform);
   const nodeFolder = api.dirname(nodePath);
   if (!dropped.some((folder) => api.resolve(cwd, folder || '.') === nodeFolder)) return false;

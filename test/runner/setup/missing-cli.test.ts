@@ -54,8 +54,8 @@ describe('keepNodeReachable', () => {
     const bin = path.join(root, 'bin');
     mkdirSync(bin);
     const node = path.join(withCli, 'node');
-    expect(keepNodeReachable([plain], node, bin, 'linux', root)).toBe(false);
-    expect(keepNodeReachable([withCli], node, bin, 'linux', root)).toBe(true);
+    expect(keepNodeReachable([plain], { nodePath: node, binDir: bin, platform: 'linux', cwd: root })).toBe(false);
+    expect(keepNodeReachable([withCli], { nodePath: node, binDir: bin, platform: 'linux', cwd: root })).toBe(true);
     expect(readlinkSync(path.join(bin, 'node'))).toBe(node);
   });
 });
