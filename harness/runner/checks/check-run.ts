@@ -76,14 +76,11 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
       // A CLI that drops a malformed event ends that turn as a success: its outcome is the CLI's.
       if (!official?.ownsOutcome(turn))
         findings.push(
-          ...faultOutcomeChecks(
-            turn,
-            turnIndex,
-            turnEvents(process, turnIndex),
-            process.label,
-            (official?.showsRetries() ?? true) && retried(input, turnIndex),
-            validation.dialect,
-          ),
+          ...faultOutcomeChecks(turn, turnIndex, turnEvents(process, turnIndex), {
+            label: process.label,
+            retriesVisible: (official?.showsRetries() ?? true) && retried(input, turnIndex),
+            dialect: validation.dialect,
+          }),
         );
       if (input.scenario.cli === 'missing')
         findings.push(...missingCliOutcomeChecks(turnIndex, turnEvents(process, turnIndex), process.label));

@@ -23,15 +23,22 @@ export function retried(input: CheckInput, turnIndex: number): boolean {
   );
 }
 
+/** How a turn's outcome is judged and named: the process's label, whether retries can show, the dialect seen. */
+export interface FaultOutcomeOptions {
+  label: string;
+  /** False when the retries happen where the shim cannot see them (an official CLI that hides them). */
+  retriesVisible?: boolean;
+  dialect?: StreamDialect | undefined;
+}
+
 /** R5's required outcome per injected fault, and recovered retries listed in result.errors. */
 export function faultOutcomeChecks(
   turn: Turn,
   turnIndex: number,
   events: CanonicalEvent[],
-  label: string,
-  retriesVisible = true,
-  dialect?: StreamDialect,
+  options: FaultOutcomeOptions,
 ): Finding[] {
+  const { label, retriesVisible = true, dialect } = options;
   const result = events.find((event): event is ResultEvent => event.kind === 'result');
   if (!result) return []; // turn.result-last reports it
   const faults = turn.responses.flatMap((response) => (response.fault ? [response.fault] : []));

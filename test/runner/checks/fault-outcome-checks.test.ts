@@ -34,19 +34,21 @@ const result = (line: number, isError: boolean, errors?: unknown): CanonicalEven
 describe('faultOutcomeChecks, a turn that must fail', () => {
   it('asks a system error before the error result for 401 and 403', () => {
     const turn = faultTurn(http(401), true);
-    expect(faultOutcomeChecks(turn, 0, [systemError(1), result(2, true)], 'the shim')).toEqual([]);
-    const findings = faultOutcomeChecks(turn, 0, [errorLine(1), result(2, true)], 'the shim');
+    expect(faultOutcomeChecks(turn, 0, [systemError(1), result(2, true)], { label: 'the shim' })).toEqual([]);
+    const findings = faultOutcomeChecks(turn, 0, [errorLine(1), result(2, true)], { label: 'the shim' });
     expect(rules(findings)).toEqual(['error.fault-outcome']);
     expect(findings[0]!.line).toBe(2);
   });
 
   it('asks an error line (or a system error) before the error result for other faults', () => {
     const turn = faultTurn(http(500), true);
-    expect(faultOutcomeChecks(turn, 0, [errorLine(1), result(2, true)], 'the shim')).toEqual([]);
-    expect(faultOutcomeChecks(turn, 0, [systemError(1), result(2, true)], 'the shim')).toEqual([]);
-    expect(rules(faultOutcomeChecks(turn, 0, [result(1, true)], 'the shim'))).toEqual(['error.fault-outcome']);
+    expect(faultOutcomeChecks(turn, 0, [errorLine(1), result(2, true)], { label: 'the shim' })).toEqual([]);
+    expect(faultOutcomeChecks(turn, 0, [systemError(1), result(2, true)], { label: 'the shim' })).toEqual([]);
+    expect(rules(faultOutcomeChecks(turn, 0, [result(1, true)], { label: 'the shim' }))).toEqual([
+      'error.fault-outcome',
+    ]);
     // An error printed after the result does not count.
-    expect(rules(faultOutcomeChecks(turn, 0, [result(1, true), errorLine(2)], 'the shim'))).toEqual([
+    expect(rules(faultOutcomeChecks(turn, 0, [result(1, true), errorLine(2)], { label: 'the shim' }))).toEqual([
       'error.fault-outcome',
     ]);
   });
@@ -56,17 +58,19 @@ describe('faultOutcomeChecks, a turn that recovers', () => {
   const turn = faultTurn(http(429), false);
 
   it('asks result.errors to list the failed requests, when retries are visible', () => {
-    expect(faultOutcomeChecks(turn, 0, [result(1, false, ['429 retried'])], 'the shim')).toEqual([]);
-    expect(rules(faultOutcomeChecks(turn, 0, [result(1, false, [])], 'the shim'))).toEqual(['error.retries-listed']);
-    expect(faultOutcomeChecks(turn, 0, [result(1, false)], 'the shim', false)).toEqual([]);
+    expect(faultOutcomeChecks(turn, 0, [result(1, false, ['429 retried'])], { label: 'the shim' })).toEqual([]);
+    expect(rules(faultOutcomeChecks(turn, 0, [result(1, false, [])], { label: 'the shim' }))).toEqual([
+      'error.retries-listed',
+    ]);
+    expect(faultOutcomeChecks(turn, 0, [result(1, false)], { label: 'the shim', retriesVisible: false })).toEqual([]);
   });
 
   it('judges nothing without a result, without faults, or in an interrupted turn', () => {
-    expect(faultOutcomeChecks(turn, 0, [], 'the shim')).toEqual([]);
+    expect(faultOutcomeChecks(turn, 0, [], { label: 'the shim' })).toEqual([]);
     const calm: Turn = { prompt: 'hi', responses: [{ text: ['ok'] }], expect: { isError: false } };
-    expect(faultOutcomeChecks(calm, 0, [result(1, false)], 'the shim')).toEqual([]);
+    expect(faultOutcomeChecks(calm, 0, [result(1, false)], { label: 'the shim' })).toEqual([]);
     const interrupted = { ...faultTurn(http(500), true), interrupt: 'after-first-text' } as Turn;
-    expect(faultOutcomeChecks(interrupted, 0, [result(1, true)], 'the shim')).toEqual([]);
+    expect(faultOutcomeChecks(interrupted, 0, [result(1, true)], { label: 'the shim' })).toEqual([]);
   });
 });
 
