@@ -44,6 +44,20 @@ export interface CheckInput {
   recordOnly: boolean;
 }
 
+/** What one check returns: its findings, and the checks it could not make, each with the reason. */
+export interface CheckResult {
+  findings: Finding[];
+  notVerified: NotVerified[];
+}
+
+/** Several checks' results as one, in order. */
+export function combined(results: readonly CheckResult[]): CheckResult {
+  return {
+    findings: results.flatMap((result) => result.findings),
+    notVerified: results.flatMap((result) => result.notVerified),
+  };
+}
+
 export interface CheckOutput {
   findings: Finding[];
   /** Checks that could not run, with the reason. */

@@ -13,47 +13,44 @@ import { isAssistantText, isStreamEventText } from '../execution/live-stdout.js'
 import { isClaudeDialect, withoutErrorMessage } from '../golden/claude-forms.js';
 import { compareWithGolden } from '../golden/golden-compare.js';
 import { goldenFileName, readGolden } from '../golden/golden-files.js';
-import { undecidedByMachine } from '../results/machine-undecided.js';
-import type { CheckInput, CheckOutput } from './check-types.js';
+import type { CheckInput, CheckResult } from './check-types.js';
 import { compareKilledWithGolden } from './kill-checks.js';
 import { missedAMoment } from './moment-checks.js';
 import { about, eventsOf, prefixed } from './run-events.js';
 
-export function goldenChecks(
-  input: CheckInput,
-  process: ExecutedProcess,
-  index: number,
-  context: NormaliseContext,
-  out: CheckOutput,
-  official: OfficialCliBehaviour | undefined,
-): Finding[] {
-  const goldenIndex = input.persistent ? 0 : index;
+/** Which process of the run is compared, the paths its stdout normalises, the official CLI it went through. */
+export interface GoldenPlace {
+  index: number;
+  context: NormaliseContext;
+  official: OfficialCliBehaviour | undefined;
+}
+
+/** The comparison's findings and what it could not judge, and the golden's text (for the HTML report). */
+export interface GoldenResult extends CheckResult {
+  golden: string | undefined;
+}
+
+/** The turns the golden describes and the turns the stdout shows, both as a correct shim would print them. */
+interface ComparedTurns {
+  expected: TurnModel[];
+  observed: TurnModel[];
+}
+
+export function goldenChecks(input: CheckInput, process: ExecutedProcess, place: GoldenPlace): GoldenResult {
+  const goldenIndex = input.persistent ? 0 : place.index;
   const golden = readGolden(input.scenario.dir, goldenIndex);
   const fileLabel = `transcripts/${input.scenario.id}/${goldenFileName(goldenIndex)}`;
-  out.goldens[index] = golden?.toString('utf8');
   if (!golden) {
     // No rule: the whole golden comparison (golden.text, golden.tool-calls, ...) is left out.
-    out.notVerified.push(
-      checkNotVerified(
-        undefined,
-        'harness',
-        `golden comparison: ${fileLabel} does not exist (generate it with \`yume-conformance goldens --update\`)`,
-      ),
+    const missing = checkNotVerified(
+      undefined,
+      'harness',
+      `golden comparison: ${fileLabel} does not exist (generate it with \`yume-conformance goldens --update\`)`,
     );
-    return [];
+    return { findings: [], notVerified: [missing], golden: undefined };
   }
-  let expected: TurnModel[] = buildTurnModels(toCanonicalEvents(golden), {});
-  let observed = buildTurnModels(eventsOf(process), context);
-  if (official) {
-    // Type-B: compare with what a correct translator of this CLI can print (R10, harness/official-cli/omissions.ts).
-    const turns = process.turns.map((turn) => input.scenario.turns[turn]!);
-    expected = official.adjustGoldens(expected, turns, {
-      ...context,
-      workspace: input.workspace,
-      requests: input.requests,
-    });
-    observed = official.adjustObserved(observed, turns);
-  }
+  const judged = { golden: golden.toString('utf8') };
+  const turns = comparedTurns(input, process, golden, place);
   const missed = missedAMoment(process);
   if (missed) {
     // The interrupt or kill came before its moment: the turn's stdout is not the one the golden describes.
@@ -61,18 +58,48 @@ export function goldenChecks(
       process.label,
       `${fileLabel} not compared: the turn was interrupted or killed by the fallback, before the scripted moment (${missed.moment})`,
     );
-    if (missed.undecided) undecidedByMachine(out, 'golden.text', note);
-    else out.notVerified.push(checkNotVerified('golden.text', 'harness', note));
-    return [];
+    const notVerified = checkNotVerified('golden.text', missed.undecided ? 'machine' : 'harness', note);
+    return { ...judged, findings: [], notVerified: [notVerified] };
   }
-  if (process.killed)
-    return prefixed(
-      compareKilledWithGolden(expected, observed, fileLabel, `stdout of ${process.label}`),
-      process.label,
-    );
+  if (process.killed) {
+    const killed = compareKilledWithGolden(turns.expected, turns.observed, fileLabel, `stdout of ${process.label}`);
+    return { ...judged, findings: prefixed(killed, process.label), notVerified: [] };
+  }
+  const { expected, observed, partial } = errorTextsSetApart(input, process, turns, place.official);
+  const compared = compareWithGolden({ label: fileLabel, turns: expected }, observed, `stdout of ${process.label}`);
+  return { ...judged, findings: [...prefixed(compared, process.label), ...partial], notVerified: [] };
+}
+
+function comparedTurns(input: CheckInput, process: ExecutedProcess, golden: Buffer, place: GoldenPlace): ComparedTurns {
+  const { context, official } = place;
+  const expected: TurnModel[] = buildTurnModels(toCanonicalEvents(golden), {});
+  const observed = buildTurnModels(eventsOf(process), context);
+  if (!official) return { expected, observed };
+  // Type-B: compare with what a correct translator of this CLI can print (R10, harness/official-cli/omissions.ts).
+  const turns = process.turns.map((turn) => input.scenario.turns[turn]!);
+  return {
+    expected: official.adjustGoldens(expected, turns, {
+      ...context,
+      workspace: input.workspace,
+      requests: input.requests,
+    }),
+    observed: official.adjustObserved(observed, turns),
+  };
+}
+
+/**
+ * The last text stretch of a provider-error turn is the error message (Claude envelopes) or the partial text
+ * before the fault (flat): not compared in either dialect; the partial text is only a SHOULD.
+ */
+function errorTextsSetApart(
+  input: CheckInput,
+  process: ExecutedProcess,
+  turns: ComparedTurns,
+  official: OfficialCliBehaviour | undefined,
+): ComparedTurns & { partial: Finding[] } {
+  const expected = [...turns.expected];
+  const observed = [...turns.observed];
   const partial: Finding[] = [];
-  // The last text stretch of a provider-error turn is the error message (Claude envelopes) or the partial text
-  // before the fault (flat): not compared in either dialect; the partial text is only a SHOULD.
   process.turns.forEach((turnIndex, position) => {
     const turn = input.scenario.turns[turnIndex]!;
     const at = input.persistent ? turnIndex : position;
@@ -96,13 +123,7 @@ export function goldenChecks(
       );
     }
   });
-  return [
-    ...prefixed(
-      compareWithGolden({ label: fileLabel, turns: expected }, observed, `stdout of ${process.label}`),
-      process.label,
-    ),
-    ...partial,
-  ];
+  return { expected, observed, partial };
 }
 
 /** `stream_event` text deltas count as streamed text only in Claude envelopes: a flat stream owes `text` lines. */

@@ -11,18 +11,22 @@ import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-cloc
 import { machineShare } from '../execution/fair-deadline.js';
 import { describeInterrupt } from '../execution/interrupt-trigger.js';
 import { claudeInterruptAcknowledged, isClaudeDialect } from '../golden/claude-forms.js';
-import { type NotVerifiedSink, notVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
+import { notVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
+import type { CheckResult } from './check-types.js';
 import { about, turnEvents } from './run-events.js';
 
-/** `sink` collects what could not be judged (what the machine's load kept from it, a missed moment). */
-export function interruptChecks(
-  process: ExecutedProcess,
-  scenario: LoadedScenario,
-  persistent: boolean,
-  dialect?: StreamDialect,
-  sink: NotVerifiedSink = notVerifiedSink(),
-): Finding[] {
+/** What the interrupt checks read besides the process: the scenario, the run's mode, the dialect its stdout spoke. */
+export interface InterruptContext {
+  scenario: LoadedScenario;
+  persistent: boolean;
+  dialect?: StreamDialect | undefined;
+}
+
+/** The interrupts of a process, and what could not be judged (what the machine's load kept from it, a missed moment). */
+export function interruptChecks(process: ExecutedProcess, context: InterruptContext): CheckResult {
+  const { scenario, persistent, dialect } = context;
   const findings: Finding[] = [];
+  const sink = notVerifiedSink();
   for (const turnIndex of process.turns) {
     const turn = scenario.turns[turnIndex]!;
     if (!turn.interrupt) continue;
@@ -81,16 +85,13 @@ export function interruptChecks(
       undecidedByMachine(sink, 'interrupt.exit-in-time', about(process.label, undecidedExit('SIGINT', timing)));
     }
   }
-  return findings;
+  return { findings, notVerified: sink.notVerified };
 }
 
 /** Persistent mode: stdin tolerance, error lines for bad frames, next turns, EOF exit. */
-export function persistentChecks(
-  process: ExecutedProcess,
-  scenario: LoadedScenario,
-  sink: NotVerifiedSink = notVerifiedSink(),
-): Finding[] {
+export function persistentChecks(process: ExecutedProcess, scenario: LoadedScenario): CheckResult {
   const findings: Finding[] = [];
+  const sink = notVerifiedSink();
   const known = new Set(['user', 'interrupt', 'set_permission_mode', 'tool_approval']);
   for (const turnIndex of process.turns) {
     const turn = scenario.turns[turnIndex]!;
@@ -153,7 +154,7 @@ export function persistentChecks(
       ),
     );
   }
-  return findings;
+  return { findings, notVerified: sink.notVerified };
 }
 
 /** The interrupt reached the turn at its moment: the shim acknowledges it and answers a running tool with an error. */

@@ -7,7 +7,8 @@ import { runFinding } from '../../rules/finding.js';
 import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import { describeMissed, type MissedMoment } from '../execution/moment-fallback.js';
-import { type NotVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
+import { notVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
+import type { CheckResult } from './check-types.js';
 import { about } from './run-events.js';
 
 const RULE = 'scenario.moment-reached';
@@ -29,12 +30,13 @@ export function missedAMoment(process: ExecutedProcess): MissedMoment | undefine
   return missedMoments(process)[0]?.missed;
 }
 
-export function momentChecks(process: ExecutedProcess, sink: NotVerifiedSink): Finding[] {
+export function momentChecks(process: ExecutedProcess): CheckResult {
   const findings: Finding[] = [];
+  const sink = notVerifiedSink();
   for (const { turn, action, missed } of missedMoments(process)) {
     const text = about(process.label, `turn ${turn + 1}: ${describeMissed(missed, action)}`);
     if (missed.undecided) undecidedByMachine(sink, RULE, `${RULE}: ${text}`);
     else findings.push(runFinding(RULE, text));
   }
-  return findings;
+  return { findings, notVerified: sink.notVerified };
 }

@@ -3,41 +3,48 @@
 import type { ResultEvent } from '../../protocol/canonical.js';
 import { excerptOf } from '../../protocol/lines.js';
 import { runFinding } from '../../rules/finding.js';
-import { checkNotVerified } from '../../rules/not-verified.js';
+import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
 import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-clock.js';
 import { CAP_FACTOR, MACHINE_CAUSE, machineShare } from '../execution/fair-deadline.js';
-import { type NotVerifiedSink, notVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
 import { ALL_DUMMY_SECRETS } from '../setup/environment.js';
+import { type CheckResult, combined } from './check-types.js';
 import { orphanedToolFindings } from './kill-checks.js';
 import { about, eventsOf, lineTime } from './run-events.js';
 
-/** `sink` collects what the machine's load kept from being judged. */
-export function processChecks(
-  process: ExecutedProcess,
-  persistent: boolean,
-  sink: NotVerifiedSink = notVerifiedSink(),
-): Finding[] {
+/** The process as a process: how it started and ended, what it left running, when it exited and with what code. */
+export function processChecks(process: ExecutedProcess, persistent: boolean): CheckResult {
+  const { exit, label } = process;
+  if (exit.spawnError)
+    return { findings: [runFinding('process.started', about(label, exit.spawnError))], notVerified: [] };
+  return combined([endingChecks(process), leftRunningChecks(process), exitAfterResultChecks(process, persistent)]);
+}
+
+/** How the process ended: by the timeout, stopped for flooding stdout, or silent. */
+function endingChecks(process: ExecutedProcess): CheckResult {
   const { exit, label } = process;
   const findings: Finding[] = [];
-  if (exit.spawnError) return [runFinding('process.started', about(label, exit.spawnError))];
-  const stderrTail =
-    exit.stderr.length > 0 ? ` Its stderr ends: ${JSON.stringify(exit.stderr.toString('utf8').slice(-300))}` : '';
+  const notVerified: NotVerified[] = [];
   if (exit.timedOut && exit.timeoutUndecided)
-    undecidedByMachine(
-      sink,
-      'process.timeout',
-      about(
-        label,
-        `process.timeout: still running when the timeout ended it, but the timeout ran out at ${CAP_FACTOR}× its length with less than its length of the shim's own time (${MACHINE_CAUSE}), or on an oversubscribed machine: too busy to judge`,
+    notVerified.push(
+      checkNotVerified(
+        'process.timeout',
+        'machine',
+        about(
+          label,
+          `process.timeout: still running when the timeout ended it, but the timeout ran out at ${CAP_FACTOR}× its length with less than its length of the shim's own time (${MACHINE_CAUSE}), or on an oversubscribed machine: too busy to judge`,
+        ),
       ),
     );
   else if (exit.timedOut)
     findings.push(
       runFinding(
         'process.timeout',
-        about(label, `still running when the timeout ended it; the harness killed its process tree.${stderrTail}`),
+        about(
+          label,
+          `still running when the timeout ended it; the harness killed its process tree.${stderrTail(process)}`,
+        ),
       ),
     );
   if (exit.flooded) {
@@ -57,11 +64,25 @@ export function processChecks(
         'process.no-output',
         about(
           label,
-          `exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`}) without printing anything on stdout.${stderrTail}`,
+          `exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.exitCode}`}) without printing anything on stdout.${stderrTail(process)}`,
         ),
       ),
     );
   }
+  return { findings, notVerified };
+}
+
+/** The end of its stderr, as a sentence to add to a finding (empty when it printed nothing there). */
+function stderrTail(process: ExecutedProcess): string {
+  const { stderr } = process.exit;
+  return stderr.length > 0 ? ` Its stderr ends: ${JSON.stringify(stderr.toString('utf8').slice(-300))}` : '';
+}
+
+/** What the process left running: tools orphaned by a kill, stdio held open, descendants after its exit. */
+function leftRunningChecks(process: ExecutedProcess): CheckResult {
+  const { exit, label } = process;
+  const findings: Finding[] = [];
+  const notVerified: NotVerified[] = [];
   if (process.killed) findings.push(...orphanedToolFindings(process, label));
   else if (exit.stdioHeldOpen) {
     const holders = exit.descendantsKilled.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
@@ -81,8 +102,8 @@ export function processChecks(
       label,
       `the process table could not be read (${exit.processTableUnreadable}), so what the shim left running is unknown`,
     );
-    sink.notVerified.push(checkNotVerified('process.descendants-gone', 'platform', why));
-    sink.notVerified.push(checkNotVerified('process.orphaned-tools', 'platform', why));
+    notVerified.push(checkNotVerified('process.descendants-gone', 'platform', why));
+    notVerified.push(checkNotVerified('process.orphaned-tools', 'platform', why));
   }
   if (exit.descendantsLeft.length > 0 && !exit.timedOut && !process.killed) {
     const names = exit.descendantsLeft.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
@@ -96,7 +117,12 @@ export function processChecks(
       ),
     );
   }
-  // Exit timing and code, judged on the last result of the process.
+  return { findings, notVerified };
+}
+
+/** Exit timing and code, judged on the last result of the process. */
+function exitAfterResultChecks(process: ExecutedProcess, persistent: boolean): CheckResult {
+  const { exit, label } = process;
   const events = eventsOf(process);
   const lastResult = [...events].reverse().find((event): event is ResultEvent => event.kind === 'result');
   const resultAt = lastResult && !persistent ? lineTime(process, lastResult.line) : undefined;
@@ -107,11 +133,15 @@ export function processChecks(
       : undefined;
   const where = lastResult ? { line: lastResult.line } : {};
   const resultLine = lastResult ? ` (line ${lastResult.line})` : '';
+  const findings: Finding[] = [];
+  const notVerified: NotVerified[] = [];
   if (timing?.kind === 'undecided') {
-    undecidedByMachine(
-      sink,
-      'process.exit-after-result',
-      about(label, undecidedExit(`its last result${resultLine}`, timing)),
+    notVerified.push(
+      checkNotVerified(
+        'process.exit-after-result',
+        'machine',
+        about(label, undecidedExit(`its last result${resultLine}`, timing)),
+      ),
     );
   } else if (timing?.kind === 'killed' && process.exitClock?.after === 'result') {
     const lingered = (process.exitClock.killedAtMs - process.exitClock.startedAtMs) / 1000;
@@ -137,26 +167,33 @@ export function processChecks(
       ),
     );
   }
-  if (lastResult && exit.exitedAtMs !== undefined && !exit.killedByHarness) {
-    if (!lastResult.isError && exit.exitCode !== 0) {
-      findings.push(
-        runFinding(
-          'process.exit-code',
-          about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after a success result`),
-          { line: lastResult.line },
-        ),
-      );
-    } else if (lastResult.isError) {
-      findings.push(
-        runFinding(
-          'process.exit-code-after-error',
-          about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after an error result`),
-          { line: lastResult.line },
-        ),
-      );
-    }
+  if (lastResult) findings.push(...exitCodeFindings(process, lastResult));
+  return { findings, notVerified };
+}
+
+/** The exit code after the last result: 0 after a success; after an error result any code, noted for information. */
+function exitCodeFindings(process: ExecutedProcess, lastResult: ResultEvent): Finding[] {
+  const { exit, label } = process;
+  if (exit.exitedAtMs === undefined || exit.killedByHarness) return [];
+  if (!lastResult.isError && exit.exitCode !== 0) {
+    return [
+      runFinding(
+        'process.exit-code',
+        about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after a success result`),
+        { line: lastResult.line },
+      ),
+    ];
   }
-  return findings;
+  if (lastResult.isError) {
+    return [
+      runFinding(
+        'process.exit-code-after-error',
+        about(label, `exited with ${exit.signal ?? `code ${exit.exitCode}`} after an error result`),
+        { line: lastResult.line },
+      ),
+    ];
+  }
+  return [];
 }
 
 /** Processes of the run the harness could not end (R20): a finding that names them, never a harness error. */

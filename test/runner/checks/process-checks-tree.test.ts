@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import type { ShimExit } from '../../../harness/process/shim-process.js';
 import { processChecks } from '../../../harness/runner/checks/process-checks.js';
 import type { ExecutedProcess } from '../../../harness/runner/execution/execute-run.js';
-import { notVerifiedSink } from '../../../harness/runner/results/machine-undecided.js';
 
 function executed(exit: Partial<ShimExit>): ExecutedProcess {
   return {
@@ -45,29 +44,25 @@ function executed(exit: Partial<ShimExit>): ExecutedProcess {
 
 describe('processChecks: what the harness could not see or end', () => {
   it('an unreadable process table leaves the process rules not verified, with the cause', () => {
-    const sink = notVerifiedSink();
-    const findings = processChecks(
+    const { findings, notVerified } = processChecks(
       executed({ processTableUnreadable: 'powershell.exe Get-CimInstance Win32_Process listed 0 process(es)' }),
       false,
-      sink,
     );
     expect(findings.map((finding) => finding.rule)).not.toContain('process.descendants-gone');
     const why =
       'the process table could not be read (powershell.exe Get-CimInstance Win32_Process listed 0 process(es)), so what the shim left running is unknown';
-    expect(sink.notVerified).toEqual([
+    expect(notVerified).toEqual([
       { rule: 'process.descendants-gone', scope: 'check', cause: 'platform', reason: why },
       { rule: 'process.orphaned-tools', scope: 'check', cause: 'platform', reason: why },
     ]);
   });
 
   it('a readable table adds nothing to the not-verified list', () => {
-    const sink = notVerifiedSink();
-    processChecks(executed({}), false, sink);
-    expect(sink.notVerified).toEqual([]);
+    expect(processChecks(executed({}), false).notVerified).toEqual([]);
   });
 
   it('a process the harness could not end is a process.descendants-gone finding naming it and the failed tree kill', () => {
-    const findings = processChecks(
+    const { findings } = processChecks(
       executed({
         killedByHarness: true,
         treeKillFailures: [

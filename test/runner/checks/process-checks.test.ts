@@ -9,7 +9,7 @@ const result = (line: number, isError: boolean): CanonicalEvent => ({ kind: 'res
 const sleeper = { pid: 42, name: 'sleep' } as ProcessInfo;
 
 // Persistent runs judge no exit timing after a result, so these cases stay about the rule they name.
-const judge = (process: ReturnType<typeof processOf>) => rules(processChecks(process, true));
+const judge = (process: ReturnType<typeof processOf>) => rules(processChecks(process, true).findings);
 
 describe('processChecks', () => {
   it('finds nothing in a process that printed, ended with code 0 after a success and left nothing behind', () => {
@@ -45,7 +45,7 @@ describe('processChecks', () => {
     const afterError = processChecks(
       processOf({ exit: { exitedAtMs: 5, exitCode: 0 }, events: [result(3, true)] }),
       true,
-    );
+    ).findings;
     expect(rules(afterError)).toEqual(['process.exit-code-after-error']);
     expect(afterError[0]!.line).toBe(3);
     const ended = processOf({
