@@ -26,61 +26,106 @@ function hasBash(settings: SuiteSettings): boolean {
   );
 }
 
+/** Why a run is not attempted: the cause, the reason, and the limitation the capabilities imply by it. */
+interface Refusal {
+  cause: NotVerifiedCause;
+  reason: string;
+  /** Set when the reason is a limitation the capabilities imply (a required run is then partial, not failed). */
+  implied?: string;
+}
+
 /** Whether the run can be verified with the shim's capabilities on this platform, and in which mode. */
 export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
   const { scenario } = spec;
-  const capabilities = settings.capabilities;
-  const hasInterrupt = scenario.turns.some((turn) => turn.interrupt);
-  const windows = settings.platform === 'win32';
-  let persistent = scenario.mode === 'persistent';
   const run = {
     scenario: scenario.id,
     provider: spec.provider,
     invocation: invocationName(spec.invocation),
     os: settings.platform,
   };
-  const explicit = declaredLimitation(capabilities, run);
-  const notVerified = (cause: NotVerifiedCause, reason: string, implied?: string): Preflight => ({
-    persistent,
-    notVerified: runNotVerified(cause, reason),
-    ...((implied ?? explicit?.reason) ? { limitation: implied ?? explicit!.reason } : {}),
-  });
+  const ownMode = scenario.mode === 'persistent';
   // A limitation the capabilities declare for this run: not attempted, listed with its reason.
-  if (explicit) return notVerified('capability', `declared limitation: ${explicit.reason}`, explicit.reason);
+  const explicit = declaredLimitation(settings.capabilities, run);
+  if (explicit)
+    return refused(ownMode, {
+      cause: 'capability',
+      reason: `declared limitation: ${explicit.reason}`,
+      implied: explicit.reason,
+    });
+  const modeRefusal = modeCheck(spec, settings);
+  if (modeRefusal) return refused(ownMode, modeRefusal);
+  // Windows delivers no SIGINT: an interrupt goes through stdin, so the run is persistent (modeCheck made sure it can be).
+  const persistent = ownMode || (settings.platform === 'win32' && scenario.turns.some((turn) => turn.interrupt));
+  const refusal = needsCheck(spec, settings) ?? invocationCheck(spec, settings, persistent);
+  return refusal ? refused(persistent, refusal) : { persistent };
+}
+
+function refused(persistent: boolean, refusal: Refusal): Preflight {
+  return {
+    persistent,
+    notVerified: runNotVerified(refusal.cause, refusal.reason),
+    ...(refusal.implied ? { limitation: refusal.implied } : {}),
+  };
+}
+
+/** Whether the run's mode (persistent or one process per turn) and its stops can be carried out. */
+function modeCheck(spec: RunSpec, settings: SuiteSettings): Refusal | undefined {
+  const { scenario } = spec;
+  const { capabilities } = settings;
+  const hasInterrupt = scenario.turns.some((turn) => turn.interrupt);
+  const persistent = scenario.mode === 'persistent';
   // Under yume-app the stop is the app's: no signal, or SIGKILL to the pid (kill-and-resume); never SIGINT.
-  if (hasInterrupt && spec.profile === 'yume-app') {
-    return notVerified(
-      'capability',
-      'the app never sends a shim SIGINT or an interrupt frame: under the yume-app profile its stop is tested by kill-and-resume',
-    );
-  }
+  if (hasInterrupt && spec.profile === 'yume-app')
+    return {
+      cause: 'capability',
+      reason:
+        'the app never sends a shim SIGINT or an interrupt frame: under the yume-app profile its stop is tested by kill-and-resume',
+    };
   if (scenario.turns.some((turn) => turn.kill) && persistent)
-    return notVerified('harness', 'a kill scenario runs one process per turn (spawn-per-turn)');
+    return { cause: 'harness', reason: 'a kill scenario runs one process per turn (spawn-per-turn)' };
   if (persistent && !capabilities.persistent)
-    return notVerified(
-      'capability',
-      'needs persistent mode (--input-format stream-json), which the capabilities do not declare',
-    );
-  if (hasInterrupt && windows && !persistent) {
-    if (!capabilities.persistent) {
-      return notVerified(
-        'platform',
-        'Windows cannot deliver SIGINT, and the shim declares no persistent mode to send an interrupt frame (R6)',
-        'no persistent mode, so no interrupt on Windows (R6)',
-      );
-    }
-    persistent = true;
-  }
-  for (const need of scenario.needs ?? []) {
+    return {
+      cause: 'capability',
+      reason: 'needs persistent mode (--input-format stream-json), which the capabilities do not declare',
+    };
+  if (hasInterrupt && settings.platform === 'win32' && !persistent && !capabilities.persistent)
+    return {
+      cause: 'platform',
+      reason: 'Windows cannot deliver SIGINT, and the shim declares no persistent mode to send an interrupt frame (R6)',
+      implied: 'no persistent mode, so no interrupt on Windows (R6)',
+    };
+  return undefined;
+}
+
+/** Whether the platform and the capabilities give what the scenario says it needs. */
+function needsCheck(spec: RunSpec, settings: SuiteSettings): Refusal | undefined {
+  const { capabilities } = settings;
+  const windows = settings.platform === 'win32';
+  for (const need of spec.scenario.needs ?? []) {
     if (need === 'persistent' && capabilities.persistent) continue;
     if (need === 'signals' && windows)
-      return notVerified('platform', 'needs POSIX signals, which Windows does not have');
-    if (need === 'bash' && !hasBash(settings)) return notVerified('platform', 'needs bash, which is not on PATH (R11)');
-    if (need !== 'persistent' && need !== 'signals' && !capabilities.features.has(need)) {
-      return notVerified('capability', `needs the optional feature "${need}", which the capabilities do not declare`);
-    }
+      return { cause: 'platform', reason: 'needs POSIX signals, which Windows does not have' };
+    if (need === 'bash' && !hasBash(settings))
+      return { cause: 'platform', reason: 'needs bash, which is not on PATH (R11)' };
+    if (need !== 'persistent' && need !== 'signals' && !capabilities.features.has(need))
+      return {
+        cause: 'capability',
+        reason: `needs the optional feature "${need}", which the capabilities do not declare`,
+      };
   }
-  // Can the invocation express this run at all? (yume-app has no persistent mode, no permission modes, — ids.)
+  return undefined;
+}
+
+/** Can the invocation express this run at all? (yume-app has no persistent mode, no permission modes, — ids.) */
+function invocationCheck(spec: RunSpec, settings: SuiteSettings, persistent: boolean): Refusal | undefined {
+  const { scenario } = spec;
+  // R7: under yume-app the app's gemini/openai ids also offer the REST backend, so no CLI is not an error there.
+  if (scenario.cli === 'missing' && spec.invocation.kind === 'yume-app')
+    return {
+      cause: 'capability',
+      reason:
+        'a missing official CLI is an error only when the provider flag names the CLI (spec invocation); the yume-app provider also offers the REST backend (R7)',
+    };
   const probe = buildInvocation(spec.invocation, {
     providerId: spec.provider,
     cwd: '.',
@@ -91,20 +136,11 @@ export function preflight(spec: RunSpec, settings: SuiteSettings): Preflight {
     protocolVersion: settings.protocolVersion,
     persistent,
   });
-  // R7: under yume-app the app's gemini/openai ids also offer the REST backend, so no CLI is not an error there.
-  if (scenario.cli === 'missing' && spec.invocation.kind === 'yume-app') {
-    return notVerified(
-      'capability',
-      'a missing official CLI is an error only when the provider flag names the CLI (spec invocation); the yume-app provider also offers the REST backend (R7)',
-    );
-  }
-  if ('notVerified' in probe) {
-    const yumeAppDash = spec.invocation.kind === 'yume-app' && !providerEntry(spec.provider)?.yumeApp;
-    return notVerified(
-      probe.notVerified.cause,
-      probe.notVerified.reason,
-      yumeAppDash ? 'provider id marked — under the yume-app invocation (R7)' : undefined,
-    );
-  }
-  return { persistent };
+  if (!('notVerified' in probe)) return undefined;
+  const yumeAppDash = spec.invocation.kind === 'yume-app' && !providerEntry(spec.provider)?.yumeApp;
+  return {
+    cause: probe.notVerified.cause,
+    reason: probe.notVerified.reason,
+    ...(yumeAppDash ? { implied: 'provider id marked — under the yume-app invocation (R7)' } : {}),
+  };
 }
