@@ -1,7 +1,7 @@
 // What identifies a run across reports and shards: the point of the matrix, and its key. It sits with the run's
 // results, below both the reports (merge-shards joins runs by key) and the suite (shards split by key).
 import { invocationName } from '../config/invocation.js';
-import type { RunSpec } from './run-types.js';
+import type { RunResult, RunSpec } from './run-types.js';
 
 /** What identifies a run across reports: the point of the matrix. */
 export interface RunIdentity {
@@ -19,7 +19,10 @@ export function runKey(run: RunIdentity): string {
   );
 }
 
-export function specIdentity(spec: RunSpec): RunIdentity {
+/** A spec's identity, typed as a run result's fields (a RunIdentity, with the matrix's own value types). */
+export type SpecIdentity = Pick<RunResult, 'scenario' | 'provider' | 'invocation' | 'profile' | 'dialect' | 'seed'>;
+
+export function specIdentity(spec: RunSpec): SpecIdentity {
   return {
     scenario: spec.scenario.id,
     provider: spec.provider,
