@@ -2,11 +2,11 @@
 // first text chunk until the shim prints assistant text, so a shim that prints only whole messages is caught,
 // and then opens it either way.
 import type { MockServer } from '../../mock/mock-server.js';
-import type { ShimProcess } from '../../process/shim-process.js';
 import type { TimerScope } from '../../process/timer-scope.js';
 import type { TimelineEntry } from '../results/run-types.js';
 import { fairDeadline, machineShare, ownMs } from './fair-deadline.js';
-import { isAssistantText, type LiveStdout } from './live-stdout.js';
+import { isAssistantText } from './live-stdout.js';
+import type { ShimTurn } from './moment-watch.js';
 
 export interface GateInput {
   mock: MockServer;
@@ -24,15 +24,9 @@ export const GATE_WAIT_MS = 3000;
  * or after GATE_WAIT_MS of the shim's own time from the mock's first text chunk (fair-deadline.ts): a gate
  * timeout, or, when the machine's load took most of the wait, an undecided one (not verified).
  */
-export function watchGate(
-  input: GateInput,
-  shim: ShimProcess,
-  live: LiveStdout,
-  fromIndex: number,
-  turn: number,
-  onTimeout: (undecided: boolean) => void,
-): () => void {
+export function watchGate(input: GateInput, watched: ShimTurn, onTimeout: (undecided: boolean) => void): () => void {
   const { mock } = input;
+  const { shim, live, fromIndex, turnIndex: turn } = watched;
   let waiting = false;
   let done = false;
   const open = () => {

@@ -25,11 +25,13 @@ function watch(turn = 0) {
   const timeouts: boolean[] = [];
   const open = watchGate(
     { mock, note: () => undefined, timers },
-    // A measured machine whose shim never waited for a CPU: the verdict cannot hang on the load average.
-    { cpuWait: () => 0 } as unknown as ShimProcess,
-    live,
-    0,
-    turn,
+    {
+      // A measured machine whose shim never waited for a CPU: the verdict cannot hang on the load average.
+      shim: { cpuWait: () => 0 } as unknown as ShimProcess,
+      live,
+      fromIndex: 0,
+      turnIndex: turn,
+    },
     (undecided) => timeouts.push(undecided),
   );
   return { events, opened, live, timeouts, open, timers };
