@@ -4,7 +4,7 @@
 import invocationSchema from '../../../schemas/invocation.schema.json' with { type: 'json' };
 import { type NotVerified, runNotVerified } from '../../rules/not-verified.js';
 import { ConfigFileError, loadJsonConfig } from './config-file.js';
-import { type ProviderId, providerEntry } from './providers.js';
+import { type ProviderEntry, type ProviderId, providerEntry } from './providers.js';
 
 export type ArgvTemplate = (string | { when: TemplateCondition; args: string[] })[];
 export type TemplateCondition = 'prompt' | 'resumeId' | 'historyFile' | 'sessionId' | 'permissionMode';
@@ -115,6 +115,9 @@ function expand(argv: ArgvTemplate, values: Record<string, string | undefined>):
   });
 }
 
+/** The invocation of a process the runner can start: its argv, extra environment and a prompt for stdin. */
+export type ReadyInvocation = Exclude<BuiltInvocation, { notVerified: NotVerified }>;
+
 /**
  * The argv (and extra environment) of one process of a run, or why this invocation cannot verify it (what the
  * invocation cannot express counts as a missing capability).
@@ -122,66 +125,87 @@ function expand(argv: ArgvTemplate, values: Record<string, string | undefined>):
 export function buildInvocation(invocation: Invocation, values: InvocationValues): BuiltInvocation {
   const entry = providerEntry(values.providerId);
   if (!entry) return { notVerified: runNotVerified('harness', `unknown provider id ${values.providerId}`) };
+  if (invocation.kind === 'spec') return specInvocation(entry, values);
+  if (invocation.kind === 'yume-app') return yumeAppInvocation(entry, values);
+  return templateInvocation(invocation, entry, values);
+}
+
+/** The spec's own invocation: every value as a flag (docs/protocol.md). */
+function specInvocation(entry: ProviderEntry, values: InvocationValues): BuiltInvocation {
+  const args = [
+    'start',
+    '--provider',
+    entry.spec.provider,
+    '--model',
+    entry.spec.model,
+    '--cwd',
+    values.cwd,
+    '--session-id',
+    values.sessionId,
+  ];
+  if (values.resumeId !== undefined) args.push('--resume', values.resumeId);
+  if (values.historyFile !== undefined) args.push('--history-file', values.historyFile);
+  if (values.persistent) args.push('--input-format', 'stream-json');
+  else args.push('--prompt', values.prompt ?? '');
+  args.push(
+    '--output-format',
+    'stream-json',
+    '--api-base',
+    values.apiBase,
+    '--permission-mode',
+    values.permissionMode ?? 'default',
+    '--protocol-version',
+    values.protocolVersion,
+  );
+  return { args, env: {} };
+}
+
+/** Exactly what the app passes (R7); what it cannot pass is a missing capability. */
+function yumeAppInvocation(entry: ProviderEntry, values: InvocationValues): BuiltInvocation {
   const mode = values.permissionMode ?? 'default';
-  if (invocation.kind === 'spec') {
-    const args = [
-      'start',
-      '--provider',
-      entry.spec.provider,
-      '--model',
-      entry.spec.model,
-      '--cwd',
-      values.cwd,
-      '--session-id',
-      values.sessionId,
-    ];
-    if (values.resumeId !== undefined) args.push('--resume', values.resumeId);
-    if (values.historyFile !== undefined) args.push('--history-file', values.historyFile);
-    if (values.persistent) args.push('--input-format', 'stream-json');
-    else args.push('--prompt', values.prompt ?? '');
-    args.push(
-      '--output-format',
-      'stream-json',
-      '--api-base',
-      values.apiBase,
-      '--permission-mode',
-      mode,
-      '--protocol-version',
-      values.protocolVersion,
-    );
-    return { args, env: {} };
-  }
-  if (invocation.kind === 'yume-app') {
-    if (!entry.yumeApp)
-      return {
-        notVerified: runNotVerified(
-          'capability',
-          `the app has no provider for ${entry.id} (— in R7's yume-app column)`,
-        ),
-      };
-    if (values.persistent)
-      return {
-        notVerified: runNotVerified(
-          'capability',
-          "the app never writes to a shim's stdin, so persistent mode has no yume-app invocation",
-        ),
-      };
-    if (mode !== 'default')
-      return {
-        notVerified: runNotVerified(
-          'capability',
-          `the app passes no --permission-mode, so permission mode ${mode} cannot be requested`,
-        ),
-      };
-    // The exact order the app's spawner uses (R7).
-    const args = ['--provider', entry.yumeApp.provider, '--model', entry.yumeApp.model, '--cwd', values.cwd];
-    if (values.resumeId !== undefined) args.push('--resume', values.resumeId);
-    if (values.historyFile !== undefined) args.push('--history-file', values.historyFile);
-    if (values.prompt !== undefined && values.prompt.trim() !== '') args.push('--prompt', values.prompt);
-    args.push('--output-format', 'stream-json', '--verbose');
-    return { args, env: {} };
-  }
+  if (!entry.yumeApp)
+    return {
+      notVerified: runNotVerified('capability', `the app has no provider for ${entry.id} (— in R7's yume-app column)`),
+    };
+  if (values.persistent)
+    return {
+      notVerified: runNotVerified(
+        'capability',
+        "the app never writes to a shim's stdin, so persistent mode has no yume-app invocation",
+      ),
+    };
+  if (mode !== 'default')
+    return {
+      notVerified: runNotVerified(
+        'capability',
+        `the app passes no --permission-mode, so permission mode ${mode} cannot be requested`,
+      ),
+    };
+  // The exact order the app's spawner uses (R7).
+  const args = ['--provider', entry.yumeApp.provider, '--model', entry.yumeApp.model, '--cwd', values.cwd];
+  if (values.resumeId !== undefined) args.push('--resume', values.resumeId);
+  if (values.historyFile !== undefined) args.push('--history-file', values.historyFile);
+  if (values.prompt !== undefined && values.prompt.trim() !== '') args.push('--prompt', values.prompt);
+  args.push('--output-format', 'stream-json', '--verbose');
+  return { args, env: {} };
+}
+
+/** Whether a template's argv can pass the permission mode (a placeholder, or a `when` on it). */
+function passesPermissionMode(argv: ArgvTemplate): boolean {
+  return (
+    flatten(argv).some((text) => placeholders(text).includes('permissionMode')) ||
+    argv.some((item) => typeof item !== 'string' && item.when === 'permissionMode')
+  );
+}
+
+/** A user template filled with the values; what it lacks (a provider, persistent arguments, the mode) is a capability. */
+function templateInvocation(
+  invocation: Extract<Invocation, { kind: 'template' }>,
+  entry: ProviderEntry,
+  values: InvocationValues,
+): BuiltInvocation {
   const { template, file } = invocation;
+  const mode = values.permissionMode ?? 'default';
   const providerValues = template.providers[entry.id];
   if (!providerValues)
     return { notVerified: runNotVerified('capability', `${file} lists no values for provider ${entry.id}`) };
@@ -193,10 +217,7 @@ export function buildInvocation(invocation: Invocation, values: InvocationValues
         `${file} has no "persistent" arguments, so persistent mode is not verified`,
       ),
     };
-  const usesMode =
-    flatten(argv).some((text) => placeholders(text).includes('permissionMode')) ||
-    argv.some((item) => typeof item !== 'string' && item.when === 'permissionMode');
-  if (mode !== 'default' && !usesMode)
+  if (mode !== 'default' && !passesPermissionMode(argv))
     return {
       notVerified: runNotVerified(
         'capability',

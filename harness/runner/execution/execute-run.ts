@@ -5,8 +5,12 @@
 
 import type { Turn } from '../../mock/scenario/scenario-types.js';
 import { TimerScope } from '../../process/timer-scope.js';
-import type { NotVerified } from '../../rules/not-verified.js';
-import { type BuiltInvocation, buildInvocation, type InvocationValues } from '../config/invocation.js';
+import {
+  type BuiltInvocation,
+  buildInvocation,
+  type InvocationValues,
+  type ReadyInvocation,
+} from '../config/invocation.js';
 import type { ExecutedProcess, ExecutionInput, ExecutionOutcome, ScopedInput } from './execution-types.js';
 import { ExitClock } from './exit-clock.js';
 import { describeExit, exitClockNote } from './exit-notes.js';
@@ -20,8 +24,6 @@ import { watchGate } from './streaming-gate.js';
 
 export type { ExecutedProcess, ExecutionHooks, ExecutionInput, ExecutionOutcome } from './execution-types.js';
 export type { InterruptRecord };
-
-type Built = Exclude<BuiltInvocation, { notVerified: NotVerified }>;
 
 function turnValues(input: ExecutionInput, turn: Turn, resumeId: string | undefined): InvocationValues {
   return {
@@ -44,7 +46,12 @@ function turnInvocation(input: ExecutionInput, turn: Turn, resumeId: string | un
 }
 
 /** Runs one turn's process to its end while the streaming gate, the interrupt and the kill watch it. */
-async function runTurnProcess(input: ScopedInput, index: number, turn: Turn, built: Built): Promise<ExecutedProcess> {
+async function runTurnProcess(
+  input: ScopedInput,
+  index: number,
+  turn: Turn,
+  built: ReadyInvocation,
+): Promise<ExecutedProcess> {
   const { spec, hooks } = input;
   hooks.mock.setTurn(index);
   hooks.setCliTurn?.(index);

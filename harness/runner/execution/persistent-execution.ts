@@ -3,8 +3,7 @@
 // closed and the exit clock runs from the EOF.
 import type { Turn } from '../../mock/scenario/scenario-types.js';
 import type { ShimExit, ShimProcess } from '../../process/shim-process.js';
-import type { NotVerified } from '../../rules/not-verified.js';
-import { type BuiltInvocation, buildInvocation } from '../config/invocation.js';
+import { buildInvocation, type ReadyInvocation } from '../config/invocation.js';
 import type { ExecutedProcess, ExecutionOutcome, ScopedInput } from './execution-types.js';
 import { ExitClock } from './exit-clock.js';
 import { describeExit, exitClockNote } from './exit-notes.js';
@@ -13,8 +12,6 @@ import { LiveStdout } from './live-stdout.js';
 import type { WatchedTurn } from './moment-watch.js';
 import { gateInput, interruptContext, reportedSession, startProcess } from './process-start.js';
 import { watchGate } from './streaming-gate.js';
-
-type Built = Exclude<BuiltInvocation, { notVerified: NotVerified }>;
 
 /** The persistent process and what the runner records while it feeds it turns. */
 interface PersistentSession {
@@ -33,7 +30,7 @@ interface PersistentSession {
   turnStarts: Map<number, number>;
 }
 
-function startSession(input: ScopedInput, built: Built): PersistentSession {
+function startSession(input: ScopedInput, built: ReadyInvocation): PersistentSession {
   const { hooks, settings } = input;
   const live = new LiveStdout();
   hooks.mock.setTurn(0);
@@ -129,7 +126,7 @@ async function playTurn(session: PersistentSession, index: number, turn: Turn): 
 }
 
 /** After the turns: closes stdin (the exit clock runs from the EOF) and waits for the process to end. */
-async function closeSession(session: PersistentSession, built: Built): Promise<ExecutedProcess> {
+async function closeSession(session: PersistentSession, built: ReadyInvocation): Promise<ExecutedProcess> {
   const { shim, live, clock, input } = session;
   const { hooks } = input;
   let stdinClosedAtMs: number | undefined;

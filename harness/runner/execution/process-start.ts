@@ -3,18 +3,13 @@
 import type { RunCgroup } from '../../process/cgroup.js';
 import type { ShimProcess } from '../../process/shim-process.js';
 import { spawnShim } from '../../process/spawn-shim.js';
-import type { NotVerified } from '../../rules/not-verified.js';
-import type { BuiltInvocation } from '../config/invocation.js';
+import type { ReadyInvocation } from '../config/invocation.js';
 import type { ExecutionInput, ScopedInput } from './execution-types.js';
 import type { LiveStdout } from './live-stdout.js';
 import type { InterruptContext } from './moment-watch.js';
 import type { GateInput } from './streaming-gate.js';
 
-export function startProcess(
-  input: ExecutionInput,
-  built: Exclude<BuiltInvocation, { notVerified: NotVerified }>,
-  live: LiveStdout,
-): ShimProcess {
+export function startProcess(input: ExecutionInput, built: ReadyInvocation, live: LiveStdout): ShimProcess {
   const { settings } = input;
   return spawnShim({
     shim: settings.shim,
