@@ -1,7 +1,7 @@
-// Drives the shim through a scenario's turns: one process per turn (spawn-per-turn, stdin closed) or one
-// process fed with stdin frames (persistent). While the shim runs it opens the mock's streaming gate on the
-// shim's first assistant-text line (or after 3 s), delivers interrupts at the scripted moment, and answers
-// tool approvals. It observes; the checks in check-run.ts judge.
+// Drives the shim through a scenario's turns: one process per turn (spawn-per-turn, stdin closed, here) or one
+// process fed with stdin frames (persistent-execution.ts). While the shim runs it opens the mock's streaming
+// gate on the shim's first assistant-text line (or after 3 s), delivers interrupts and kills at the scripted
+// moment, and answers tool approvals. It observes; the checks in check-run.ts judge.
 
 import type { Turn } from '../../mock/scenario/scenario-types.js';
 import { TimerScope } from '../../process/timer-scope.js';
