@@ -14,7 +14,7 @@ import {
 import type { ExecutedProcess, ExecutionInput, ExecutionOutcome, ScopedInput } from './execution-types.js';
 import { ExitClock } from './exit-clock.js';
 import { describeExit, exitClockNote } from './exit-notes.js';
-import { type InterruptRecord, interruptWhenDue } from './interrupt-trigger.js';
+import { interruptWhenDue } from './interrupt-trigger.js';
 import { killWhenDue } from './kill-trigger.js';
 import { LiveStdout } from './live-stdout.js';
 import type { WatchedTurn } from './moment-watch.js';
@@ -22,8 +22,7 @@ import { executePersistent } from './persistent-execution.js';
 import { gateInput, interruptContext, reportedSession, startProcess } from './process-start.js';
 import { watchGate } from './streaming-gate.js';
 
-export type { ExecutedProcess, ExecutionHooks, ExecutionInput, ExecutionOutcome } from './execution-types.js';
-export type { InterruptRecord };
+export type { ExecutedProcess, ExecutionInput, ExecutionOutcome } from './execution-types.js';
 
 function turnValues(input: ExecutionInput, turn: Turn, resumeId: string | undefined): InvocationValues {
   return {
