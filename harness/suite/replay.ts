@@ -7,6 +7,11 @@
 // `--repeat N` plays each run N times (as Playwright's --repeat-each): a run whose outcome class differs between
 // them is `flaky`. Classes: passed or expected failure; failed; not verified; inconclusive. Every attempt is
 // kept on the run.
+//
+// Where the runner can read neither the run's CPU wait nor the machine's load (Windows: os.loadavg() is 0 there),
+// no deadline can tell the machine's time from the shim's, so none is ever undecided. There a run that failed
+// only on deadlines (DEADLINE_RULES) is played once more before it counts (R19); the second play's verdict
+// stands, failed or not.
 import { type ExpectedFailure, entryMatches } from '../runner/config/expected-failures.js';
 import type { RunAttempt, RunResult } from '../runner/results/run-types.js';
 
@@ -16,6 +21,8 @@ export const MAX_ATTEMPTS = 3;
 export interface ReplayContext {
   expected: readonly ExpectedFailure[];
   os: string;
+  /** Neither CPU wait nor load can be read here (Windows): a failure on deadlines alone is played once more. */
+  deadlinesUnmeasured?: boolean;
   /** The suite was stopped: no attempt more. */
   stopped: () => boolean;
 }
@@ -32,6 +39,25 @@ const runOf = (result: RunResult, os: string) => ({
 export function leftUndecided(result: RunResult): boolean {
   if (result.status === 'failed' || result.status === 'error' || result.interrupted) return false;
   return (result.machineUndecided?.length ?? 0) > 0;
+}
+
+/** Rules whose failure is a deadline that ran out: the machine's load can cause it as much as the shim. */
+export const DEADLINE_RULES: ReadonlySet<string> = new Set([
+  'scenario.moment-reached',
+  'interrupt.acknowledged',
+  'interrupt.exit-in-time',
+  'persistent.eof-exit',
+  'process.exit-after-result',
+  'process.timeout',
+  'process.stdout-held-open',
+  'streaming.incremental',
+]);
+
+/** Failed on deadlines alone, where no deadline could be judged on the shim's own time (ReplayContext). */
+export function failedOnUnmeasuredDeadlines(result: RunResult, context: ReplayContext): boolean {
+  if (!context.deadlinesUnmeasured || result.status !== 'failed' || result.interrupted) return false;
+  const musts = result.findings.filter((finding) => finding.severity === 'MUST');
+  return musts.length > 0 && musts.every((finding) => DEADLINE_RULES.has(finding.rule));
 }
 
 /** An intermittent expected failure covers the run: it is never played again. */
@@ -73,6 +99,9 @@ export function outcomeClass(attempt: RunAttempt): 'passed' | 'failed' | 'not-ve
 /** Plays a run until the machine leaves it decided or MAX_ATTEMPTS are spent; returns every attempt's result. */
 async function playUntilDecided(play: () => Promise<RunResult>, context: ReplayContext): Promise<RunResult[]> {
   const results = [await play()];
+  if (failedOnUnmeasuredDeadlines(results[0]!, context) && !intermittentlyExpected(results[0]!, context)) {
+    if (!context.stopped()) results.push(await play());
+  }
   for (;;) {
     const last = results.at(-1)!;
     if (!leftUndecided(last) || results.length >= MAX_ATTEMPTS || context.stopped()) break;

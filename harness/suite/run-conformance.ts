@@ -9,7 +9,7 @@ import { PROTOCOL_VERSION, REPORT_VERSION } from '../../generated/protocol.js';
 import { SuiteCgroup } from '../process/cgroup.js';
 import { exitWatcher } from '../process/exit-watcher.js';
 import { loopStalls } from '../process/loop-stalls.js';
-import { runnerPlatform } from '../process/platform.js';
+import { isWindows, runnerPlatform } from '../process/platform.js';
 import { writeArtifacts } from '../report/artifacts.js';
 import type { ConformanceReport, ReportRun } from '../report/model.js';
 import { toReportFinding } from '../report/model.js';
@@ -199,7 +199,12 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     if (stop.stopped) result.interrupted = true;
     return redactResult(result, redactor);
   };
-  const replay = { expected: suite.expected, os: platform, stopped: () => stop.stopped };
+  const replay = {
+    expected: suite.expected,
+    os: platform,
+    deadlinesUnmeasured: isWindows(platform),
+    stopped: () => stop.stopped,
+  };
   const runOne = async (spec: RunSpec): Promise<RunResult> => {
     if (stop.stopped) return { ...notStartedResult(spec, stop.signal!), interrupted: true };
     return playRun(() => playOnce(spec), replay, options.repeat ?? 1);

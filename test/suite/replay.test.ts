@@ -123,6 +123,36 @@ describe('playRun', () => {
   });
 });
 
+describe('playRun where no deadline can be measured (Windows)', () => {
+  const unmeasured = context({ deadlinesUnmeasured: true });
+  const timedOut = () => result('failed', { findings: [must('process.timeout')] });
+
+  it('plays a run that failed on deadlines alone once more, and the second verdict stands', async () => {
+    const recovered = scripted(timedOut(), result('passed'));
+    const recoveredFinal = await playRun(recovered.play, unmeasured);
+    expect(recovered.calls()).toBe(2);
+    expect(recoveredFinal.status).toBe('passed');
+    expect(recoveredFinal.attempts?.map((attempt) => attempt.status)).toEqual(['failed', 'passed']);
+
+    const again = scripted(timedOut());
+    const againFinal = await playRun(again.play, unmeasured);
+    expect(again.calls()).toBe(2);
+    expect(againFinal.status).toBe('failed');
+  });
+
+  it('never plays again a failure with any finding that is not a deadline', async () => {
+    const shim = scripted(result('failed', { findings: [must('process.timeout'), must('golden.text')] }));
+    await playRun(shim.play, unmeasured);
+    expect(shim.calls()).toBe(1);
+  });
+
+  it('plays nothing again where deadlines are measured', async () => {
+    const shim = scripted(timedOut());
+    await playRun(shim.play, context());
+    expect(shim.calls()).toBe(1);
+  });
+});
+
 describe('outcomeClass', () => {
   it('puts passed, partial and expected failures in one class, and each other status in its own', () => {
     expect(outcomeClass({ status: 'passed', durationMs: 1, findings: [] })).toBe('passed');
