@@ -2,8 +2,16 @@
 // inconclusive or flaky, and what each attempt keeps. The end-to-end proofs (a forced stall, a counter-file
 // fixture) are in test/runner/replay-undecided.test.ts and test/runner/repeat.test.ts.
 import { describe, expect, it } from 'vitest';
+import { hasRule } from '../../harness/rules/catalog.js';
 import type { RunResult, RunStatus } from '../../harness/runner/results/run-types.js';
-import { leftUndecided, MAX_ATTEMPTS, outcomeClass, playRun, type ReplayContext } from '../../harness/suite/replay.js';
+import {
+  DEADLINE_RULES,
+  leftUndecided,
+  MAX_ATTEMPTS,
+  outcomeClass,
+  playRun,
+  type ReplayContext,
+} from '../../harness/suite/replay.js';
 
 const context = (overrides: Partial<ReplayContext> = {}): ReplayContext => ({
   expected: [],
@@ -144,6 +152,10 @@ describe('playRun where no deadline can be measured (Windows)', () => {
     const shim = scripted(result('failed', { findings: [must('process.timeout'), must('golden.text')] }));
     await playRun(shim.play, unmeasured);
     expect(shim.calls()).toBe(1);
+  });
+
+  it('names only rules of the catalog', () => {
+    expect([...DEADLINE_RULES].filter((rule) => !hasRule(rule))).toEqual([]);
   });
 
   it('plays nothing again where deadlines are measured', async () => {
