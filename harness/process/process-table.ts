@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { YumeError } from '../../common/errors.js';
+import { parseWindowsProcessLines, WINDOWS_PROCESS_QUERY_COMMAND } from '../../common/windows-processes.js';
 import { hasProcFiles, type PlatformName } from './platform.js';
 
 export interface ProcessInfo {
@@ -172,32 +173,42 @@ export function parsePsOutput(text: string): ProcessInfo[] {
 }
 
 /**
- * `ps` costs a program start and a walk over every process, and each run samples every 300 ms: the runs share one
- * `ps` at a time. A call made while one runs waits for the next, which starts after it and serves every call made
- * meanwhile, so each caller still gets a table read after its call.
+ * One table query at a time, shared by the runs: `ps` and PowerShell each cost a program start and a walk over
+ * every process, and each run samples often. A call made while a query runs waits for the next, which starts after
+ * it and serves every call made meanwhile, so each caller still gets a table read after its call.
  */
+class SharedQuery {
+  private running: Promise<ProcessInfo[]> | undefined;
+  private next: Promise<ProcessInfo[]> | undefined;
+
+  constructor(private readonly read: () => Promise<ProcessInfo[]>) {}
+
+  get(): Promise<ProcessInfo[]> {
+    if (!this.running) return this.start();
+    this.next ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.start();
+      });
+    return this.next;
+  }
+
+  private start(): Promise<ProcessInfo[]> {
+    const running = this.read().finally(() => {
+      if (this.running === running) this.running = undefined;
+    });
+    this.running = running;
+    return running;
+  }
+}
+
 export class PsProcessTable implements ProcessTable {
-  private static running: Promise<ProcessInfo[]> | undefined;
-  private static next: Promise<ProcessInfo[]> | undefined;
+  private static readonly query = new SharedQuery(() => PsProcessTable.read());
 
   /** Every process: `ps` cannot list only newer pids, and pids wrap around (callers filter what they need). */
   snapshot(): Promise<ProcessInfo[]> {
-    if (!PsProcessTable.running) return PsProcessTable.start();
-    PsProcessTable.next ??= PsProcessTable.running
-      .catch(() => undefined)
-      .then(() => {
-        PsProcessTable.next = undefined;
-        return PsProcessTable.start();
-      });
-    return PsProcessTable.next;
-  }
-
-  private static start(): Promise<ProcessInfo[]> {
-    const running = PsProcessTable.read().finally(() => {
-      if (PsProcessTable.running === running) PsProcessTable.running = undefined;
-    });
-    PsProcessTable.running = running;
-    return running;
+    return PsProcessTable.query.get();
   }
 
   private static async read(): Promise<ProcessInfo[]> {
@@ -219,18 +230,8 @@ export class PsProcessTable implements ProcessTable {
 
 /** Parses the `pid ppid creationTicks name` lines printed by WINDOWS_PROCESS_QUERY. */
 export function parseWindowsProcessList(text: string): ProcessInfo[] {
-  const processes: ProcessInfo[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(\d+)\s+(\d+)\s+(\d+)\s*(.*)$/.exec(line);
-    if (!match) continue;
-    const pid = Number(match[1]);
-    processes.push({ pid, ppid: Number(match[2]), pgid: pid, state: 'R', start: match[3]!, name: match[4]!.trim() });
-  }
-  return processes;
+  return parseWindowsProcessLines(text).map((line) => ({ ...line, pgid: line.pid, state: 'R' }));
 }
-
-export const WINDOWS_PROCESS_QUERY =
-  'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId) $($_.CreationDate.Ticks) $($_.Name)" }';
 
 /**
  * The process list a table query printed, or ProcessTableUnreadable: a query that failed, or whose list does not
@@ -254,8 +255,14 @@ export function checkedProcessList(
 }
 
 export class WindowsProcessTable implements ProcessTable {
-  async snapshot(): Promise<ProcessInfo[]> {
-    const result = await execa('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_PROCESS_QUERY], {
+  private static readonly query = new SharedQuery(() => WindowsProcessTable.read());
+
+  snapshot(): Promise<ProcessInfo[]> {
+    return WindowsProcessTable.query.get();
+  }
+
+  private static async read(): Promise<ProcessInfo[]> {
+    const result = await execa(WINDOWS_PROCESS_QUERY_COMMAND.file, WINDOWS_PROCESS_QUERY_COMMAND.args, {
       reject: false,
       timeout: 20_000,
       windowsHide: true,

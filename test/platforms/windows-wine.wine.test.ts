@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAuthHelpers } from '../../harness/mock/auth-helpers.js';
-import { WINDOWS_PROCESS_QUERY } from '../../harness/process/process-table.js';
+import { WINDOWS_PROCESS_QUERY } from '../../common/windows-processes.js';
 import { ensureWinePlatform } from '../../scripts/platforms-wine-setup.mjs';
 import {
   type LaneRun,
