@@ -1,4 +1,4 @@
-// Running the runner (dist/cli.js) under Windows Node on Wine, for windows-wine.wine.test.ts. Windows Node
+// Running the runner (dist/cli.js) under Windows Node on Wine, for windows-wine.platforms.test.ts. Windows Node
 // cannot write to a Linux pipe (EBADF), so its stdout and stderr go to files; the Unix environment is not
 // handed on (Wine builds the Windows one: its own PATH, with WINEPATH in front).
 import { execFile } from 'node:child_process';
@@ -168,5 +168,14 @@ export function writeCmdShim(dir: string, node: string): string {
     cmd,
     ['@echo off', 'setlocal DisableDelayedExpansion', line.join(' '), 'exit /b %ERRORLEVEL%', ''].join('\r\n'),
   );
+  return cmd;
+}
+
+/** A fixture shim (test/fixtures/shims/<name>) behind a plain .cmd that starts it under Windows Node `node`. */
+export function writeFixtureCmdShim(dir: string, node: string, fixture: string): string {
+  mkdirSync(dir, { recursive: true });
+  const cmd = path.join(dir, `${fixture.replace(/\.[^.]+$/, '')}.cmd`);
+  const script = windowsPath(path.join(repoRoot, 'test', 'fixtures', 'shims', fixture));
+  writeFileSync(cmd, ['@echo off', `"${windowsPath(node)}" "${script}" %*`, 'exit /b %ERRORLEVEL%', ''].join('\r\n'));
   return cmd;
 }
