@@ -80,7 +80,8 @@ export interface LaneRun {
   status: string;
   seed?: number;
   findings: { rule: string; severity: string; message: string }[];
-  notVerified?: string;
+  /** What could not be verified, one record per check (schemas/report.schema.json). */
+  notVerified?: { rule?: string; cause: string; reason: string }[];
   error?: string;
   /** Its folder under --artifacts, and the timeline.txt read from there. */
   artifacts?: string;
