@@ -216,6 +216,7 @@ describe('the runner under Windows Node on Wine', () => {
     for (const run of runsOf('node22').filter((candidate) => candidate.scenario === 'kill-and-resume')) {
       const orphaned = run.findings.find((finding) => finding.rule === 'process.orphaned-tools');
       // cmd.exe is killed; the node.exe it started (the reference shim) lives on, as it would under the app.
+      expect(orphaned, describeRun(run)).toBeDefined();
       expect(orphaned?.message, describeRun(run)).toMatch(/outlived the shim killed with SIGKILL: .*node\.exe/);
       expect(run.timeline).toMatch(/SIGKILL to the shim's pid \d+ .*its tree right before: .*node\.exe/);
       // Wine's taskkill has no /T: the failure is noted and each pid of the snapshot is ended.
