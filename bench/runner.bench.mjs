@@ -44,6 +44,7 @@ const scenarioFilter = argValues('scenario');
 const providerFilter = argValues('provider');
 const withFull = !process.argv.includes('--no-full');
 const shardCount = Number(argValues('shards')[0] ?? 4);
+const BARE_JOBS_PER_CORE = 6;
 const sampleCount = Math.max(1, Number(argValues('samples')[0] ?? 3));
 const shardSampleCount = Math.max(1, Number(argValues('shard-samples')[0] ?? 3));
 
@@ -52,8 +53,8 @@ function loadHarness() {
     stdin: {
       contents: `
         export { runConformanceWithResults, resolveSuite } from './harness/suite/run-conformance.ts';
-        export { defaultJobs } from './harness/suite/schedule.ts';
-        export { machineCoreTimes } from './harness/suite/idle-core-slots.ts';
+        export { machineCoreTimes } from './harness/suite/suite-width.ts';
+        export { widthLimits } from './harness/suite/width-rule.ts';
         export { PROTOCOL_VERSION } from './generated/protocol.ts';
         export { preflight } from './harness/runner/run-scenario.ts';
         export { buildInvocation } from './harness/runner/config/invocation.ts';
@@ -173,7 +174,11 @@ async function barePass(harness, suite, playable, jobs, ticks) {
 async function measure(harness, label, { bareAround = false, ...options }, ticks, cores) {
   const suite = harness.resolveSuite(options);
   const settings = preflightSettings(suite, harness.PROTOCOL_VERSION);
-  const jobs = options.jobs ?? harness.defaultJobs();
+  // The bare passes run six per core (the suite's fixed width before it moved with the machine): the floor takes
+  // their CPU and their longest run, which that width does not change.
+  const jobs = options.jobs ?? BARE_JOBS_PER_CORE * cores;
+  const limits = harness.widthLimits({ cores });
+  const width = { changes: 0, peak: limits.start, last: limits.start };
   const playable = playableSpecs(harness, suite, settings);
   const specs = playable.map(({ spec }) => spec);
   // The floor's bare pass comes after the suite; with bareAround, one before it too (see the floor below).
@@ -181,7 +186,14 @@ async function measure(harness, label, { bareAround = false, ...options }, ticks
   const before = cpuNow(ticks);
   const machineBefore = harness.machineCoreTimes().busy;
   const started = performance.now();
-  const { report, results } = await harness.runConformanceWithResults(options);
+  const { report, results } = await harness.runConformanceWithResults({
+    ...options,
+    onWidth: (current) => {
+      width.changes += 1;
+      width.peak = Math.max(width.peak, current);
+      width.last = current;
+    },
+  });
   const wall = performance.now() - started;
   const after = cpuNow(ticks);
   // A run that fails here fails only under this load (the reference shim passes the suite): say which, and why.
@@ -196,7 +208,7 @@ async function measure(harness, label, { bareAround = false, ...options }, ticks
   const ownCpu = after.own - before.own;
   const suiteCpu = ownCpu + ((after.children ?? 0) - (before.children ?? 0));
   process.stdout.write(
-    `${label}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${seconds(wall)} with --jobs ${jobs}${options.jobs === undefined ? ' (more while the cores idle)' : ''}; CPU ${seconds(suiteCpu)} (the runner's own ${seconds(ownCpu)}, its resident memory ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB), the cores ${((100 * suiteCpu) / (wall * cores)).toFixed(0)} % busy with the suite; ${othersText(machineBefore, machineAfter, suiteCpu)}\n`,
+    `${label}: suite ${report.runs.length} runs (${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.notVerified} not verified) in ${seconds(wall)} ${options.jobs === undefined ? `${limits.start} at once at the start, ${width.peak} at the widest, ${width.last} at the end (${width.changes} changes)` : `with --jobs ${jobs}`}; CPU ${seconds(suiteCpu)} (the runner's own ${seconds(ownCpu)}, its resident memory ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB), the cores ${((100 * suiteCpu) / (wall * cores)).toFixed(0)} % busy with the suite; ${othersText(machineBefore, machineAfter, suiteCpu)}\n`,
   );
 
   passes.push(await barePass(harness, suite, playable, jobs, ticks));
@@ -232,7 +244,7 @@ async function measure(harness, label, { bareAround = false, ...options }, ticks
     const per = (ms) => `${(ms / counted).toFixed(0)} ms`;
     const bareMean = bareWalls.reduce((a, b) => a + b, 0) / Math.max(1, bareWalls.length);
     process.stdout.write(
-      `${label}: per run (wall, mean of ${counted}, ${jobs} at a time): setup ${per(phases.setupMs)}, mock ${per(phases.mockMs)}, execute ${per(phases.executeMs)} (of which the runner blocked in spawn calls ${per(phases.spawnMs)}), checks ${per(phases.checksMs)}, cleanup ${per(phases.cleanupMs)}; a bare run (spawn + shim) ${bareMean.toFixed(0)} ms\n`,
+      `${label}: per run (wall, mean of ${counted}): setup ${per(phases.setupMs)}, mock ${per(phases.mockMs)}, execute ${per(phases.executeMs)} (of which the runner blocked in spawn calls ${per(phases.spawnMs)}), checks ${per(phases.checksMs)}, cleanup ${per(phases.cleanupMs)}; a bare run (spawn + shim) ${bareMean.toFixed(0)} ms\n`,
     );
   }
   return { wall, suiteCpu, ownCpu, shimCpu, floor, runs: report.runs.length, attempted: specs.length };

@@ -491,6 +491,14 @@ export interface Preset {
    * Why the timeout is what it is.
    */
   timeoutReason: string;
+  /**
+   * The most runs at once per core (never fewer than 2 in all) when no --jobs is given: the default width starts at the cores and grows while the cores and memory have room, up to this. --jobs N wins.
+   */
+  maxJobsPerCore?: number;
+  /**
+   * Why the program needs the cap.
+   */
+  maxJobsReason?: string;
   invocation: InvocationTemplate1;
   /**
    * Extra environment when the runner runs as root (POSIX uid 0).

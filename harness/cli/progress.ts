@@ -1,6 +1,6 @@
 // Progress of `run` on stderr. On a terminal, one status line redrawn in place (done/total, failed, elapsed,
-// ETA), with each run that did not pass or was not verified printed above it as it ends; elsewhere (CI logs,
-// pipes) one line per finished run.
+// ETA, runs at once), with each run that did not pass or was not verified printed above it as it ends; elsewhere
+// (CI logs, pipes) one line per finished run, and with --verbose a line each time the runs at once change.
 import { runLabel } from '../report/run-label.js';
 import { notVerifiedLine } from '../rules/not-verified.js';
 import type { RunResult } from '../runner/results/run-types.js';
@@ -44,11 +44,16 @@ export interface StatusCounts {
   total: number | undefined;
   failed: number;
   elapsedMs: number;
+  /** Runs at once now, when the suite's width moves with the machine. */
+  width?: number;
 }
 
-/** The live status line: `▶ 23/69 runs · 1 failed · 0:42 elapsed · ETA 1:10` (ETA from the mean so far). */
+/**
+ * The live status line: `▶ 23/69 runs · 1 failed · 0:42 elapsed · ETA 1:10 · 4 at once` (ETA from the mean so
+ * far; the width when it moves with the machine).
+ */
 export function statusLine(counts: StatusCounts): string {
-  const { done, total, failed, elapsedMs } = counts;
+  const { done, total, failed, elapsedMs, width } = counts;
   const of = total === undefined ? `${done} runs` : `${done}/${total} runs`;
   const eta =
     total === undefined || done === 0
@@ -56,7 +61,8 @@ export function statusLine(counts: StatusCounts): string {
       : done >= total
         ? 'done'
         : `ETA ${clock((elapsedMs / done) * (total - done))}`;
-  return `▶ ${of} · ${failed} failed · ${clock(elapsedMs)} elapsed · ${eta}`;
+  const atOnce = width === undefined ? '' : ` · ${width} at once`;
+  return `▶ ${of} · ${failed} failed · ${clock(elapsedMs)} elapsed · ${eta}${atOnce}`;
 }
 
 export interface ProgressStream {
@@ -67,6 +73,8 @@ export interface ProgressStream {
 
 export interface Progress {
   onRun(result: RunResult, done: number, total: number): void;
+  /** The runs at once changed (the default width moves with the machine): `why` names the reading. */
+  onWidth(width: number, why: string): void;
   /** Ends the live line (a last status stays on screen) and stops its clock. */
   finish(): void;
 }
@@ -76,10 +84,28 @@ const quiet = (result: RunResult) => result.status === 'passed';
 
 const ERASE_LINE = '\r\u001b[2K';
 
-/** Progress for `stream`: live on a terminal, line per run elsewhere. `now` is for tests. */
-export function createProgress(stream: ProgressStream, now: () => number = Date.now): Progress {
+/** A line for a change of the runs at once. */
+export function widthLine(width: number, why: string): string {
+  return `runs at once: ${width} (${why})\n`;
+}
+
+/**
+ * Progress for `stream`: live on a terminal, line per run elsewhere (and per change of the runs at once with
+ * `verbose`). `now` is for tests.
+ */
+export function createProgress(
+  stream: ProgressStream,
+  now: () => number = Date.now,
+  options: { verbose?: boolean } = {},
+): Progress {
   if (stream.isTTY !== true) {
-    return { onRun: (result, done, total) => stream.write(progressLine(result, done, total)), finish: () => {} };
+    return {
+      onRun: (result, done, total) => stream.write(progressLine(result, done, total)),
+      onWidth: (width, why) => {
+        if (options.verbose === true) stream.write(widthLine(width, why));
+      },
+      finish: () => {},
+    };
   }
   const started = now();
   const counts: StatusCounts = { done: 0, total: undefined, failed: 0, elapsedMs: 0 };
@@ -100,6 +126,10 @@ export function createProgress(stream: ProgressStream, now: () => number = Date.
       const status: string = result.status;
       if (status === 'failed' || status === 'error' || status === 'flaky') counts.failed += 1;
       if (!quiet(result)) stream.write(`${ERASE_LINE}${progressLine(result, done, total)}`);
+      draw();
+    },
+    onWidth(width) {
+      counts.width = width;
       draw();
     },
     finish() {

@@ -25,8 +25,8 @@ import {
   resolveSuite,
   runConformanceWithResults,
 } from '../suite/run-conformance.js';
-import { defaultJobs } from '../suite/schedule.js';
 import { parseShard } from '../suite/shard.js';
+import { MAX_JOBS_PER_CORE, WIDTH_FLOOR } from '../suite/width-rule.js';
 import { EXIT_OK, EXIT_USAGE, failureOf } from './exit-codes.js';
 import { createProgress } from './progress.js';
 
@@ -209,10 +209,11 @@ async function runSuite(shim: string | undefined, flags: RunFlags): Promise<numb
     process.stdout.write(listRuns(options));
     return EXIT_OK;
   }
-  const progress = createProgress(process.stderr);
+  const progress = createProgress(process.stderr, Date.now, { verbose: flags.verbose === true });
   const { report, results } = await runConformanceWithResults({
     ...options,
     onProgress: (result, done, total) => progress.onRun(result, done, total),
+    onWidth: (width, why) => progress.onWidth(width, why),
   }).finally(() => progress.finish());
   if (report.exitCode === EXIT_USAGE) {
     process.stderr.write(`yume-conformance run: ${report.error}\n`);
@@ -265,7 +266,7 @@ export function registerRunCommand(program: Command): void {
     .option('--out <file>', 'also write the JSON report to this file')
     .option(
       '--jobs <n>',
-      `runs at a time (default ${defaultJobs()}: six per core, runs mostly wait; up to twice that while the cores idle)`,
+      `runs at a time, fixed (default: as many as cores, at least ${WIDTH_FLOOR}, growing one at a time while the cores, other programs counted, and memory have room, up to ${MAX_JOBS_PER_CORE} per core or a preset's cap)`,
     )
     .option(
       '--shard <i/n>',
@@ -299,7 +300,10 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--full', 'the full matrix: every invocation × profile × dialect × re-chunk seed (R12)')
     .option('--keep', "keep each run's temporary directories (for debugging)")
-    .option('--verbose', 'human report: also the INFO notes, and every run each warning hit')
+    .option(
+      '--verbose',
+      'human report: also the INFO notes, and every run each warning hit; progress: each change of runs at once',
+    )
     .option('--matrix', 'human report: also the scenario × provider matrix of all runs (the HTML report always has it)')
     .option(
       '--artifacts <dir>',

@@ -7,6 +7,8 @@ export interface Killable {
   kill(): void;
   /** Ends it at once, synchronously (SIGKILL to its process group): the runner process is exiting. */
   endAtExit?(): void;
+  /** Its process id, when it has one (the suite reads the running shims' resident sizes). */
+  pid?: number;
 }
 
 const active = new Set<Killable>();
@@ -28,6 +30,11 @@ export function trackShim(shim: Killable): () => void {
   }
   active.add(shim);
   return () => active.delete(shim);
+}
+
+/** Process ids of the shims running now. */
+export function activeShimPids(): number[] {
+  return [...active].flatMap((shim) => (shim.pid === undefined ? [] : [shim.pid]));
 }
 
 /** Ends every shim still running (each one's `done` then settles as for any harness kill). */

@@ -228,6 +228,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       if (processGroup && pid !== undefined) process.kill(-pid, 'SIGKILL');
       else subprocess.kill('SIGKILL');
     },
+    ...(pid === undefined ? {} : { pid }),
   });
   const done = (async (): Promise<ShimExit> => {
     const killSignal = new Promise<'kill'>((resolve) => {

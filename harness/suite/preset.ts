@@ -23,6 +23,9 @@ export interface Preset {
   package?: { name: string; version: string };
   timeoutMs: number;
   timeoutReason: string;
+  /** The most runs at once per core without --jobs (schedule.ts). */
+  maxJobsPerCore?: number;
+  maxJobsReason?: string;
   invocation: InvocationTemplate;
   envWhenRoot?: Record<string, string>;
   envWhenRootReason?: string;

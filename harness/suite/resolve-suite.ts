@@ -54,8 +54,10 @@ export interface RunOptions {
    * capabilities, run list, timeout and expected failures. Explicit options still win.
    */
   preset?: string;
-  /** Runs at a time. Default: defaultJobs() (schedule.ts). */
+  /** Runs at a time, fixed. Default: the cores, growing while the machine has room (schedule.ts). */
   jobs?: number;
+  /** Told each change of the default width (runs at once), with why (the CLI's progress says it). */
+  onWidth?: (width: number, why: string) => void;
   /** Run only this part of the selection (--shard i/n). */
   shard?: Shard;
   /** Per process. Default 30 s. */
@@ -155,6 +157,8 @@ export interface ResolvedSuite {
   seed: number;
   /** Per-process timeout: --timeout, else the preset's, else the default. */
   timeoutMs: number;
+  /** The preset's cap on runs at once per core (without --jobs). */
+  presetPerCore?: number;
   /** Why the shim cannot be started at all (a missing file or command, ...): then no run takes place. */
   startProblem?: string;
 }
@@ -268,6 +272,7 @@ function resolvePresetSuite(options: RunOptions, name: string): ResolvedSuite {
     expected,
     seed: options.seed ?? DEFAULT_SEED,
     timeoutMs: options.timeoutMs ?? preset.timeoutMs,
+    ...(preset.maxJobsPerCore === undefined ? {} : { presetPerCore: preset.maxJobsPerCore }),
     ...(startProblem ? { startProblem } : {}),
   };
 }

@@ -189,7 +189,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     ...(options.maxRequestBodyBytes ? { maxRequestBodyBytes: options.maxRequestBodyBytes } : {}),
   };
   let finished = 0;
-  const slots = suiteSlots(options.jobs);
+  const slots = suiteSlots({ jobs: options.jobs, presetPerCore: suite.presetPerCore, onChange: options.onWidth });
   const redactor = Redactor.forRunner();
   // Stopped by a signal: no new run starts, running ones are ended and judged on what they did so far.
   const stop = new SuiteStop(options.signals ?? process, platform);

@@ -52,9 +52,28 @@ describe('progress', () => {
     const writes: string[] = [];
     const progress = createProgress({ isTTY: false, write: (text: string) => writes.push(text) });
     progress.onRun(result('passed'), 1, 2);
+    progress.onWidth(3, 'cores 20 % busy, 9000 MB free');
     progress.onRun(result('failed'), 2, 2);
     progress.finish();
     expect(writes).toEqual([progressLine(result('passed'), 1, 2), progressLine(result('failed'), 2, 2)]);
+  });
+
+  it('off a terminal with --verbose also says each change of the runs at once, and why', () => {
+    const writes: string[] = [];
+    const progress = createProgress({ isTTY: false, write: (text: string) => writes.push(text) }, Date.now, {
+      verbose: true,
+    });
+    progress.onWidth(3, 'cores 20 % busy, 9000 MB free');
+    progress.onRun(result('passed'), 1, 1);
+    expect(writes).toEqual(['runs at once: 3 (cores 20 % busy, 9000 MB free)\n', progressLine(result('passed'), 1, 1)]);
+  });
+
+  it('on a terminal shows the runs at once in the status line once the width moves', () => {
+    const { stream, writes } = terminal();
+    const progress = createProgress(stream, () => 0);
+    progress.onWidth(5, 'cores 40 % busy, 9000 MB free');
+    expect(writes.at(-1)).toBe('\r\u001b[2K▶ 0 runs · 0 failed · 0:00 elapsed · ETA … · 5 at once');
+    progress.finish();
   });
 
   it('on a terminal redraws done/total, failed, elapsed and ETA in place, keeping a line for each run that did not pass', () => {

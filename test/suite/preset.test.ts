@@ -12,6 +12,9 @@ import type { RunResult } from '../../harness/runner/results/run-types.js';
 import { applyExpectedFailures, suiteExit } from '../../harness/runner/results/verdict.js';
 import { loadPreset, presetInvocation, presetSpecs } from '../../harness/suite/preset.js';
 import { resolveSuite } from '../../harness/suite/run-conformance.js';
+import { suiteSlots } from '../../harness/suite/schedule.js';
+import { SuiteWidth } from '../../harness/suite/suite-width.js';
+import { widthLimits } from '../../harness/suite/width-rule.js';
 import { root, transcripts } from '../runner/helpers/run-fixture.js';
 
 const preset = loadPreset('claude-code');
@@ -110,6 +113,27 @@ describe('the claude-code preset', () => {
     expect(narrowed.specs.map((item) => `${item.scenario.id}/${item.profile}`)).toEqual(['fault-401/yume-app']);
     expect(narrowed.timeoutMs).toBe(5000);
     expect(() => resolveSuite({ preset: 'nope' })).toThrow(/unknown preset "nope" — fix: use one of claude-code/);
+  });
+
+  it('caps the runs at once at one per core (two on 2 cores), with why; --jobs still wins', () => {
+    const preset = loadPreset('claude-code');
+    expect(preset.maxJobsPerCore).toBe(1);
+    expect(preset.maxJobsReason).toMatch(/interrupts/);
+    const suite = resolveSuite({ preset: 'claude-code' });
+    expect(suite.presetPerCore).toBe(1);
+    const slots = suiteSlots({ presetPerCore: suite.presetPerCore, cores: 2 });
+    expect(slots.width!.current).toBe(2);
+    // Two on 2 cores and no growth past it, however idle the cores.
+    const idle = new SuiteWidth({
+      limits: widthLimits({ cores: 2, presetPerCore: suite.presetPerCore! }),
+      coreUse: () => 0,
+      freeMemory: () => 16 * 1024 ** 3,
+    });
+    for (let sample = 0; sample < 5; sample += 1) idle.sample();
+    expect(idle.current).toBe(2);
+    expect(suiteSlots({ jobs: 10, presetPerCore: suite.presetPerCore, cores: 2 })).toEqual({ capacity: 10 });
+    // Without a preset the default has no such cap.
+    expect(resolveSuite({}).presetPerCore).toBeUndefined();
   });
 
   it("excuses exactly R13's two deviations, each with evidence, and the SIGINT intermittent only with its capture", () => {

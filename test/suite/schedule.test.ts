@@ -1,11 +1,12 @@
-// The scheduler: the default --jobs, the weights that keep timing-sensitive runs from sharing the machine
+// The scheduler: the slots with and without --jobs, the weights that keep timing-sensitive runs from sharing the machine
 // with more work than it has cores for, longest-first start order, and the deterministic balanced shards.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunSpec } from '../../harness/runner/results/run-types.js';
-import { defaultJobs, runWeight, startOrder, weightedPool } from '../../harness/suite/schedule.js';
+import { runWeight, startOrder, suiteSlots, weightedPool } from '../../harness/suite/schedule.js';
 import { assignShards, parseShard } from '../../harness/suite/shard.js';
+import { SuiteWidth } from '../../harness/suite/suite-width.js';
 import { TYPICAL_DURATIONS_MS } from '../../harness/suite/typical-durations.js';
 import { transcripts } from '../runner/helpers/run-fixture.js';
 
@@ -20,10 +21,16 @@ const spec = (id: string, interrupt = false, provider = 'openai-chat', seed?: nu
   }) as unknown as RunSpec;
 
 describe('schedule', () => {
-  it('defaults to six runs per core', () => {
-    expect(defaultJobs(2)).toBe(12);
-    expect(defaultJobs(1)).toBe(6);
-    expect(defaultJobs(16)).toBe(96);
+  it('keeps a --jobs the user gave (1 included); without one, starts at the cores, at least 2, and moves', () => {
+    expect(suiteSlots({ jobs: 3, cores: 2 })).toEqual({ capacity: 3 });
+    expect(suiteSlots({ jobs: 1, cores: 8, presetPerCore: 1 })).toEqual({ capacity: 1 });
+    const moving = suiteSlots({ cores: 2 });
+    expect(moving.capacity).toBe(2);
+    expect(moving.width).toBeInstanceOf(SuiteWidth);
+    expect(moving.width!.current).toBe(2);
+    expect(suiteSlots({ cores: 1 }).width!.current).toBe(2);
+    expect(suiteSlots({ cores: 8 }).width!.current).toBe(8);
+    expect(suiteSlots({ cores: 8, presetPerCore: 0.5 }).width!.current).toBe(4);
   });
 
   it('gives an interrupt run two slots, at most all of them', () => {
