@@ -26,8 +26,22 @@ export interface RunCgroup {
   members(): number[];
   /** Ends every process in the leaf (cgroup.kill). */
   kill(): void;
-  /** Ends what is left and waits for the leaf to empty (up to `waitMs`); an empty leaf is kept for a later run. */
-  remove(waitMs?: number): Promise<void>;
+  /**
+   * Ends what is left and waits for the leaf to empty (up to `waitMs`); an empty leaf is kept for a later run.
+   * Resolves to the CPU ms its processes used (cpu.stat, every process the shim started counted, orphans too),
+   * or undefined where the kernel gives no cpu.stat.
+   */
+  remove(waitMs?: number): Promise<number | undefined>;
+}
+
+/** CPU ms a cgroup's processes have used so far (cpu.stat usage_usec, present with or without the cpu controller). */
+export function cgroupCpuMs(directory: string): number | undefined {
+  try {
+    const match = /^usage_usec (\d+)$/m.exec(readFileSync(path.join(directory, 'cpu.stat'), 'utf8'));
+    return match ? Number(match[1]) / 1000 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The cgroup v2 mount point and this process's cgroup in it, or why there is none. */
@@ -151,6 +165,8 @@ export class SuiteCgroup {
         // already removed
       }
     };
+    // A kept leaf's count goes on from its earlier runs: this run's CPU is what it adds.
+    const cpuAtStart = cgroupCpuMs(directory);
     return {
       path: directory,
       wrap: (command) => ({
@@ -164,8 +180,10 @@ export class SuiteCgroup {
         if (members().length > 0) kill();
         const deadline = Date.now() + waitMs;
         while (members().length > 0 && Date.now() < deadline) await sleep(20);
+        const cpuNow = cgroupCpuMs(directory);
         // Empty: kept for the next run. Still busy (a process in uninterruptible sleep): left to close().
         if (members().length === 0) this.idle.push(directory);
+        return cpuNow === undefined || cpuAtStart === undefined ? undefined : cpuNow - cpuAtStart;
       },
     };
   }

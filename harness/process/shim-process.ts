@@ -51,6 +51,8 @@ export interface ShimExit {
    * thread runs nothing else meanwhile. Absent when nothing was spawned.
    */
   spawnMs?: number;
+  /** CPU ms of the shim and everything it started, from its cgroup leaf (Linux with a cgroup; else absent). */
+  cpuMs?: number;
   /** Every descendant seen during the run. */
   descendantsSeen: ProcessInfo[];
   /** Descendants still running after the shim exited (and its grace); the harness killed them. */
@@ -100,4 +102,14 @@ export interface ShimProcess {
   exited?(): boolean;
   /** Settles once the shim and its tree are gone and output is collected. Never rejects. */
   readonly done: Promise<ShimExit>;
+}
+
+/** The CPU ms of a run's shim processes, when every one of them was measured (cgroup leaves), else undefined. */
+export function runShimCpuMs(exits: readonly Pick<ShimExit, 'cpuMs'>[]): number | undefined {
+  let sum = 0;
+  for (const exit of exits) {
+    if (exit.cpuMs === undefined) return undefined;
+    sum += exit.cpuMs;
+  }
+  return exits.length > 0 ? sum : undefined;
 }

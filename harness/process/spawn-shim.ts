@@ -289,7 +289,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
       }
     }
     untrack();
-    await options.cgroup?.remove();
+    const cpuMs = await options.cgroup?.remove();
     // Windows never reparents to init (its children keep naming the dead parent): nothing to look for there.
     const untied =
       !options.cgroup && !isWindows(platform) && pid !== undefined ? await untiedOrphans(table, pid, tracker) : [];
@@ -326,6 +326,7 @@ export function spawnShim(options: SpawnShimOptions): ShimProcess {
           }
         : {}),
       spawnMs,
+      ...(cpuMs === undefined ? {} : { cpuMs }),
       descendantsSeen: tracker?.seen() ?? [],
       descendantsLeft: left,
       descendantsKilled: [...descendantsKilled.values()],

@@ -2,6 +2,7 @@
 // requests, timeline). Built here for each way a run ends: judged, not attempted, or stopped by a harness fault.
 import type { MockServer } from '../mock/mock-server.js';
 import { requiredUnder } from '../mock/scenario/scenario-types.js';
+import { runShimCpuMs } from '../process/shim-process.js';
 import { runFinding } from '../rules/finding.js';
 import { notVerifiedLine, notVerifiedText } from '../rules/not-verified.js';
 import type { Finding } from '../rules/types.js';
@@ -86,6 +87,7 @@ export function judgedResult(run: JudgedRun): RunResult {
   const status = failed ? 'failed' : incomplete ? 'not-verified' : limited ? 'partial' : 'passed';
   const unverified = [...checked.notVerified, ...checked.limitations];
   const undecided = machineUndecided(checked.notVerified);
+  const shimCpuMs = runShimCpuMs(processes.map((executed) => executed.exit));
   return {
     ...baseResult(spec),
     ...(checked.dialectSeen ? { dialectSeen: checked.dialectSeen } : {}),
@@ -102,6 +104,7 @@ export function judgedResult(run: JudgedRun): RunResult {
     secrets: run.secrets,
     directories: run.directories,
     phases: clock.phases,
+    ...(shimCpuMs === undefined ? {} : { shimCpuMs }),
   };
 }
 

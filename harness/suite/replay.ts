@@ -129,5 +129,14 @@ export async function playRun(play: () => Promise<RunResult>, context: ReplayCon
   const attempts = all.map((result) => attemptOf(result, context));
   // Compared per repeat: the last attempt of each (an undecided attempt played again is not an outcome).
   const classes = new Set(rounds.map((round) => outcomeClass(attemptOf(round.at(-1)!, context))));
-  return { ...final, attempts, ...(classes.size > 1 ? { status: 'flaky' as const } : {}) };
+  // The shims' CPU of every attempt (the bench sets the harness's CPU against it).
+  const shimCpuMs = all.every((result) => result.shimCpuMs !== undefined)
+    ? all.reduce((sum, result) => sum + result.shimCpuMs!, 0)
+    : undefined;
+  return {
+    ...final,
+    attempts,
+    ...(shimCpuMs === undefined ? {} : { shimCpuMs }),
+    ...(classes.size > 1 ? { status: 'flaky' as const } : {}),
+  };
 }

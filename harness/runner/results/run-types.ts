@@ -169,6 +169,12 @@ export interface RunResult {
   startFailure?: string;
   /** Where the run's wall time went. */
   phases?: RunPhases;
+  /**
+   * CPU ms of the run's shim processes and everything they started (their cgroup leaves), where every one of
+   * them had a leaf with cpu.stat (over every attempt of a run played more than once): what the bench sets the
+   * harness's own CPU against.
+   */
+  shimCpuMs?: number;
   /** Credential-like values of the run's environment, for redaction (removed once the run is redacted). */
   secrets?: string[];
   /** The run's workspace and HOME (removed after the run unless kept): what normalisation replaces. */
