@@ -1,7 +1,7 @@
 // The acceptance test: the bundled reference shim passes the representative matrix (R12) — every
 // scenario once per provider id with the defaults, plus the fixed sample of other invocations, profiles,
-// dialects and seeded re-chunkings — with exit code 0. Runs with the default --jobs (six per core), as
-// `npx yume-conformance` does, interrupt runs included.
+// dialects and seeded re-chunkings — with exit code 0. Runs at the default width (the cores, growing while the
+// machine has room), as `npx yume-conformance` does, interrupt runs included.
 import { describe, expect, it } from 'vitest';
 import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
 
