@@ -63,6 +63,38 @@ describe.runIf(linuxRoot)('double fork into a new session with an empty environm
     expect(existsSync(suiteCgroup.directory)).toBe(false);
   });
 
+  it('a leaf tells the CPU its processes used, a kept leaf only what its new run added', async () => {
+    const suiteCgroup = (SuiteCgroup.create('linux', {}) as { cgroup: SuiteCgroup }).cgroup;
+    const spin = async (leaf: ReturnType<SuiteCgroup['leaf']> & object, millions: number) => {
+      const child = spawn(
+        '/bin/sh',
+        [
+          '-c',
+          'echo $$ > "$0/cgroup.procs" && exec "$@"',
+          leaf.path,
+          process.execPath,
+          '-e',
+          `let x = 0; for (let i = 0; i < ${millions} * 1e6; i++) x += i; if (x < 0) console.log(x);`,
+        ],
+        { stdio: 'ignore' },
+      );
+      await new Promise((resolve) => child.on('exit', resolve));
+      return leaf.remove();
+    };
+    try {
+      const leaf = suiteCgroup.leaf()!;
+      const first = await spin(leaf, 30);
+      // A fixed amount of work (about half a second of a core here, however loaded the machine), not a wall time.
+      expect(first).toBeGreaterThan(100);
+      expect(first).toBeLessThan(20_000);
+      const again = suiteCgroup.leaf()!;
+      expect(again.path).toBe(leaf.path);
+      expect(await again.remove()).toBeLessThan(first! / 2);
+    } finally {
+      suiteCgroup.close();
+    }
+  });
+
   it('cgroup v2 (this machine can make one, so the test must run): found, reported and ended', async () => {
     const created = SuiteCgroup.create('linux', {});
     expect(created.mechanism, 'detail' in created ? created.detail : '').toBe('cgroup-v2');
