@@ -9,7 +9,7 @@ import { randomHex } from '../output/ids.js';
 import { CappedOutput } from './output-cap.js';
 import { killTree } from './process-tree.js';
 import { optionalInteger, requireString, type Tool, type ToolOutcome } from './types.js';
-import { releaseGuard, watchedSpawn } from './watchdog.js';
+import { markedEnv, ToolWatchdog } from './watchdog.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -55,24 +55,23 @@ export const bashTool: Tool = {
       const output = new CappedOutput();
       let ending: string | undefined;
       let settled = false;
-      const watched = watchedSpawn('bash', ['-c', command], { env: context.env, marker, platform: process.platform });
-      const child = spawn(watched.file, watched.args, {
+      // The watcher first: until it learns the command's group, it finds the command by its run marker (Linux).
+      const watchdog = ToolWatchdog.start(spawn, { env: context.env, marker, platform: process.platform });
+      const child = spawn('bash', ['-c', command], {
         cwd: context.cwd,
-        env: watched.env,
+        env: markedEnv(context.env, marker),
         detached: process.platform !== 'win32',
-        stdio: watched.guarded ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', 'pipe', 'pipe'],
         windowsHide: true,
       });
-      // Piped above (the fourth entry only makes the tuple's type loose).
-      const stdout = child.stdout!;
-      const stderr = child.stderr!;
+      watchdog.watch(child.pid);
+      const { stdout, stderr } = child;
       stdout.on('data', (chunk: Buffer) => output.push(chunk));
       stderr.on('data', (chunk: Buffer) => output.push(chunk));
 
       const stop = (reason: string): void => {
         ending ??= reason;
-        killTree(child.pid, marker);
-        releaseGuard(child);
+        killTree(child.pid, marker); // its exit then ends the watcher, below
       };
       const timer = setTimeout(
         () => stop(`[timed out after ${timeoutMs} ms; the command and its children were killed]`),
@@ -82,11 +81,13 @@ export const bashTool: Tool = {
       context.signal.addEventListener('abort', onAbort, { once: true });
       if (context.signal.aborted) onAbort();
 
-      const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error): void => {
+      // The command is finished once its watcher is gone too: none outlives its tool while the shim lives.
+      const finish = async (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error): Promise<void> => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         context.signal.removeEventListener('abort', onAbort);
+        await watchdog.stop();
         let text = context.redactor.redact(output.text());
         if (spawnError) text = `Could not run bash: ${spawnError.message}`;
         const notes: string[] = [];
@@ -97,20 +98,16 @@ export const bashTool: Tool = {
         resolve({ content: content || '(no output)', isError: Boolean(spawnError || ending || code !== 0 || signal) });
       };
 
-      child.on('error', (error) => {
-        releaseGuard(child);
-        finish(null, null, error);
-      });
+      child.on('error', (error) => void finish(null, null, error));
       child.on('exit', (code, signal) => {
         // Background children of the command die with it; give the pipes a moment to drain first.
         const streamsClosed = Promise.all([onceClosed(stdout), onceClosed(stderr)]);
         const grace = new Promise((done) => setTimeout(done, PIPE_GRACE_MS));
         void Promise.race([streamsClosed, grace]).then(() => {
           killTree(child.pid, marker);
-          releaseGuard(child);
           stdout.destroy();
           stderr.destroy();
-          finish(code, signal);
+          void finish(code, signal);
         });
       });
     });

@@ -1,5 +1,6 @@
 // Bash: output and exit codes, timeout, output cap, and the whole process tree ended on interrupt and when the
 // command returns (R6), including a child that moved to its own session.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -125,6 +126,22 @@ describe('Bash', () => {
     expect(result).toEqual({ isError: false, content: 'done' });
     const pid = Number(readFileSync(path.join(box.cwd, 'bg.pid'), 'utf8'));
     expect(await waitFor(() => !alive(pid))).toBe(true);
+  });
+
+  it.runIf(process.platform !== 'win32')('leaves no watcher of the command once the call has returned', async () => {
+    // The command lists its own watcher (the process named yume-tool-watchdog with the command's run marker).
+    const watcherLine = `ps -A -o ppid=,pgid=,args= | grep -F "$YUME_SHIM_TOOL_RUN" | grep -E '^ *[0-9]+ +[0-9]+ yume-tool-watchdog '`;
+    const result = await registry.run('Bash', { command: `${watcherLine}; echo "$YUME_SHIM_TOOL_RUN"` }, box.context());
+    expect(result.isError).toBe(false);
+    const [watcher = '', marker = ''] = result.content.split('\n');
+    const [ppid, pgid] = watcher.trim().split(/\s+/).map(Number);
+    expect(ppid).toBe(process.pid); // the shim's own child while the command ran, never an orphan
+    expect(pgid).not.toBe(process.pid);
+    expect(marker).toMatch(new RegExp(`^${process.pid}-`));
+    const left = execFileSync('ps', ['-A', '-o', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes(marker) && /^ *\d+ yume-tool-watchdog /.test(line));
+    expect(left).toEqual([]);
   });
 
   it.runIf(process.platform === 'linux')('finds processes by their run marker', () => {

@@ -1,11 +1,20 @@
-// A tool started under its watchdog runs as if started directly (pid, group, output, exit status), and dies
-// when the process that started it dies, SIGKILL included (R6, R14), with the children that left its group.
+// A tool's watcher is its starter's own child, in a group of its own, without the tool's command line; it ends
+// the tool's group, and the children that left it, when the starter dies (SIGKILL included, R6, R14); and the
+// starter's stop() ends it, so that none outlives its tool while the starter lives.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GUARD_FD, releaseGuard, watchedSpawn } from '../../reference-shim/tools/watchdog.js';
+import { killTree } from '../../reference-shim/tools/process-tree.js';
+import {
+  GUARD_FD,
+  groupLine,
+  markedEnv,
+  ToolWatchdog,
+  WATCHER_NAME,
+  watcherCommand,
+} from '../../reference-shim/tools/watchdog.js';
 
 const posix = process.platform !== 'win32';
 let dir: string;
@@ -38,76 +47,58 @@ async function waitFor(check: () => boolean, ms = 5000): Promise<boolean> {
   return check();
 }
 
+/** Every process whose command line names the marker: pid, parent, group and command line. */
+function processesOf(marker: string): { pid: number; ppid: number; pgid: number; args: string }[] {
+  return execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(marker))
+    .map((line) => {
+      const [pid, ppid, pgid, ...args] = line.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), args: args.join(' ') };
+    })
+    .filter((info) => !info.args.startsWith('ps '));
+}
+
 const readPid = (name: string) => Number(readFileSync(path.join(dir, name), 'utf8'));
-const bash = (command: string) =>
-  watchedSpawn('bash', ['-c', command], { env: process.env, marker: 'm-test', platform: process.platform });
 
-describe.runIf(posix)('a tool under its watchdog', () => {
-  it('keeps its pid as the group leader, its output, its exit status and its run marker', async () => {
-    const watched = bash('echo "$$ $(ps -o pgid= -p $$) $YUME_SHIM_TOOL_RUN"; echo oops >&2; exit 7');
-    expect(watched.guarded).toBe(true);
-    const child = spawn(watched.file, watched.args, {
-      env: watched.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk) => (stdout += chunk));
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const code = await new Promise((resolve) => child.on('exit', resolve));
-    releaseGuard(child);
-    await new Promise((resolve) => child.on('close', resolve));
-    const [pid, group, marker] = stdout.trim().split(/\s+/);
-    expect(Number(pid)).toBe(child.pid);
-    expect(Number(group)).toBe(child.pid);
-    expect(marker).toBe('m-test');
-    expect(stderr).toBe('oops\n');
-    expect(code).toBe(7);
+describe.runIf(posix)("a tool's watchdog", () => {
+  it("runs as its starter's child in its own group, named yume-tool-watchdog, and stop() ends it", async () => {
+    const marker = `m-${process.pid}-stop`;
+    const watchdog = ToolWatchdog.start(spawn, { env: process.env, marker, platform: process.platform });
+    const tool = spawn('sleep', ['30'], { env: markedEnv(process.env, marker), detached: true, stdio: 'ignore' });
+    watchdog.watch(tool.pid);
+    expect(await waitFor(() => processesOf(marker).length === 1)).toBe(true);
+    const [watcher] = processesOf(marker);
+    expect(watcher?.ppid).toBe(process.pid);
+    expect(watcher?.pgid).toBe(watcher?.pid);
+    expect(watcher?.args.startsWith(WATCHER_NAME)).toBe(true);
+    expect(watcher?.args).not.toContain('sleep');
+    killTree(tool.pid, marker);
+    await watchdog.stop();
+    // Gone the moment stop() returns (reaped, not even a zombie), and it had not ended anything itself.
+    expect(processesOf(marker)).toEqual([]);
+    expect(alive(watcher!.pid)).toBe(false);
   });
 
-  it.runIf(process.platform === 'linux')("hides the tool's command line from the watcher", async () => {
-    const watched = bash('sleep 30');
-    const child = spawn(watched.file, watched.args, {
-      env: watched.env,
-      detached: true,
-      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-    });
-    // The watcher is the process of the tool's group that is not the tool.
-    const others = () =>
-      execFileSync('ps', ['-o', 'pid=,args=', '-g', String(child.pid)], { encoding: 'utf8' })
-        .trim()
-        .split('\n')
-        .filter((line) => Number(line.trim().split(/\s+/)[0]) !== child.pid);
-    expect(await waitFor(() => existsSync(`/proc/${child.pid}`))).toBe(true);
-    let lines: string[] = [];
-    for (let attempt = 0; attempt < 40 && !lines.some((line) => line.includes('yume-tool-watchdog')); attempt += 1) {
-      lines = others();
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    expect(lines.join('\n')).toContain('yume-tool-watchdog');
-    expect(lines.join('\n')).not.toContain('sleep 30');
-    releaseGuard(child);
-    expect(await waitFor(() => !alive(child.pid!))).toBe(true);
+  it('leaves the tool alone while its starter lives', async () => {
+    const marker = `m-${process.pid}-alive`;
+    const watchdog = ToolWatchdog.start(spawn, { env: process.env, marker, platform: process.platform });
+    const tool = spawn('sleep', ['30'], { env: markedEnv(process.env, marker), detached: true, stdio: 'ignore' });
+    watchdog.watch(tool.pid);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(alive(tool.pid!)).toBe(true);
+    await watchdog.stop(); // killed with SIGKILL: it ends nothing on its way out
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(alive(tool.pid!)).toBe(true);
+    killTree(tool.pid, marker);
+    expect(await waitFor(() => !alive(tool.pid!))).toBe(true);
   });
 
-  it('dies, with its group and (Linux) a child in its own session, when its starter is killed with SIGKILL', async () => {
+  it('ends the tool, its group and (Linux) a child in its own session when its starter is killed with SIGKILL', async () => {
+    const marker = `m-${process.pid}-sigkill`;
     const ownSession = process.platform === 'linux' ? 'setsid sleep 30 & echo $! > escaped.pid; ' : '';
-    const watched = bash(`${ownSession}sleep 30 & echo $! > child.pid; echo $$ > tool.pid; wait`);
-    // The starter is a plain Node process that holds the guard, as the shim does; the test kills it.
-    const starter = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const { spawn } = require('node:child_process');
-         const [file, args, env] = JSON.parse(process.argv[1]);
-         spawn(file, args, { env, cwd: process.argv[2], detached: true, stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
-         setInterval(() => {}, 1000);`,
-        JSON.stringify([watched.file, watched.args, watched.env]),
-        dir,
-      ],
-      { stdio: 'ignore' },
-    );
+    const command = `${ownSession}sleep 30 & echo $! > child.pid; echo $$ > tool.pid; wait`;
+    const starter = startStarter(marker, command, { announce: true });
     const files = ['tool.pid', 'child.pid', ...(ownSession ? ['escaped.pid'] : [])];
     expect(await waitFor(() => files.every((name) => existsSync(path.join(dir, name))))).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 50)); // the pid files are written before they are read
@@ -118,18 +109,67 @@ describe.runIf(posix)('a tool under its watchdog', () => {
     expect(pids.every(alive)).toBe(true);
     starter.kill('SIGKILL');
     expect(await waitFor(() => pids.every((pid) => !alive(pid)))).toBe(true);
+    expect(await waitFor(() => processesOf(marker).length === 0)).toBe(true); // the watcher exited too
   });
+
+  it.runIf(process.platform === 'linux')(
+    'ends the tool by its run marker when its starter dies before naming its group',
+    async () => {
+      const marker = `m-${process.pid}-unnamed`;
+      const starter = startStarter(marker, 'echo $$ > tool.pid; sleep 30', { announce: false });
+      expect(await waitFor(() => existsSync(path.join(dir, 'tool.pid')))).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const tool = readPid('tool.pid');
+      expect(alive(tool)).toBe(true);
+      starter.kill('SIGKILL');
+      expect(await waitFor(() => !alive(tool))).toBe(true);
+    },
+  );
 });
 
+/**
+ * A plain Node process that starts the watcher and then the tool as the shim does, holds the guard, and
+ * names the tool's group to the watcher when `announce`; the test kills it.
+ */
+function startStarter(marker: string, command: string, { announce }: { announce: boolean }) {
+  const watcher = watcherCommand({ env: process.env, marker });
+  return spawn(
+    process.execPath,
+    [
+      '-e',
+      `const { spawn } = require('node:child_process');
+       const [watcher, toolEnv, command, line, announce, guardFd] = JSON.parse(process.argv[1]);
+       const guarded = spawn(watcher.file, watcher.args, {
+         argv0: watcher.argv0, env: watcher.env, detached: true, stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+       });
+       const tool = spawn('bash', ['-c', command], { env: toolEnv, detached: true, stdio: 'ignore' });
+       if (announce) guarded.stdio[guardFd].write(line.replace('PID', String(tool.pid)));
+       setInterval(() => {}, 1000);`,
+      JSON.stringify([
+        watcher,
+        markedEnv(process.env, marker),
+        command,
+        groupLine(0).replace('0', 'PID'),
+        announce,
+        GUARD_FD,
+      ]),
+    ],
+    { cwd: dir, stdio: 'ignore' },
+  );
+}
+
 describe('on Windows', () => {
-  it('starts the tool as it is, with its run marker (no process groups to watch)', () => {
-    const watched = watchedSpawn('bash.exe', ['-c', 'x'], { env: { A: '1' }, marker: 'm', platform: 'win32' });
-    expect(watched).toEqual({
-      file: 'bash.exe',
-      args: ['-c', 'x'],
-      env: { A: '1', YUME_SHIM_TOOL_RUN: 'm' },
-      guarded: false,
-    });
-    expect(GUARD_FD).toBe(3);
+  it('has no watcher (no process groups to watch): stop() and killNow() do nothing', async () => {
+    const spawned: string[] = [];
+    const fakeSpawn = ((file: string) => {
+      spawned.push(file);
+      throw new Error('must not spawn');
+    }) as unknown as typeof spawn;
+    const watchdog = ToolWatchdog.start(fakeSpawn, { env: {}, marker: 'm', platform: 'win32' });
+    watchdog.watch(123);
+    watchdog.killNow();
+    await watchdog.stop();
+    expect(spawned).toEqual([]);
+    expect(markedEnv({ A: '1' }, 'm')).toEqual({ A: '1', YUME_SHIM_TOOL_RUN: 'm' });
   });
 });

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { cmdInvocation, UnquotableArgumentError } from '../../../common/windows-command-line.js';
 import type { InterruptSignal } from '../../tools/interrupt.js';
 import { killTree } from '../../tools/process-tree.js';
-import { releaseGuard, watchedSpawn } from '../../tools/watchdog.js';
+import { markedEnv, ToolWatchdog } from '../../tools/watchdog.js';
 import type { LocatedBinary } from './binary.js';
 
 export interface CliRunOptions {
@@ -72,11 +72,13 @@ export async function runCli(options: CliRunOptions): Promise<CliExit> {
     let timedOut = false;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
-    const killAll = () => {
-      killTree(child?.pid, marker);
-      releaseGuard(child);
+    // The watcher first: until it learns the CLI's group, it finds the CLI by its run marker (Linux).
+    const watchdog = ToolWatchdog.start(spawn, { env: options.env, marker, platform });
+    const killAll = () => killTree(child?.pid, marker);
+    const onProcessExit = () => {
+      killAll();
+      watchdog.killNow();
     };
-    const onProcessExit = () => killAll();
 
     const finish = (exit: Omit<CliExit, 'stderrTail' | 'interrupted' | 'timedOut'>) => {
       if (settled) return;
@@ -85,16 +87,15 @@ export async function runCli(options: CliRunOptions): Promise<CliExit> {
       options.signal.removeEventListener('abort', onAbort);
       process.removeListener('exit', onProcessExit);
       if (platform !== 'win32') killAll(); // leftovers of the group (background commands the CLI started)
-      resolve({ ...exit, stderrTail, interrupted, timedOut });
+      // The CLI is finished once its watcher is gone too: none outlives its tool while the shim lives.
+      void watchdog.stop().then(() => resolve({ ...exit, stderrTail, interrupted, timedOut }));
     };
 
     try {
-      const watched = watchedSpawn(file, args, { env: options.env, marker, platform });
-      const stdin = options.stdinText === undefined ? 'ignore' : 'pipe';
-      child = spawn(watched.file, watched.args, {
+      child = spawn(file, args, {
         cwd: options.cwd,
-        env: watched.env,
-        stdio: watched.guarded ? [stdin, 'pipe', 'pipe', 'pipe'] : [stdin, 'pipe', 'pipe'],
+        env: markedEnv(options.env, marker),
+        stdio: [options.stdinText === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         detached: platform !== 'win32',
         windowsVerbatimArguments: verbatim,
         windowsHide: true,
@@ -103,6 +104,7 @@ export async function runCli(options: CliRunOptions): Promise<CliExit> {
       finish({ code: null, signal: null, spawnError: error as NodeJS.ErrnoException });
       return;
     }
+    watchdog.watch(child.pid);
     process.on('exit', onProcessExit);
 
     child.on('error', (error: NodeJS.ErrnoException) => finish({ code: null, signal: null, spawnError: error }));
@@ -143,20 +145,8 @@ export async function runCli(options: CliRunOptions): Promise<CliExit> {
     });
 
     let exitStatus: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    // 'close' also waits for the guard pipe, which only the shim closes: once the CLI exited and its output
-    // ended, close it (the watcher then ends what is left of the group, as finish() would).
-    let outputsOpen = 2;
-    const releaseWhenDone = () => {
-      if (exitStatus && outputsOpen === 0) releaseGuard(child);
-    };
-    for (const stream of [child.stdout!, child.stderr!])
-      stream.once('close', () => {
-        outputsOpen -= 1;
-        releaseWhenDone();
-      });
     child.on('exit', (code, signal) => {
       exitStatus = { code, signal };
-      releaseWhenDone();
       // A descendant holding stdout would keep 'close' from firing: end it after a grace period.
       timers.push(
         setTimeout(() => {
