@@ -45,147 +45,191 @@ const STDERR_TAIL_BYTES = 8 * 1024;
 /** After the CLI exits, how long a descendant may keep its stdout open before it is killed. */
 const STDIO_GRACE_MS = 1000;
 
+type Spawn = typeof import('node:child_process').spawn;
+type ExitStatus = Omit<CliExit, 'stderrTail' | 'interrupted' | 'timedOut'>;
+
 export async function runCli(options: CliRunOptions): Promise<CliExit> {
   // Loaded here, not at the top: the shim is one bundle, and REST-provider runs should not pay for these.
   const [{ spawn }, { randomUUID }] = await Promise.all([import('node:child_process'), import('node:crypto')]);
   const platform = options.platform ?? process.platform;
-  const marker = randomUUID();
-  let file = options.binary.file;
-  let args = [...options.args];
-  let verbatim = false;
-  if (platform === 'win32' && options.binary.batch) {
-    try {
-      ({ file, args } = cmdInvocation(options.binary.file, args, options.env.ComSpec ?? options.env.COMSPEC));
-    } catch (error) {
-      // An argument cmd.exe cannot carry: the CLI cannot be started this way, which the caller reports
-      // like any other start failure (the error's code and one-line message).
-      if (!(error instanceof UnquotableArgumentError)) throw error;
-      return { code: null, signal: null, spawnError: error, stderrTail: '', interrupted: false, timedOut: false };
-    }
-    verbatim = true;
+  let invocation: CliInvocation;
+  try {
+    invocation = cliInvocation(options, platform);
+  } catch (error) {
+    // An argument cmd.exe cannot carry: the CLI cannot be started this way, which the caller reports
+    // like any other start failure (the error's code and one-line message).
+    if (!(error instanceof UnquotableArgumentError)) throw error;
+    return { code: null, signal: null, spawnError: error, stderrTail: '', interrupted: false, timedOut: false };
   }
+  return new Promise((resolve) => new CliProcess(options, platform, randomUUID(), resolve).start(spawn, invocation));
+}
 
-  return new Promise((resolve) => {
-    let child: ChildProcess;
-    let stderrTail = '';
-    let interrupted = false;
-    let timedOut = false;
-    let settled = false;
-    const timers: NodeJS.Timeout[] = [];
+interface CliInvocation {
+  file: string;
+  args: string[];
+  /** Windows: the command line is already quoted for cmd.exe. */
+  verbatim: boolean;
+}
+
+/** The program and arguments to start: a batch file on Windows goes through cmd.exe (throws what it cannot carry). */
+function cliInvocation(options: CliRunOptions, platform: NodeJS.Platform): CliInvocation {
+  if (platform !== 'win32' || !options.binary.batch)
+    return { file: options.binary.file, args: [...options.args], verbatim: false };
+  const comSpec = options.env.ComSpec ?? options.env.COMSPEC;
+  return { ...cmdInvocation(options.binary.file, [...options.args], comSpec), verbatim: true };
+}
+
+/** One started CLI: its outputs, its interrupt, its timeout, and its end (with its whole tree and watcher). */
+class CliProcess {
+  private child: ChildProcess | undefined;
+  private stderrTail = '';
+  private interrupted = false;
+  private timedOut = false;
+  private settled = false;
+  private exitStatus: ExitStatus | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private watchdog: ToolWatchdog | undefined;
+  private readonly onAbort = () => this.interrupt();
+  private readonly onProcessExit = () => {
+    this.killAll();
+    this.watchdog?.killNow();
+  };
+
+  constructor(
+    private readonly options: CliRunOptions,
+    private readonly platform: NodeJS.Platform,
+    private readonly marker: string,
+    private readonly resolve: (exit: CliExit) => void,
+  ) {}
+
+  start(spawn: Spawn, invocation: CliInvocation): void {
+    const { options, platform } = this;
     // The watcher first: until it learns the CLI's group, it finds the CLI by its run marker (Linux).
-    const watchdog = ToolWatchdog.start(spawn, { env: options.env, marker, platform });
-    const killAll = () => killTree(child?.pid, marker);
-    const onProcessExit = () => {
-      killAll();
-      watchdog.killNow();
-    };
-
-    const finish = (exit: Omit<CliExit, 'stderrTail' | 'interrupted' | 'timedOut'>) => {
-      if (settled) return;
-      settled = true;
-      for (const timer of timers) clearTimeout(timer);
-      options.signal.removeEventListener('abort', onAbort);
-      process.removeListener('exit', onProcessExit);
-      if (platform !== 'win32') killAll(); // leftovers of the group (background commands the CLI started)
-      // The CLI is finished once its watcher is gone too: none outlives its tool while the shim lives.
-      void watchdog.stop().then(() => resolve({ ...exit, stderrTail, interrupted, timedOut }));
-    };
-
+    this.watchdog = ToolWatchdog.start(spawn, { env: options.env, marker: this.marker, platform });
+    let child: ChildProcess;
     try {
-      child = spawn(file, args, {
+      child = spawn(invocation.file, invocation.args, {
         cwd: options.cwd,
-        env: markedEnv(options.env, marker),
+        env: markedEnv(options.env, this.marker),
         stdio: [options.stdinText === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         detached: platform !== 'win32',
-        windowsVerbatimArguments: verbatim,
+        windowsVerbatimArguments: invocation.verbatim,
         windowsHide: true,
       });
     } catch (error) {
-      finish({ code: null, signal: null, spawnError: error as NodeJS.ErrnoException });
+      this.finish({ code: null, signal: null, spawnError: error as NodeJS.ErrnoException });
       return;
     }
-    watchdog.watch(child.pid);
-    process.on('exit', onProcessExit);
-
-    child.on('error', (error: NodeJS.ErrnoException) => finish({ code: null, signal: null, spawnError: error }));
+    this.child = child;
+    this.watchdog.watch(child.pid);
+    process.on('exit', this.onProcessExit);
+    child.on('error', (error: NodeJS.ErrnoException) => this.finish({ code: null, signal: null, spawnError: error }));
     if (options.stdinText !== undefined && child.stdin) {
       child.stdin.on('error', () => undefined); // the CLI may exit before reading it
       child.stdin.end(options.stdinText);
     }
-
-    let pending = '';
-    const flushLine = (line: string) => {
-      const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-      if (text.trim() === '') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        options.onOtherLine?.(text);
-        return;
-      }
-      if (value && typeof value === 'object' && !Array.isArray(value))
-        options.onEvent(value as Record<string, unknown>);
-      else options.onOtherLine?.(text);
+    this.readOutputs(child);
+    this.followExit(child);
+    if (options.signal.aborted) this.interrupt();
+    else options.signal.addEventListener('abort', this.onAbort);
+    const timeout = () => {
+      this.timedOut = true;
+      this.killAll();
     };
+    this.timers.push(setTimeout(timeout, options.timeoutMs ?? 30 * 60 * 1000));
+  }
+
+  /** Stdout as JSON lines (the last one flushed on 'close'), stderr kept as a tail and passed on. */
+  private readOutputs(child: ChildProcess): void {
+    const lines = new LineSplitter((line) => handleLine(line, this.options));
     child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
-      pending += chunk;
-      let newline = pending.indexOf('\n');
-      while (newline >= 0) {
-        flushLine(pending.slice(0, newline));
-        pending = pending.slice(newline + 1);
-        newline = pending.indexOf('\n');
-      }
-    });
+    child.stdout!.on('data', (chunk: string) => lines.push(chunk));
+    child.on('close', () => lines.end());
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
-      stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
-      options.onStderr?.(chunk);
+      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+      this.options.onStderr?.(chunk);
     });
+  }
 
-    let exitStatus: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private followExit(child: ChildProcess): void {
     child.on('exit', (code, signal) => {
-      exitStatus = { code, signal };
+      this.exitStatus = { code, signal };
       // A descendant holding stdout would keep 'close' from firing: end it after a grace period.
-      timers.push(
-        setTimeout(() => {
-          killAll();
-          child.stdout?.destroy();
-          child.stderr?.destroy();
-        }, STDIO_GRACE_MS),
-      );
+      const cut = () => {
+        this.killAll();
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      };
+      this.timers.push(setTimeout(cut, STDIO_GRACE_MS));
     });
-    child.on('close', (code, signal) => {
-      if (pending) flushLine(pending);
-      pending = '';
-      finish(exitStatus ?? { code, signal });
-    });
+    child.on('close', (code, signal) => this.finish(this.exitStatus ?? { code, signal }));
+  }
 
-    function onAbort(): void {
-      if (settled || interrupted) return;
-      interrupted = true;
-      if (platform === 'win32') killAll();
-      else {
-        try {
-          process.kill(-child.pid!, 'SIGINT'); // the whole group: the CLI's worker processes and tools
-        } catch {
-          // already gone
-        }
+  private interrupt(): void {
+    if (this.settled || this.interrupted) return;
+    this.interrupted = true;
+    if (this.platform === 'win32') this.killAll();
+    else {
+      try {
+        process.kill(-this.child!.pid!, 'SIGINT'); // the whole group: the CLI's worker processes and tools
+      } catch {
+        // already gone
       }
-      timers.push(setTimeout(killAll, options.interruptGraceMs ?? 1000));
     }
-    if (options.signal.aborted) onAbort();
-    else options.signal.addEventListener('abort', onAbort);
+    this.timers.push(setTimeout(() => this.killAll(), this.options.interruptGraceMs ?? 1000));
+  }
 
-    timers.push(
-      setTimeout(
-        () => {
-          timedOut = true;
-          killAll();
-        },
-        options.timeoutMs ?? 30 * 60 * 1000,
-      ),
-    );
-  });
+  private killAll(): void {
+    killTree(this.child?.pid, this.marker);
+  }
+
+  private finish(exit: ExitStatus): void {
+    if (this.settled) return;
+    this.settled = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.options.signal.removeEventListener('abort', this.onAbort);
+    process.removeListener('exit', this.onProcessExit);
+    if (this.platform !== 'win32') this.killAll(); // leftovers of the group (background commands the CLI started)
+    const { stderrTail, interrupted, timedOut } = this;
+    // The CLI is finished once its watcher is gone too: none outlives its tool while the shim lives.
+    void this.watchdog?.stop().then(() => this.resolve({ ...exit, stderrTail, interrupted, timedOut }));
+  }
+}
+
+/** Splits a text stream into lines (a final line without a newline comes out on end()). */
+class LineSplitter {
+  private pending = '';
+
+  constructor(private readonly onLine: (line: string) => void) {}
+
+  push(chunk: string): void {
+    this.pending += chunk;
+    let newline = this.pending.indexOf('\n');
+    while (newline >= 0) {
+      this.onLine(this.pending.slice(0, newline));
+      this.pending = this.pending.slice(newline + 1);
+      newline = this.pending.indexOf('\n');
+    }
+  }
+
+  end(): void {
+    if (this.pending) this.onLine(this.pending);
+    this.pending = '';
+  }
+}
+
+/** One stdout line: a JSON object is an event; anything else (banners, warnings) another line. */
+function handleLine(line: string, options: Pick<CliRunOptions, 'onEvent' | 'onOtherLine'>): void {
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+  if (text.trim() === '') return;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    options.onOtherLine?.(text);
+    return;
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value)) options.onEvent(value as Record<string, unknown>);
+  else options.onOtherLine?.(text);
 }
