@@ -55,18 +55,36 @@ export class TurnRunner {
   }
 
   async run(prompt: string, signal: InterruptSignal): Promise<TurnEnd> {
-    const { emitter, provider, session } = this.options;
+    const { emitter, session } = this.options;
     const started = nowMs();
     if (!session.title) session.title = titleFrom(prompt);
     session.history.push({ role: 'user', content: prompt });
-    const usage = new TurnUsage();
-    const retriedErrors: string[] = [];
-    const stats = { apiMs: 0, modelCalls: 0 };
-    const state = { value: session.providerState };
+    const turn: TurnAccount = { usage: new TurnUsage(), retriedErrors: [], stats: { apiMs: 0, modelCalls: 0 } };
+    const outcome = await this.runProvider(prompt, signal, turn);
 
-    let outcome: LoopOutcome;
+    if (turn.usage.hasAny) session.usage = addUsage(session.usage, turn.usage.totals);
+    await this.save();
+
+    const resultUsage = turn.usage.forResult();
+    const base: ResultBase = {
+      durationMs: nowMs() - started,
+      durationApiMs: turn.stats.apiMs,
+      numTurns: turn.stats.modelCalls,
+      usage: resultUsage,
+      totalCostUsd: resultUsage && !resultUsage.estimated ? costUsd(this.options.model, turn.usage.totals) : undefined,
+    };
+    printEnding(emitter, outcome, { base, retriedErrors: turn.retriedErrors });
+    emitter.messageStop();
+    await emitter.flush();
+    return { isError: outcome.kind !== 'success', interrupted: outcome.kind === 'interrupted' };
+  }
+
+  /** The agent loop for a model provider; the whole turn for a provider that runs it (an official CLI). */
+  private async runProvider(prompt: string, signal: InterruptSignal, turn: TurnAccount): Promise<LoopOutcome> {
+    const { emitter, provider, session } = this.options;
+    const { usage, retriedErrors, stats } = turn;
     if (provider.kind === 'model') {
-      outcome = await runAgentLoop({
+      return runAgentLoop({
         provider,
         emitter,
         tools: this.options.tools,
@@ -83,85 +101,27 @@ export class TurnRunner {
         log: this.options.log,
         stats,
       });
-    } else {
-      outcome = await runProviderTurn({
-        provider,
-        emitter,
-        ids: this.ids,
-        prompt,
-        sessionId: session.id,
-        model: this.options.model,
-        cwd: session.cwd,
-        permissionMode: this.options.gate.mode,
-        history: session.history,
-        state,
-        usage,
-        retriedErrors,
-        signal,
-        log: this.options.log,
-        stats,
-      });
-      session.providerState = state.value;
     }
-
-    if (usage.hasAny) session.usage = addUsage(session.usage, usage.totals);
-    await this.save();
-
-    const totals = usage.totals;
-    const resultUsage = usage.forResult();
-    const base = {
-      durationMs: nowMs() - started,
-      durationApiMs: stats.apiMs,
-      numTurns: stats.modelCalls,
-      usage: resultUsage,
-      totalCostUsd: resultUsage && !resultUsage.estimated ? costUsd(this.options.model, totals) : undefined,
-    };
-    switch (outcome.kind) {
-      case 'success':
-        emitter.result({ ...base, isError: false, subtype: 'success', text: outcome.text, errors: retriedErrors });
-        break;
-      case 'interrupted':
-        emitter.interrupt();
-        emitter.result({
-          ...base,
-          isError: true,
-          subtype: 'cancelled',
-          text: 'Interrupted by the user.',
-          errors: retriedErrors,
-        });
-        break;
-      case 'max_turns': {
-        const message = `Stopped after ${outcome.limit} model calls without a final answer (max turns reached).`;
-        emitter.result({
-          ...base,
-          isError: true,
-          subtype: 'error_max_turns',
-          text: message,
-          errors: [...retriedErrors, message],
-        });
-        break;
-      }
-      case 'error': {
-        const { error } = outcome;
-        if (error.kind === 'auth' || error.kind === 'config') emitter.systemError(error.message);
-        else
-          emitter.error(
-            error.message,
-            error.details.code ?? (error.details.status ? String(error.details.status) : undefined),
-          );
-        emitter.result({
-          ...base,
-          isError: true,
-          subtype: 'error_during_execution',
-          text: error.message,
-          errors: [...retriedErrors, error.message],
-        });
-        break;
-      }
-    }
-    emitter.messageStop();
-    await emitter.flush();
-    return { isError: outcome.kind !== 'success', interrupted: outcome.kind === 'interrupted' };
+    const state = { value: session.providerState };
+    const outcome = await runProviderTurn({
+      provider,
+      emitter,
+      ids: this.ids,
+      prompt,
+      sessionId: session.id,
+      model: this.options.model,
+      cwd: session.cwd,
+      permissionMode: this.options.gate.mode,
+      history: session.history,
+      state,
+      usage,
+      retriedErrors,
+      signal,
+      log: this.options.log,
+      stats,
+    });
+    session.providerState = state.value;
+    return outcome;
   }
 
   private async save(): Promise<void> {
@@ -185,6 +145,69 @@ export class TurnRunner {
       await saveSession(session.file, file);
     } catch (error) {
       this.options.log(`could not save the session to ${session.file}: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** What one turn counts as it runs: usage, the errors it retried past, API time and model calls. */
+interface TurnAccount {
+  usage: TurnUsage;
+  retriedErrors: string[];
+  stats: { apiMs: number; modelCalls: number };
+}
+
+type ResultBase = Pick<
+  Parameters<Emitter['result']>[0],
+  'durationMs' | 'durationApiMs' | 'numTurns' | 'usage' | 'totalCostUsd'
+>;
+
+/** The turn's ending (R4–R6): a success result, or interrupt / system error / error, then an error result. */
+function printEnding(
+  emitter: Emitter,
+  outcome: LoopOutcome,
+  { base, retriedErrors }: { base: ResultBase; retriedErrors: string[] },
+): void {
+  switch (outcome.kind) {
+    case 'success':
+      emitter.result({ ...base, isError: false, subtype: 'success', text: outcome.text, errors: retriedErrors });
+      break;
+    case 'interrupted':
+      emitter.interrupt();
+      emitter.result({
+        ...base,
+        isError: true,
+        subtype: 'cancelled',
+        text: 'Interrupted by the user.',
+        errors: retriedErrors,
+      });
+      break;
+    case 'max_turns': {
+      const message = `Stopped after ${outcome.limit} model calls without a final answer (max turns reached).`;
+      emitter.result({
+        ...base,
+        isError: true,
+        subtype: 'error_max_turns',
+        text: message,
+        errors: [...retriedErrors, message],
+      });
+      break;
+    }
+    case 'error': {
+      const { error } = outcome;
+      if (error.kind === 'auth' || error.kind === 'config') emitter.systemError(error.message);
+      else
+        emitter.error(
+          error.message,
+          error.details.code ?? (error.details.status ? String(error.details.status) : undefined),
+        );
+      emitter.result({
+        ...base,
+        isError: true,
+        subtype: 'error_during_execution',
+        text: error.message,
+        errors: [...retriedErrors, error.message],
+      });
+      break;
     }
   }
 }
