@@ -3,10 +3,10 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { PermissionGate } from '../agent/permissions.js';
-import { startPersistent } from '../agent/persistent.js';
+import { type PersistentDeps, startPersistent } from '../agent/persistent.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { TurnRunner } from '../agent/turn-runner.js';
-import { createEmitter } from '../output/emitter.js';
+import { createEmitter, type Emitter } from '../output/emitter.js';
 import { SecretRedactor } from '../output/redact.js';
 import { StdoutSink } from '../output/stdout-sink.js';
 import { LineWriter } from '../output/writer.js';
@@ -66,6 +66,20 @@ function workingDirectory(options: ShimOptions): { cwd: string; realCwd: string 
   return { cwd, realCwd: realpathSync.native(cwd) };
 }
 
+interface Startup {
+  options: ShimOptions;
+  session: Awaited<ReturnType<typeof setUpSession>>;
+  dirs: { cwd: string; realCwd: string };
+  /** Spawn-per-turn: the turn's prompt (persistent mode reads its prompts from stdin frames). */
+  prompt: string | undefined;
+}
+
+interface ShimIo {
+  stdout: StdoutSink;
+  writer: LineWriter;
+  stderr: (message: string) => void;
+}
+
 export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<never> {
   const redactor = new SecretRedactor(env);
   const stdout = new StdoutSink();
@@ -73,58 +87,13 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const stderr = (message: string): void => {
     process.stderr.write(`yume-shim: ${redactor.redact(message)}\n`);
   };
-
-  let options: ShimOptions;
-  let session: Awaited<ReturnType<typeof setUpSession>>;
-  let dirs: { cwd: string; realCwd: string };
-  let prompt: string | undefined;
-  try {
-    const command = parseCommandLine(argv, env);
-    if (command.kind === 'help') {
-      stdout.write(HELP_TEXT);
-      return exit(writer, EXIT_OK);
-    }
-    if (command.kind === 'version') {
-      stdout.write(`yume-shim ${SHIM_VERSION}\n`);
-      return exit(writer, EXIT_OK);
-    }
-    options = command.options;
-    dirs = workingDirectory(options);
-    session = await setUpSession(options, dirs.cwd, stderr);
-    if (!options.persistent) {
-      prompt = options.prompt ?? (await readPromptFromStdin());
-      if (prompt === undefined || prompt.trim() === '') {
-        throw new ArgumentError(
-          'No prompt: pass --prompt <text>, pipe the prompt on stdin, or use --input-format stream-json.',
-        );
-      }
-    }
-  } catch (error) {
-    if (error instanceof ArgumentError || error instanceof HistoryFileError || error instanceof SessionFileError) {
-      return argumentError(writer, error.message);
-    }
-    throw error;
-  }
+  const { options, session, dirs, prompt } = await startUp(argv, env, { stdout, writer, stderr });
 
   const log = options.verbose ? stderr : () => undefined;
   const emitter = createEmitter(options.dialect, writer, { sessionId: () => session.id, model: options.model });
   const tools = ToolRegistry.available(env);
   const gate = new PermissionGate(options.permissionMode, options.persistent, log);
-  let provider: Provider | undefined;
-  let providerError: ProviderError | undefined;
-  try {
-    provider = await createProvider({
-      provider: options.provider,
-      model: options.model,
-      apiBase: options.apiBase,
-      env,
-      redactor,
-      log,
-    });
-  } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    providerError = error;
-  }
+  const { provider, providerError } = await openProvider(options, { env, redactor, log });
 
   emitter.init({
     sessionId: session.id,
@@ -136,21 +105,7 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
   });
   log(`session ${session.id} (${session.file}), provider ${options.provider}, model ${options.model}`);
 
-  if (!provider) {
-    const message = providerError?.message ?? 'no provider';
-    emitter.systemError(message);
-    emitter.result({
-      isError: true,
-      subtype: 'error_during_execution',
-      durationMs: 0,
-      durationApiMs: 0,
-      numTurns: 0,
-      text: message,
-      errors: [message],
-    });
-    emitter.messageStop();
-    return exit(writer, EXIT_ERROR);
-  }
+  if (!provider) return noProvider(emitter, writer, providerError?.message ?? 'no provider');
 
   const runner = new TurnRunner({
     emitter,
@@ -164,19 +119,102 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
     maxModelCalls: options.maxTurns,
     log,
   });
+  if (options.persistent) return runPersistent({ runner, emitter, gate, writer, log });
+  return runOneTurn(runner, emitter, { writer, prompt: prompt as string });
+}
 
-  if (options.persistent) {
-    const persistent = startPersistent({ runner, emitter, gate, input: process.stdin, log });
-    process.on('SIGINT', () => persistent.interrupt());
-    process.on('SIGTERM', () => {
-      persistent.terminate();
-      // A turn that does not wrap up after its abort must not keep a terminated process alive.
-      setTimeout(() => void exit(writer, EXIT_INTERRUPTED), INTERRUPT_WATCHDOG_MS).unref();
-    });
-    writer.onClose(() => persistent.terminate());
-    return exit(writer, await persistent.done);
+/**
+ * The command line, the working directory, the session and (spawn-per-turn) the prompt; help and version
+ * print and exit, and an argument error takes R2's path (exit 2).
+ */
+async function startUp(argv: readonly string[], env: NodeJS.ProcessEnv, io: ShimIo): Promise<Startup> {
+  const { stdout, writer, stderr } = io;
+  try {
+    const command = parseCommandLine(argv, env);
+    if (command.kind === 'help') {
+      stdout.write(HELP_TEXT);
+      return exit(writer, EXIT_OK);
+    }
+    if (command.kind === 'version') {
+      stdout.write(`yume-shim ${SHIM_VERSION}\n`);
+      return exit(writer, EXIT_OK);
+    }
+    const options = command.options;
+    const dirs = workingDirectory(options);
+    const session = await setUpSession(options, dirs.cwd, stderr);
+    let prompt: string | undefined;
+    if (!options.persistent) {
+      prompt = options.prompt ?? (await readPromptFromStdin());
+      if (prompt === undefined || prompt.trim() === '') {
+        throw new ArgumentError(
+          'No prompt: pass --prompt <text>, pipe the prompt on stdin, or use --input-format stream-json.',
+        );
+      }
+    }
+    return { options, session, dirs, prompt };
+  } catch (error) {
+    if (error instanceof ArgumentError || error instanceof HistoryFileError || error instanceof SessionFileError) {
+      return argumentError(writer, error.message);
+    }
+    throw error;
   }
+}
 
+/** The provider, or the ProviderError that says why there is none (reported after the init line). */
+async function openProvider(
+  options: ShimOptions,
+  context: { env: NodeJS.ProcessEnv; redactor: SecretRedactor; log: (message: string) => void },
+): Promise<{ provider?: Provider; providerError?: ProviderError }> {
+  try {
+    const provider = await createProvider({
+      provider: options.provider,
+      model: options.model,
+      apiBase: options.apiBase,
+      ...context,
+    });
+    return { provider };
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    return { providerError: error };
+  }
+}
+
+/** No provider to run the turn: a system error, an error result, exit 1. */
+function noProvider(emitter: Emitter, writer: LineWriter, message: string): Promise<never> {
+  emitter.systemError(message);
+  emitter.result({
+    isError: true,
+    subtype: 'error_during_execution',
+    durationMs: 0,
+    durationApiMs: 0,
+    numTurns: 0,
+    text: message,
+    errors: [message],
+  });
+  emitter.messageStop();
+  return exit(writer, EXIT_ERROR);
+}
+
+/** Persistent mode: SIGINT interrupts the turn (or ends an idle process), SIGTERM ends the process. */
+async function runPersistent(deps: Omit<PersistentDeps, 'input'> & { writer: LineWriter }): Promise<never> {
+  const { writer } = deps;
+  const persistent = startPersistent({ ...deps, input: process.stdin });
+  process.on('SIGINT', () => persistent.interrupt());
+  process.on('SIGTERM', () => {
+    persistent.terminate();
+    // A turn that does not wrap up after its abort must not keep a terminated process alive.
+    setTimeout(() => void exit(writer, EXIT_INTERRUPTED), INTERRUPT_WATCHDOG_MS).unref();
+  });
+  writer.onClose(() => persistent.terminate());
+  return exit(writer, await persistent.done);
+}
+
+/** Spawn-per-turn: one turn; the first SIGINT or SIGTERM interrupts it, a second one exits at once. */
+async function runOneTurn(
+  runner: TurnRunner,
+  emitter: Emitter,
+  { writer, prompt }: { writer: LineWriter; prompt: string },
+): Promise<never> {
   const controller = new Interrupter();
   let signals = 0;
   const onSignal = (): void => {
@@ -204,6 +242,6 @@ export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): 
   process.on('SIGTERM', onSignal);
   writer.onClose(() => controller.abort());
 
-  const end = await runner.run(prompt as string, controller.signal);
+  const end = await runner.run(prompt, controller.signal);
   return exit(writer, end.interrupted ? EXIT_INTERRUPTED : end.isError ? EXIT_ERROR : EXIT_OK);
 }
