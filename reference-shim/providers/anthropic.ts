@@ -89,75 +89,87 @@ export class AnthropicProvider extends HttpModelProvider<{ baseUrl: string; apiK
         'anthropic-version': ANTHROPIC_VERSION,
         ...(this.config.apiKey ? { 'x-api-key': this.config.apiKey } : {}),
       },
-      body: {
-        model: request.model,
-        max_tokens: MAX_TOKENS,
-        system: request.system,
-        messages: anthropicMessages(request.history),
-        tools: request.tools.map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          input_schema: tool.parameters,
-        })),
-        stream: true,
-      },
+      body: messagesBody(request),
       signal: request.signal,
     });
 
-    const blocks = new Map<number, Block>();
-    let stopReason: string | null | undefined;
+    const message = new MessageState();
     let stopped = false;
-    let input: AnthropicUsage = {};
-    let output: number | undefined;
     for await (const item of stream) {
       if (item.kind === 'stray' || !item.data.trim()) continue;
       const event = parseChunk(this.id, item.data) as AnthropicEvent;
       const type = event.type ?? item.event;
-      if (type === 'message_start') {
-        input = event.message?.usage ?? {};
-        if (typeof input.output_tokens === 'number') output = input.output_tokens;
-      } else if (type === 'content_block_start' && event.content_block) {
-        const block = event.content_block;
-        const index = event.index ?? blocks.size;
-        if (block.type === 'text') {
-          blocks.set(index, { kind: 'text', text: block.text ?? '' });
-          if (block.text) yield { type: 'text', text: block.text };
-        } else if (block.type === 'thinking') {
-          blocks.set(index, { kind: 'thinking', record: { text: block.thinking ?? '' } });
-        } else if (block.type === 'redacted_thinking') {
-          blocks.set(index, { kind: 'thinking', record: { text: '', redacted: block.data ?? '' } });
-        } else if (block.type === 'tool_use') {
-          blocks.set(index, { kind: 'tool', id: block.id ?? '', name: block.name ?? '', json: '' });
-        }
-      } else if (type === 'content_block_delta' && event.delta) {
-        const block = blocks.get(event.index ?? -1);
-        const delta = event.delta;
-        if (delta.type === 'text_delta' && block?.kind === 'text' && delta.text) {
-          block.text += delta.text;
-          yield { type: 'text', text: delta.text };
-        } else if (delta.type === 'thinking_delta' && block?.kind === 'thinking' && delta.thinking) {
-          block.record.text += delta.thinking;
-          yield { type: 'thinking', text: delta.thinking };
-        } else if (delta.type === 'signature_delta' && block?.kind === 'thinking') {
-          block.record.signature = (block.record.signature ?? '') + (delta.signature ?? '');
-        } else if (delta.type === 'input_json_delta' && block?.kind === 'tool') {
-          block.json += delta.partial_json ?? '';
-        }
-      } else if (type === 'message_delta') {
-        if (event.delta?.stop_reason) stopReason = event.delta.stop_reason;
-        // message_delta usage is cumulative; it may also restate the input side.
-        if (typeof event.usage?.output_tokens === 'number') output = event.usage.output_tokens;
-        if (typeof event.usage?.input_tokens === 'number') input = { ...input, ...event.usage };
-      } else if (type === 'message_stop') {
+      if (type === 'message_stop') {
         stopped = true;
         break;
-      } else if (type === 'error') {
-        throw streamError(this.id, event.error?.message ?? rawExcerpt(item.data), event.error?.type);
       }
+      if (type === 'error')
+        throw streamError(this.id, event.error?.message ?? rawExcerpt(item.data), event.error?.type);
+      const shown = message.apply(type, event);
+      if (shown) yield shown;
     }
     if (!stopped) throw cutOffError(this.id, 'before message_stop');
+    yield { type: 'done', message: message.final() };
+  }
+}
 
-    const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
+function messagesBody(request: ModelRequest): Record<string, unknown> {
+  return {
+    model: request.model,
+    max_tokens: MAX_TOKENS,
+    system: request.system,
+    messages: anthropicMessages(request.history),
+    tools: request.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters,
+    })),
+    stream: true,
+  };
+}
+
+/** One streamed message as its events build it: its content blocks by index, its stop reason and usage. */
+class MessageState {
+  private readonly blocks = new Map<number, Block>();
+  private stopReason: string | null | undefined;
+  private input: AnthropicUsage = {};
+  private output: number | undefined;
+
+  /** Takes one event in; returns the text or thinking it shows, if any. */
+  apply(type: string | undefined, event: AnthropicEvent): ModelStreamEvent | undefined {
+    if (type === 'message_start') {
+      this.input = event.message?.usage ?? {};
+      if (typeof this.input.output_tokens === 'number') this.output = this.input.output_tokens;
+    } else if (type === 'content_block_start' && event.content_block) {
+      return this.startBlock(event.index ?? this.blocks.size, event.content_block);
+    } else if (type === 'content_block_delta' && event.delta) {
+      return applyDelta(this.blocks.get(event.index ?? -1), event.delta);
+    } else if (type === 'message_delta') {
+      if (event.delta?.stop_reason) this.stopReason = event.delta.stop_reason;
+      // message_delta usage is cumulative; it may also restate the input side.
+      if (typeof event.usage?.output_tokens === 'number') this.output = event.usage.output_tokens;
+      if (typeof event.usage?.input_tokens === 'number') this.input = { ...this.input, ...event.usage };
+    }
+    return undefined;
+  }
+
+  private startBlock(index: number, block: NonNullable<AnthropicEvent['content_block']>): ModelStreamEvent | undefined {
+    if (block.type === 'text') {
+      this.blocks.set(index, { kind: 'text', text: block.text ?? '' });
+      if (block.text) return { type: 'text', text: block.text };
+    } else if (block.type === 'thinking') {
+      this.blocks.set(index, { kind: 'thinking', record: { text: block.thinking ?? '' } });
+    } else if (block.type === 'redacted_thinking') {
+      this.blocks.set(index, { kind: 'thinking', record: { text: '', redacted: block.data ?? '' } });
+    } else if (block.type === 'tool_use') {
+      this.blocks.set(index, { kind: 'tool', id: block.id ?? '', name: block.name ?? '', json: '' });
+    }
+    return undefined;
+  }
+
+  /** The whole message: its blocks in index order, its usage, and why it stopped. */
+  final(): Extract<ModelStreamEvent, { type: 'done' }>['message'] {
+    const ordered = [...this.blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
     const toolCalls: ModelToolCall[] = [];
     const thinking: ThinkingRecord[] = [];
     let text = '';
@@ -167,6 +179,7 @@ export class AnthropicProvider extends HttpModelProvider<{ baseUrl: string; apiK
       // An empty input_json stream means "no arguments".
       else toolCalls.push({ id: block.id || undefined, name: block.name, argumentsText: block.json || '{}' });
     }
+    const { input, output } = this;
     const usage: TokenUsage | undefined =
       typeof input.input_tokens === 'number' || output !== undefined
         ? {
@@ -176,15 +189,33 @@ export class AnthropicProvider extends HttpModelProvider<{ baseUrl: string; apiK
             ...(input.cache_creation_input_tokens ? { cacheCreationTokens: input.cache_creation_input_tokens } : {}),
           }
         : undefined;
-    yield {
-      type: 'done',
-      message: {
-        text,
-        thinking,
-        toolCalls,
-        usage,
-        stopReason: toolCalls.length > 0 ? 'tool_use' : stopReasonFrom(stopReason, STOP_REASONS),
-      },
+    return {
+      text,
+      thinking,
+      toolCalls,
+      usage,
+      stopReason: toolCalls.length > 0 ? 'tool_use' : stopReasonFrom(this.stopReason, STOP_REASONS),
     };
   }
+}
+
+/** One content_block_delta onto its block; returns the text or thinking it shows, if any. */
+function applyDelta(
+  block: Block | undefined,
+  delta: NonNullable<AnthropicEvent['delta']>,
+): ModelStreamEvent | undefined {
+  if (delta.type === 'text_delta' && block?.kind === 'text' && delta.text) {
+    block.text += delta.text;
+    return { type: 'text', text: delta.text };
+  }
+  if (delta.type === 'thinking_delta' && block?.kind === 'thinking' && delta.thinking) {
+    block.record.text += delta.thinking;
+    return { type: 'thinking', text: delta.thinking };
+  }
+  if (delta.type === 'signature_delta' && block?.kind === 'thinking') {
+    block.record.signature = (block.record.signature ?? '') + (delta.signature ?? '');
+  } else if (delta.type === 'input_json_delta' && block?.kind === 'tool') {
+    block.json += delta.partial_json ?? '';
+  }
+  return undefined;
 }

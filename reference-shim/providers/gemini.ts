@@ -120,12 +120,7 @@ export class GeminiProvider extends HttpModelProvider<{ baseUrl: string; credent
       signal: request.signal,
     });
 
-    let text = '';
-    let textSignature: string | undefined;
-    let thinking = '';
-    let finishReason: string | undefined;
-    let usage: TokenUsage | undefined;
-    const calls: ModelToolCall[] = [];
+    const message = new CandidateState();
     for await (const item of stream) {
       if (item.kind === 'stray') {
         const value = Array.isArray(item.value) ? item.value[0] : item.value;
@@ -141,36 +136,9 @@ export class GeminiProvider extends HttpModelProvider<{ baseUrl: string; credent
           `${this.id} blocked the prompt (${chunk.promptFeedback.blockReason})${chunk.promptFeedback.blockReasonMessage ? `: ${chunk.promptFeedback.blockReasonMessage}` : ''}`,
         );
       }
-      if (chunk.usageMetadata) {
-        // Intermediate chunks may carry partial usage; the last one wins (usageMetadata, https://ai.google.dev/api/generate-content).
-        const meta = chunk.usageMetadata;
-        const output = (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0);
-        usage = usageFromPromptTotal(meta.promptTokenCount, output, meta.cachedContentTokenCount);
-      }
-      const candidate = chunk.candidates?.[0];
-      for (const part of candidate?.content?.parts ?? []) {
-        if (part.functionCall) {
-          calls.push({
-            wireId: part.functionCall.id || undefined,
-            name: part.functionCall.name ?? '',
-            input: part.functionCall.args ?? {},
-            signature: part.thoughtSignature,
-          });
-        } else if (typeof part.text === 'string') {
-          if (part.thought) {
-            thinking += part.text;
-            if (part.text) yield { type: 'thinking', text: part.text };
-          } else {
-            text += part.text;
-            if (part.thoughtSignature) textSignature = part.thoughtSignature;
-            if (part.text) yield { type: 'text', text: part.text };
-          }
-        } else if (part.thoughtSignature && !textSignature) {
-          textSignature = part.thoughtSignature;
-        }
-      }
-      if (candidate?.finishReason) finishReason = candidate.finishReason;
+      yield* message.apply(chunk);
     }
+    const { text, textSignature, thinking, finishReason, usage, calls } = message;
     // Gemini has no end-of-stream sentinel: the finishReason on the last chunk is what proves it whole.
     if (!finishReason) throw cutOffError(this.id, 'without a finishReason');
     if (finishReason === 'MALFORMED_FUNCTION_CALL') {
@@ -188,5 +156,50 @@ export class GeminiProvider extends HttpModelProvider<{ baseUrl: string; credent
         stopReason: stop,
       },
     };
+  }
+}
+
+/** The first candidate as its chunks build it: text, thoughts, function calls, usage, finish reason. */
+class CandidateState {
+  text = '';
+  textSignature: string | undefined;
+  thinking = '';
+  finishReason: string | undefined;
+  usage: TokenUsage | undefined;
+  readonly calls: ModelToolCall[] = [];
+
+  /** Takes one chunk in; returns the text and thinking it shows. */
+  apply(chunk: GeminiChunk): ModelStreamEvent[] {
+    const shown: ModelStreamEvent[] = [];
+    if (chunk.usageMetadata) {
+      // Intermediate chunks may carry partial usage; the last one wins (usageMetadata, https://ai.google.dev/api/generate-content).
+      const meta = chunk.usageMetadata;
+      const output = (meta.candidatesTokenCount ?? 0) + (meta.thoughtsTokenCount ?? 0);
+      this.usage = usageFromPromptTotal(meta.promptTokenCount, output, meta.cachedContentTokenCount);
+    }
+    const candidate = chunk.candidates?.[0];
+    for (const part of candidate?.content?.parts ?? []) {
+      if (part.functionCall) {
+        this.calls.push({
+          wireId: part.functionCall.id || undefined,
+          name: part.functionCall.name ?? '',
+          input: part.functionCall.args ?? {},
+          signature: part.thoughtSignature,
+        });
+      } else if (typeof part.text === 'string') {
+        if (part.thought) {
+          this.thinking += part.text;
+          if (part.text) shown.push({ type: 'thinking', text: part.text });
+        } else {
+          this.text += part.text;
+          if (part.thoughtSignature) this.textSignature = part.thoughtSignature;
+          if (part.text) shown.push({ type: 'text', text: part.text });
+        }
+      } else if (part.thoughtSignature && !this.textSignature) {
+        this.textSignature = part.thoughtSignature;
+      }
+    }
+    if (candidate?.finishReason) this.finishReason = candidate.finishReason;
+    return shown;
   }
 }
