@@ -33,6 +33,11 @@ export interface ShimExit {
   flooded: boolean;
   /** Stdout or stderr stayed open after the shim exited: a descendant inherited and kept it. */
   stdioHeldOpen: boolean;
+  /**
+   * The pipes stayed open past the grace with the machine, not the shim, taking the time (the grace reached its
+   * cap, or ran out unmeasured on an oversubscribed machine): not the shim's fault unless a holder was found.
+   */
+  stdioUndecided?: boolean;
   /** ms since spawn at which the shim process exited (undefined if it never did on its own). */
   exitedAtMs: number | undefined;
   /** ms since spawn at which everything was over. */

@@ -46,13 +46,17 @@ function emptyExit(command: SpawnCommand, spawnError: string): ShimExit {
  * Started through the cgroup wrapper, a shim that cannot be executed makes /bin/sh's exec fail (126, 127)
  * instead of raising a spawn error: the same sentence as describeSpawnError gives.
  */
-export function wrapperStartFailure(
-  code: number | null,
-  stdoutBytes: number,
-  stderr: Buffer,
-  shim: string,
-  leaf: string,
-): string | undefined {
+export function wrapperStartFailure(started: {
+  /** The wrapper's exit code. */
+  code: number | null;
+  stdoutBytes: number;
+  stderr: Buffer;
+  /** The shim as the user named it. */
+  shim: string;
+  /** The cgroup leaf's path: dash names the join script by it. */
+  leaf: string;
+}): string | undefined {
+  const { code, stdoutBytes, stderr, shim, leaf } = started;
   if ((code !== 126 && code !== 127) || stdoutBytes > 0) return undefined;
   // The join script's complaints start with its name: /bin/sh, or (dash) its $0, which is the cgroup leaf.
   const said = stderr.toString('utf8').split('\n');
