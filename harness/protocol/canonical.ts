@@ -133,112 +133,125 @@ function streamEventText(message: Json): string | undefined {
   return event.delta.type === 'text_delta' ? asString(event.delta.text) : undefined;
 }
 
+/** A `system` line: the session's `init`, or any other subtype. */
+function systemEvent(message: Json, line: number): CanonicalEvent {
+  const subtype = asString(message.subtype) ?? '';
+  if (subtype === 'init') return initEvent(message, line);
+  const event: CanonicalEvent = { kind: 'system', line, subtype };
+  const text = asString(message.message);
+  if (text !== undefined) event.message = text;
+  const sessionId = asString(message.session_id);
+  if (sessionId !== undefined) event.sessionId = sessionId;
+  return event;
+}
+
+function initEvent(message: Json, line: number): CanonicalEvent {
+  const event: CanonicalEvent = { kind: 'init', line };
+  const sessionId = asString(message.session_id);
+  if (sessionId !== undefined) event.sessionId = sessionId;
+  if (Array.isArray(message.tools)) event.tools = message.tools.filter((t): t is string => typeof t === 'string');
+  const model = asString(message.model);
+  if (model !== undefined) event.model = model;
+  const cwd = asString(message.cwd);
+  if (cwd !== undefined) event.cwd = cwd;
+  const mode = asString(message.permissionMode);
+  if (mode !== undefined) event.permissionMode = mode;
+  return event;
+}
+
+/** A flat `usage` line, its counts at its top or nested in a `usage` object. */
+function usageEvent(message: Json, line: number): CanonicalEvent {
+  const usage = isObject(message.usage) ? canonicalUsage(message.usage) : canonicalUsage(message);
+  const event: CanonicalEvent = { kind: 'usage', line };
+  if (isObject(message.usage)) event.nested = true;
+  if (usage?.inputTokens !== undefined) event.inputTokens = usage.inputTokens;
+  if (usage?.outputTokens !== undefined) event.outputTokens = usage.outputTokens;
+  return event;
+}
+
+/** A turn's `result` line; undefined for Gemini CLI's native result (stats or status, no is_error). */
+function resultEvent(message: Json, line: number): CanonicalEvent | undefined {
+  if (message.is_error === undefined && (message.stats !== undefined || message.status !== undefined)) return undefined;
+  const event: CanonicalEvent = { kind: 'result', line, isError: message.is_error === true };
+  const subtype = asString(message.subtype);
+  if (subtype !== undefined) event.subtype = subtype;
+  const usage = canonicalUsage(message.usage);
+  if (usage !== undefined) event.usage = usage;
+  if (message.errors !== undefined) event.errors = message.errors;
+  const sessionId = asString(message.session_id);
+  if (sessionId !== undefined) event.sessionId = sessionId;
+  if (typeof message.result === 'string' || message.result === null) event.text = message.result;
+  return event;
+}
+
+/** A flat `tool_use` line; undefined for Gemini CLI's native one (tool_name, no name). */
+function toolUseEvent(message: Json, line: number): CanonicalEvent | undefined {
+  if (message.name === undefined && message.tool_name !== undefined) return undefined;
+  return {
+    kind: 'tool_use',
+    line,
+    id: asString(message.id) ?? '',
+    name: asString(message.name) ?? '',
+    input: message.input,
+  };
+}
+
+/** A flat `tool_result` line; undefined for Gemini CLI's native one (tool_id, no tool_use_id). */
+function toolResultEvent(message: Json, line: number): CanonicalEvent | undefined {
+  if (message.tool_use_id === undefined && message.tool_id !== undefined) return undefined;
+  return {
+    kind: 'tool_result',
+    line,
+    toolUseId: asString(message.tool_use_id) ?? '',
+    content: message.content,
+    isError: message.is_error === true,
+  };
+}
+
+/** The one event of a line type that maps to a single event; undefined: a native line, or a type mapped elsewhere. */
+function singleEvent(message: Json, type: string, line: number): CanonicalEvent | undefined {
+  switch (type) {
+    case 'system':
+      return systemEvent(message, line);
+    case 'text':
+      return { kind: 'text', line, text: asString(message.content) ?? '' };
+    case 'thinking':
+      return { kind: 'thinking', line, text: asString(message.thought) ?? '' };
+    case 'tool_use':
+      return toolUseEvent(message, line);
+    case 'tool_result':
+      return toolResultEvent(message, line);
+    case 'usage':
+      return usageEvent(message, line);
+    case 'result':
+      return resultEvent(message, line);
+    case 'message_stop':
+      return { kind: 'message_stop', line };
+    case 'error':
+      return { kind: 'error', line, message: errorText(message) };
+    case 'interrupt':
+      return { kind: 'interrupt', line };
+    case 'stream_event': {
+      const text = streamEventText(message);
+      return text === undefined ? { kind: 'other', line, type } : { kind: 'other', line, type, text };
+    }
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Maps one parsed stdout message to canonical events (none for a value that is not an object with a string
- * `type`). `push` receives each event; nothing is allocated beyond the events themselves.
+ * `type`). `push` receives each event; nothing is allocated beyond the events themselves. A line of a type
+ * the protocol does not know, or another CLI's native line, is one `other` event.
  */
 export function messageToCanonicalEvents(message: unknown, line: number, push: (event: CanonicalEvent) => void): void {
   if (!isObject(message)) return;
   const type = message.type;
   if (typeof type !== 'string') return;
-  switch (type) {
-    case 'system': {
-      const subtype = asString(message.subtype) ?? '';
-      if (subtype === 'init') {
-        const event: CanonicalEvent = { kind: 'init', line };
-        const sessionId = asString(message.session_id);
-        if (sessionId !== undefined) event.sessionId = sessionId;
-        if (Array.isArray(message.tools)) event.tools = message.tools.filter((t): t is string => typeof t === 'string');
-        const model = asString(message.model);
-        if (model !== undefined) event.model = model;
-        const cwd = asString(message.cwd);
-        if (cwd !== undefined) event.cwd = cwd;
-        const mode = asString(message.permissionMode);
-        if (mode !== undefined) event.permissionMode = mode;
-        push(event);
-      } else {
-        const event: CanonicalEvent = { kind: 'system', line, subtype };
-        const text = asString(message.message);
-        if (text !== undefined) event.message = text;
-        const sessionId = asString(message.session_id);
-        if (sessionId !== undefined) event.sessionId = sessionId;
-        push(event);
-      }
-      return;
-    }
-    case 'text':
-      push({ kind: 'text', line, text: asString(message.content) ?? '' });
-      return;
-    case 'thinking':
-      push({ kind: 'thinking', line, text: asString(message.thought) ?? '' });
-      return;
-    case 'tool_use':
-      if (message.name === undefined && message.tool_name !== undefined) break; // Gemini CLI native
-      push({
-        kind: 'tool_use',
-        line,
-        id: asString(message.id) ?? '',
-        name: asString(message.name) ?? '',
-        input: message.input,
-      });
-      return;
-    case 'tool_result':
-      if (message.tool_use_id === undefined && message.tool_id !== undefined) break; // Gemini CLI native
-      push({
-        kind: 'tool_result',
-        line,
-        toolUseId: asString(message.tool_use_id) ?? '',
-        content: message.content,
-        isError: message.is_error === true,
-      });
-      return;
-    case 'usage': {
-      const usage = isObject(message.usage) ? canonicalUsage(message.usage) : canonicalUsage(message);
-      const event: CanonicalEvent = { kind: 'usage', line };
-      if (isObject(message.usage)) event.nested = true;
-      if (usage?.inputTokens !== undefined) event.inputTokens = usage.inputTokens;
-      if (usage?.outputTokens !== undefined) event.outputTokens = usage.outputTokens;
-      push(event);
-      return;
-    }
-    case 'result': {
-      if (message.is_error === undefined && (message.stats !== undefined || message.status !== undefined)) break; // Gemini CLI native
-      const event: CanonicalEvent = { kind: 'result', line, isError: message.is_error === true };
-      const subtype = asString(message.subtype);
-      if (subtype !== undefined) event.subtype = subtype;
-      const usage = canonicalUsage(message.usage);
-      if (usage !== undefined) event.usage = usage;
-      if (message.errors !== undefined) event.errors = message.errors;
-      const sessionId = asString(message.session_id);
-      if (sessionId !== undefined) event.sessionId = sessionId;
-      if (typeof message.result === 'string' || message.result === null) event.text = message.result;
-      push(event);
-      return;
-    }
-    case 'message_stop':
-      push({ kind: 'message_stop', line });
-      return;
-    case 'error':
-      push({ kind: 'error', line, message: errorText(message) });
-      return;
-    case 'interrupt':
-      push({ kind: 'interrupt', line });
-      return;
-    case 'assistant':
-      assistantEvents(message, line, push);
-      return;
-    case 'user':
-      userEvents(message, line, push);
-      return;
-    case 'stream_event': {
-      const text = streamEventText(message);
-      push(text === undefined ? { kind: 'other', line, type } : { kind: 'other', line, type, text });
-      return;
-    }
-    default:
-      break;
-  }
-  push({ kind: 'other', line, type });
+  if (type === 'assistant') assistantEvents(message, line, push);
+  else if (type === 'user') userEvents(message, line, push);
+  else push(singleEvent(message, type, line) ?? { kind: 'other', line, type });
 }
 
 /**
