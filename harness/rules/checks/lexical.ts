@@ -99,6 +99,73 @@ function spellsOneOf(bytes: Uint8Array, start: number, end: number, names: reado
   return false;
 }
 
+type Report = (rule: LexicalProblem['rule'], at: number, message: string) => void;
+
+/**
+ * The end of the string opened at `open`, read byte by byte (the line holds a `\u`): each `\u` escape of a
+ * UTF-16 surrogate must come in a high-low pair, or it is reported.
+ */
+function escapedStringEnd(bytes: Uint8Array, open: number, end: number, report: Report): number {
+  let j = open + 1;
+  while (j < end) {
+    const b = bytes[j]!;
+    if (b === QUOTE) break;
+    if (b !== BACKSLASH) {
+      j += 1;
+      continue;
+    }
+    if (bytes[j + 1] !== 0x75) {
+      j += 2;
+      continue;
+    }
+    const unit = hexValue(bytes, j + 2);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = bytes[j + 6] === BACKSLASH && bytes[j + 7] === 0x75 ? hexValue(bytes, j + 8) : -1;
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        j += 12;
+        continue;
+      }
+      report(
+        'framing.lone-surrogate',
+        j,
+        `escape \\u${unit.toString(16)} is a high surrogate without a low one after it`,
+      );
+    } else if (unit >= 0xdc00 && unit <= 0xdfff) {
+      report('framing.lone-surrogate', j, `escape \\u${unit.toString(16)} is a low surrogate without a high one`);
+    }
+    j += 6;
+  }
+  return j;
+}
+
+/** The end of the number that starts at `at`: the first byte that is no digit, sign, point or exponent. */
+function numberEnd(bytes: Uint8Array, at: number, end: number): number {
+  let j = at + 1;
+  for (; j < end; j += 1) {
+    const d = bytes[j]!;
+    if ((d < 0x30 || d > 0x39) && d !== 0x2e && d !== 0x65 && d !== 0x45 && d !== 0x2d && d !== 0x2b) break;
+  }
+  return j;
+}
+
+/** Whether the number in bytes[start, end) has a fraction or an exponent. */
+function fractionOrExponent(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let j = start; j < end; j += 1) {
+    const d = bytes[j]!;
+    if (d === 0x2e || d === 0x65 || d === 0x45) return true;
+  }
+  return false;
+}
+
+function integerLexemeMessage(
+  text: Buffer,
+  key: { start: number; end: number },
+  number: { start: number; end: number },
+) {
+  const written = text.toString('latin1', number.start, Math.min(number.end, number.start + 40));
+  return `integer field "${text.toString('utf8', key.start, key.end)}" is written as ${written} (a fraction or an exponent); write digits only`;
+}
+
 /**
  * The problems of one line of valid JSON (bytes[start, end)), at most one per rule (the first). Assumes the
  * line parsed, so the grammar is known to be right. It runs on every line a shim prints, so it allocates
@@ -115,7 +182,7 @@ export function lexicalProblems(
   const text = asBuffer(bytes);
   const escaped = (escapes ?? new UnicodeEscapeIndex(text)).holds(start, end);
   let problems: LexicalProblem[] | undefined;
-  const report = (rule: LexicalProblem['rule'], at: number, message: string) => {
+  const report: Report = (rule, at, message) => {
     problems ??= [];
     if (problems.some((problem) => problem.rule === rule)) return;
     problems.push({ rule, column: at - start + 1, message });
@@ -131,96 +198,41 @@ export function lexicalProblems(
   let i = start;
   while (i < end) {
     const c = bytes[i]!;
-    if (c === QUOTE && !escaped) {
-      stringStart = i + 1;
-      stringEnd = closingQuote(text, i, end);
-      i = stringEnd + 1;
-      continue;
-    }
     if (c === QUOTE) {
-      let j = i + 1;
-      while (j < end) {
-        const b = bytes[j]!;
-        if (b === QUOTE) break;
-        if (b !== BACKSLASH) {
-          j += 1;
-          continue;
-        }
-        if (bytes[j + 1] !== 0x75) {
-          j += 2;
-          continue;
-        }
-        const unit = hexValue(bytes, j + 2);
-        if (unit >= 0xd800 && unit <= 0xdbff) {
-          const next = bytes[j + 6] === BACKSLASH && bytes[j + 7] === 0x75 ? hexValue(bytes, j + 8) : -1;
-          if (next >= 0xdc00 && next <= 0xdfff) {
-            j += 12;
-            continue;
-          }
-          report(
-            'framing.lone-surrogate',
-            j,
-            `escape \\u${unit.toString(16)} is a high surrogate without a low one after it`,
-          );
-        } else if (unit >= 0xdc00 && unit <= 0xdfff) {
-          report('framing.lone-surrogate', j, `escape \\u${unit.toString(16)} is a low surrogate without a high one`);
-        }
-        j += 6;
-      }
       stringStart = i + 1;
-      stringEnd = j;
-      i = j + 1;
+      stringEnd = escaped ? escapedStringEnd(bytes, i, end, report) : closingQuote(text, i, end);
+      i = stringEnd + 1;
       continue;
     }
     if (c === 0x7b || c === 0x5b) {
       depth += 1;
-      if (depth === MAX_NESTING)
-        report(
-          'framing.nesting-depth',
-          i,
-          `nesting reaches ${MAX_NESTING} levels here (the contract's parser stops at ${MAX_NESTING})`,
-        );
+      if (depth === MAX_NESTING) {
+        const message = `nesting reaches ${MAX_NESTING} levels here (the contract's parser stops at ${MAX_NESTING})`;
+        report('framing.nesting-depth', i, message);
+      }
       if (freeDataDepth === 0 && keyStart >= 0 && spellsOneOf(bytes, keyStart, keyEnd, FREE_DATA_KEYS))
         freeDataDepth = depth;
       keyStart = -1;
-      i += 1;
-      continue;
-    }
-    if (c === 0x7d || c === 0x5d) {
+    } else if (c === 0x7d || c === 0x5d) {
       if (freeDataDepth === depth) freeDataDepth = 0;
       depth -= 1;
       keyStart = -1;
-      i += 1;
-      continue;
-    }
-    if (c === 0x3a) {
+    } else if (c === 0x3a) {
       keyStart = stringStart;
       keyEnd = stringEnd;
-      i += 1;
-      continue;
-    }
-    if (c === 0x2c) {
+    } else if (c === 0x2c) {
       keyStart = -1;
-      i += 1;
-      continue;
-    }
-    if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
-      let j = i + 1;
-      let fractional = false;
-      for (; j < end; j += 1) {
-        const d = bytes[j]!;
-        if (d >= 0x30 && d <= 0x39) continue;
-        if (d === 0x2e || d === 0x65 || d === 0x45) fractional = true;
-        else if (d !== 0x2d && d !== 0x2b) break;
-      }
-      if (fractional && freeDataDepth === 0 && keyStart >= 0 && spellsOneOf(bytes, keyStart, keyEnd, INTEGER_FIELDS)) {
-        const key = text.toString('utf8', keyStart, keyEnd);
-        const written = text.toString('latin1', i, Math.min(j, i + 40));
-        report(
-          'framing.integer-lexeme',
-          i,
-          `integer field "${key}" is written as ${written} (a fraction or an exponent); write digits only`,
-        );
+    } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+      const j = numberEnd(bytes, i, end);
+      // The fraction is looked for first: it is cheaper than comparing the key, and rare.
+      if (
+        freeDataDepth === 0 &&
+        keyStart >= 0 &&
+        fractionOrExponent(bytes, i + 1, j) &&
+        spellsOneOf(bytes, keyStart, keyEnd, INTEGER_FIELDS)
+      ) {
+        const message = integerLexemeMessage(text, { start: keyStart, end: keyEnd }, { start: i, end: j });
+        report('framing.integer-lexeme', i, message);
       }
       i = j;
       continue;
