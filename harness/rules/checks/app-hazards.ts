@@ -1,6 +1,7 @@
 // app.*: message-level hazards of the real Yume app (yume-app profile; docs/protocol.md,
 // "How the app reads a stream").
-// Sequence-level ones (0/0 usage, Bash without command) live in sequence.ts with the rules they extend.
+// Sequence-level ones (0/0 usage) live in sequence.ts with the rules they extend, Bash without command in
+// tool-input.ts with the other checks of a tool call's input.
 import { type CheckContext, isObject, type Json } from './context.js';
 
 const FILENAME_SAFE = /^[A-Za-z0-9_-]+$/;

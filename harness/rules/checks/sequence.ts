@@ -1,8 +1,8 @@
 // turn.*, tool.*, usage.*, error.*, interrupt.* (R2-R6) and the sequence-level app hazards, judged over
 // canonical events so both dialects get the same checks. One pass, constant work per event.
 import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
-import { validatorFor } from '../../protocol/schemas.js';
 import { brief, type CheckContext, isObject } from './context.js';
+import { checkToolInput } from './tool-input.js';
 
 export type SequenceMode = 'spawn-per-turn' | 'persistent';
 
@@ -29,25 +29,6 @@ interface TurnState {
   textWhilePendingReported: boolean;
   afterInterruptReported: boolean;
 }
-
-const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'MultiEdit']);
-/** Tools with an input schema in schemas/ (tool-input-<lower-case name>.schema.json). */
-const TOOLS_WITH_SCHEMA = new Set([
-  'Read',
-  'Write',
-  'Edit',
-  'MultiEdit',
-  'Glob',
-  'Grep',
-  'LS',
-  'Bash',
-  'WebFetch',
-  'WebSearch',
-  'TodoWrite',
-  'Task',
-  'TaskOutput',
-  'NotebookEdit',
-]);
 
 function newTurn(): TurnState {
   return {
@@ -87,58 +68,60 @@ export class SequenceChecks {
 
   /** `flat` says whether the event came from a flat-dialect line (R3: one call at a time is MUST there). */
   onEvent(event: CanonicalEvent, flat: boolean): void {
-    const ctx = this.ctx;
-    const turn = this.turn;
-    if (!this.firstEventSeen) {
-      this.firstEventSeen = true;
-      const argumentError = event.kind === 'system' && event.subtype === 'error';
-      if (event.kind !== 'init' && !argumentError) {
-        ctx.report('turn.init-first', event.line, `first message is ${describeEvent(event)}, not system init`);
-      }
-    }
+    if (!this.firstEventSeen) this.onFirstEvent(event);
     // Persistent mode answers a malformed or unknown stdin frame with an `error` line between turns; that line
     // belongs to no turn, so it neither starts one nor makes the next turn an error turn.
-    if (this.mode === 'persistent' && event.kind === 'error' && turn.content === 0) return;
-    if (event.kind !== 'init' && event.kind !== 'message_stop') turn.content += 1;
-    if (event.kind !== 'message_stop') {
-      if (this.results > 0 && turn.events === 0 && this.mode === 'spawn-per-turn' && !this.nothingAfterResultReported) {
-        this.nothingAfterResultReported = true;
-        ctx.report(
-          'turn.nothing-after-result',
-          event.line,
-          `${describeEvent(event)} follows the turn's result (spawn-per-turn: one turn per process)`,
-        );
-      }
-      if (turn.events === 0) turn.firstLine = event.line;
-      turn.events += 1;
+    if (this.mode === 'persistent' && event.kind === 'error' && this.turn.content === 0) return;
+    this.countInTurn(event);
+    this.checkAfterInterrupt(event);
+    this.dispatch(event, flat);
+    this.previousKind = event.kind;
+    this.previousLine = event.line;
+  }
+
+  private onFirstEvent(event: CanonicalEvent): void {
+    this.firstEventSeen = true;
+    const argumentError = event.kind === 'system' && event.subtype === 'error';
+    if (event.kind !== 'init' && !argumentError) {
+      this.ctx.report('turn.init-first', event.line, `first message is ${describeEvent(event)}, not system init`);
     }
-    if (
-      turn.interruptLine !== undefined &&
-      !turn.afterInterruptReported &&
-      (event.kind === 'text' || event.kind === 'tool_use' || event.kind === 'thinking')
-    ) {
-      turn.afterInterruptReported = true;
-      ctx.report(
-        'interrupt.error-result',
+  }
+
+  /** The event counted in its turn; in spawn-per-turn mode nothing may start a second turn. */
+  private countInTurn(event: CanonicalEvent): void {
+    const turn = this.turn;
+    if (event.kind !== 'init' && event.kind !== 'message_stop') turn.content += 1;
+    if (event.kind === 'message_stop') return;
+    if (this.results > 0 && turn.events === 0 && this.mode === 'spawn-per-turn' && !this.nothingAfterResultReported) {
+      this.nothingAfterResultReported = true;
+      this.ctx.report(
+        'turn.nothing-after-result',
         event.line,
-        `${describeEvent(event)} after the interrupt at line ${turn.interruptLine}; only the error result may follow`,
+        `${describeEvent(event)} follows the turn's result (spawn-per-turn: one turn per process)`,
       );
     }
+    if (turn.events === 0) turn.firstLine = event.line;
+    turn.events += 1;
+  }
 
+  /** After an interrupt only the error result may follow: no more text, thinking or tool calls. */
+  private checkAfterInterrupt(event: CanonicalEvent): void {
+    const turn = this.turn;
+    if (turn.interruptLine === undefined || turn.afterInterruptReported) return;
+    if (event.kind !== 'text' && event.kind !== 'tool_use' && event.kind !== 'thinking') return;
+    turn.afterInterruptReported = true;
+    this.ctx.report(
+      'interrupt.error-result',
+      event.line,
+      `${describeEvent(event)} after the interrupt at line ${turn.interruptLine}; only the error result may follow`,
+    );
+  }
+
+  private dispatch(event: CanonicalEvent, flat: boolean): void {
+    const turn = this.turn;
     switch (event.kind) {
       case 'init':
-        this.initCount += 1;
-        if (this.initCount > 1)
-          ctx.report(
-            'turn.init-once',
-            event.line,
-            `second system init (the first was earlier); init comes once per process`,
-          );
-        else {
-          if (event.tools) this.initTools = new Set(event.tools);
-          this.initSessionId = event.sessionId;
-          this.initLine = event.line;
-        }
+        this.onInit(event);
         break;
       case 'system':
         if (event.subtype === 'error') turn.errorLine ??= event.line;
@@ -147,15 +130,7 @@ export class SequenceChecks {
         turn.errorLine ??= event.line;
         break;
       case 'text':
-        if (turn.pending.size > 0 && !turn.textWhilePendingReported) {
-          turn.textWhilePendingReported = true;
-          const [id, call] = turn.pending.entries().next().value as [string, PendingTool];
-          ctx.report(
-            'tool.no-text-before-result',
-            event.line,
-            `assistant text while tool_use ${JSON.stringify(id)} (line ${call.line}) has no tool_result yet`,
-          );
-        }
+        this.onText(event.line);
         break;
       case 'tool_use':
         this.onToolUse(event, flat);
@@ -175,22 +150,48 @@ export class SequenceChecks {
         this.onResult(event);
         break;
       case 'message_stop':
-        if (this.previousKind !== 'result') {
-          ctx.report(
-            'turn.message-stop-after-result',
-            event.line,
-            this.results === 0 || this.previousKind !== 'message_stop'
-              ? `message_stop is not directly after a result (previous: ${this.previousKind ?? 'nothing'}, line ${this.previousLine || '-'})`
-              : 'second message_stop for the same turn',
-          );
-        }
-        this.messageStopsAfterResult += 1;
+        this.onMessageStop(event.line);
         break;
       default:
         break;
     }
-    this.previousKind = event.kind;
-    this.previousLine = event.line;
+  }
+
+  private onInit(event: Extract<CanonicalEvent, { kind: 'init' }>): void {
+    this.initCount += 1;
+    if (this.initCount > 1) {
+      const message = 'second system init (the first was earlier); init comes once per process';
+      this.ctx.report('turn.init-once', event.line, message);
+      return;
+    }
+    if (event.tools) this.initTools = new Set(event.tools);
+    this.initSessionId = event.sessionId;
+    this.initLine = event.line;
+  }
+
+  private onText(line: number): void {
+    const turn = this.turn;
+    if (turn.pending.size === 0 || turn.textWhilePendingReported) return;
+    turn.textWhilePendingReported = true;
+    const [id, call] = turn.pending.entries().next().value as [string, PendingTool];
+    this.ctx.report(
+      'tool.no-text-before-result',
+      line,
+      `assistant text while tool_use ${JSON.stringify(id)} (line ${call.line}) has no tool_result yet`,
+    );
+  }
+
+  private onMessageStop(line: number): void {
+    if (this.previousKind !== 'result') {
+      this.ctx.report(
+        'turn.message-stop-after-result',
+        line,
+        this.results === 0 || this.previousKind !== 'message_stop'
+          ? `message_stop is not directly after a result (previous: ${this.previousKind ?? 'nothing'}, line ${this.previousLine || '-'})`
+          : 'second message_stop for the same turn',
+      );
+    }
+    this.messageStopsAfterResult += 1;
   }
 
   private onToolUse(event: Extract<CanonicalEvent, { kind: 'tool_use' }>, flat: boolean): void {
@@ -210,7 +211,7 @@ export class SequenceChecks {
     if (!isObject(input)) {
       ctx.report('tool.input-object', line, `tool_use.input is ${brief(input)}, not an object`);
     } else if (!invalidArguments) {
-      this.checkToolInput(name, input, line);
+      checkToolInput(this.ctx, name, input, line);
     }
     if (turn.pending.size > 0) {
       const [pendingId, call] = turn.pending.entries().next().value as [string, PendingTool];
@@ -218,26 +219,6 @@ export class SequenceChecks {
       ctx.report(flat ? 'tool.one-at-a-time' : 'tool.one-at-a-time-envelope', line, what);
     }
     if (id !== '' && !turn.pending.has(id)) turn.pending.set(id, { line, name, invalidArguments });
-  }
-
-  private checkToolInput(name: string, input: Record<string, unknown>, line: number): void {
-    const ctx = this.ctx;
-    if (FILE_TOOLS.has(name) && typeof input.file_path !== 'string') {
-      const hint = typeof input.path === 'string' ? ' (it has `path`; the app reads `file_path`)' : '';
-      ctx.report('tool.file-path', line, `${name} input has no string file_path${hint}`);
-      return;
-    }
-    if (name === 'Bash' && (typeof input.command !== 'string' || input.command === '')) {
-      ctx.report('app.bash-command', line, `Bash input has no non-empty command (${brief(input)})`);
-    }
-    if (TOOLS_WITH_SCHEMA.has(name)) {
-      const validate = validatorFor(`tool-input-${name.toLowerCase()}.schema.json`);
-      if (!validate(input)) {
-        const first = validate.errors?.[0];
-        const detail = first ? `${first.instancePath || '(input)'} ${first.message ?? ''}`.trim() : 'does not match';
-        ctx.report('tool.input-schema', line, `${name} input: ${detail}`);
-      }
-    }
   }
 
   private onToolResult(event: Extract<CanonicalEvent, { kind: 'tool_result' }>): void {
