@@ -1,5 +1,6 @@
 // The rule catalog: every rule the suite reports, stream-level and run-level, in one list with unique ids.
-// Every list is data in this folder and imports nothing but ./types.js, so the catalog is a leaf that checks
+// Every list is data in this folder and imports nothing but ./types.js (and, for STREAM_RULES, its sibling
+// stream-*-rules.ts lists), so the catalog is a leaf that checks
 // anywhere in harness/ can import. Add a list by naming it in GROUPS below.
 import { FAKE_CLI_RULES } from './fake-cli-rules.js';
 import { REQUEST_RULES } from './request-rules.js';
