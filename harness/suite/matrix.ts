@@ -58,63 +58,83 @@ function key(spec: RunSpec): string {
   ].join('|');
 }
 
-export function buildMatrix(options: MatrixOptions): RunSpec[] {
-  const runs = new Map<string, RunSpec>();
-  const add = (spec: RunSpec) => {
+/** The runs of a matrix, one per key, in the order first added; a run its scenario does not apply to is left out. */
+class RunSet {
+  private readonly runs = new Map<string, RunSpec>();
+
+  add(spec: RunSpec): void {
     if (!applies(spec.scenario, spec.provider)) return;
     const { dialect, ...rest } = spec;
     const asked = dialect === undefined ? undefined : askedDialect(spec.invocation, dialect);
     const run: RunSpec = asked === undefined ? rest : { ...rest, dialect: asked };
-    runs.set(key(run), run);
-  };
-  const baseInvocation: Invocation = options.invocation ?? { kind: 'spec' };
-  const defaultDialect: Dialect = options.capabilities.dialects[0] ?? 'flat';
-  const byId = new Map(options.scenarios.map((scenario) => [scenario.id, scenario]));
-  const selectedProviders = new Set(options.providers);
+    this.runs.set(key(run), run);
+  }
 
-  // Every scenario once per provider with the defaults: the core of both matrices.
+  list(): RunSpec[] {
+    return [...this.runs.values()];
+  }
+}
+
+const baseInvocationOf = (options: MatrixOptions): Invocation => options.invocation ?? { kind: 'spec' };
+const defaultDialectOf = (options: MatrixOptions): Dialect => options.capabilities.dialects[0] ?? 'flat';
+
+export function buildMatrix(options: MatrixOptions): RunSpec[] {
+  const runs = new RunSet();
+  addCoreRuns(runs, options);
+  if (options.full) addFullRuns(runs, options);
+  else addSampledRuns(runs, options);
+  return runs.list();
+}
+
+/** Every scenario once per provider with the defaults: the core of both matrices. */
+function addCoreRuns(runs: RunSet, options: MatrixOptions): void {
+  const invocation = baseInvocationOf(options);
   for (const scenario of options.scenarios) {
     for (const provider of options.providers) {
-      add({
+      runs.add({
         scenario,
         provider,
-        invocation: baseInvocation,
-        profile: defaultProfile(baseInvocation, options.profile),
-        dialect: defaultDialect,
+        invocation,
+        profile: defaultProfile(invocation, options.profile),
+        dialect: defaultDialectOf(options),
       });
     }
   }
+}
 
+/** The full matrix: every invocation × profile × dialect × re-chunk seed the user did not pin. */
+function addFullRuns(runs: RunSet, options: MatrixOptions): void {
   const invocations: Invocation[] = options.invocation
     ? [options.invocation]
     : [{ kind: 'spec' }, { kind: 'yume-app' }];
   const profilesFor = (invocation: Invocation): Profile[] =>
     options.profile ? [options.profile] : invocation.kind === 'yume-app' ? ['yume-app'] : ['spec', 'yume-app'];
-  const dialects = options.capabilities.dialects;
-
-  if (options.full) {
-    const seeds: (number | undefined)[] = [
-      undefined,
-      ...Array.from({ length: RECHUNK_VARIANTS.full }, (_, index) => options.seed + index),
-    ];
-    for (const scenario of options.scenarios) {
-      for (const provider of options.providers) {
-        for (const invocation of invocations) {
-          // An id the app has no provider for (— in R7) is only listed when the user pinned yume-app.
-          if (!options.invocation && invocation.kind === 'yume-app' && !providerEntry(provider)?.yumeApp) continue;
-          for (const profile of profilesFor(invocation)) {
-            for (const dialect of dialects) {
-              for (const seed of seeds)
-                add({ scenario, provider, invocation, profile, dialect, ...(seed === undefined ? {} : { seed }) });
-            }
+  const seeds: (number | undefined)[] = [
+    undefined,
+    ...Array.from({ length: RECHUNK_VARIANTS.full }, (_, index) => options.seed + index),
+  ];
+  for (const scenario of options.scenarios) {
+    for (const provider of options.providers) {
+      for (const invocation of invocations) {
+        // An id the app has no provider for (— in R7) is only listed when the user pinned yume-app.
+        if (!options.invocation && invocation.kind === 'yume-app' && !providerEntry(provider)?.yumeApp) continue;
+        for (const profile of profilesFor(invocation)) {
+          for (const dialect of options.capabilities.dialects) {
+            for (const seed of seeds)
+              runs.add({ scenario, provider, invocation, profile, dialect, ...(seed === undefined ? {} : { seed }) });
           }
         }
       }
     }
-    return [...runs.values()];
   }
+}
 
-  // A fixed sample of the other combinations.
+/** The representative matrix's fixed sample of the other combinations, and a few seeded re-chunkings. */
+function addSampledRuns(runs: RunSet, options: MatrixOptions): void {
+  const baseInvocation = baseInvocationOf(options);
+  const defaultDialect = defaultDialectOf(options);
+  const byId = new Map(options.scenarios.map((scenario) => [scenario.id, scenario]));
+  const selectedProviders = new Set(options.providers);
   const sampled = (ids: string[], providers: ProviderId[]) =>
     ids.flatMap((id) =>
       byId.has(id)
@@ -124,44 +144,24 @@ export function buildMatrix(options: MatrixOptions): RunSpec[] {
         : [],
     );
   if (!options.invocation) {
-    for (const { scenario, provider } of sampled(SAMPLE_SCENARIOS, YUME_APP_SAMPLE_PROVIDERS)) {
-      add({
-        scenario,
-        provider,
-        invocation: { kind: 'yume-app' },
-        profile: defaultProfile({ kind: 'yume-app' }, options.profile),
-        dialect: defaultDialect,
-      });
-    }
+    const invocation: Invocation = { kind: 'yume-app' };
+    const profile = defaultProfile(invocation, options.profile);
+    for (const { scenario, provider } of sampled(SAMPLE_SCENARIOS, YUME_APP_SAMPLE_PROVIDERS))
+      runs.add({ scenario, provider, invocation: { kind: 'yume-app' }, profile, dialect: defaultDialect });
   }
   if (!options.profile && baseInvocation.kind !== 'yume-app') {
-    for (const { scenario, provider } of sampled(SAMPLE_SCENARIOS.slice(1), ['openai-chat', 'gemini'])) {
-      add({ scenario, provider, invocation: baseInvocation, profile: 'yume-app', dialect: defaultDialect });
-    }
+    for (const { scenario, provider } of sampled(SAMPLE_SCENARIOS.slice(1), ['openai-chat', 'gemini']))
+      runs.add({ scenario, provider, invocation: baseInvocation, profile: 'yume-app', dialect: defaultDialect });
   }
-  for (const dialect of dialects.slice(1)) {
-    for (const { scenario, provider } of sampled(DIALECT_SAMPLE_SCENARIOS, DIALECT_SAMPLE_PROVIDERS)) {
-      add({
-        scenario,
-        provider,
-        invocation: baseInvocation,
-        profile: defaultProfile(baseInvocation, options.profile),
-        dialect,
-      });
-    }
+  const profile = defaultProfile(baseInvocation, options.profile);
+  for (const dialect of options.capabilities.dialects.slice(1)) {
+    for (const { scenario, provider } of sampled(DIALECT_SAMPLE_SCENARIOS, DIALECT_SAMPLE_PROVIDERS))
+      runs.add({ scenario, provider, invocation: baseInvocation, profile, dialect });
   }
-  // A few seeded re-chunkings.
   for (let variant = 0; variant < RECHUNK_VARIANTS.representative; variant += 1) {
     for (const { scenario, provider } of sampled(RECHUNK_SCENARIOS, RECHUNK_PROVIDERS)) {
-      add({
-        scenario,
-        provider,
-        invocation: baseInvocation,
-        profile: defaultProfile(baseInvocation, options.profile),
-        dialect: defaultDialect,
-        seed: options.seed + variant,
-      });
+      const seed = options.seed + variant;
+      runs.add({ scenario, provider, invocation: baseInvocation, profile, dialect: defaultDialect, seed });
     }
   }
-  return [...runs.values()];
 }
