@@ -9,7 +9,7 @@ import { PROTOCOL_VERSION, REPORT_VERSION } from '../../generated/protocol.js';
 import { SuiteCgroup } from '../process/cgroup.js';
 import { exitWatcher } from '../process/exit-watcher.js';
 import { loopStalls } from '../process/loop-stalls.js';
-import { isWindows, runnerPlatform } from '../process/platform.js';
+import { isWindows, type PlatformName, runnerPlatform } from '../process/platform.js';
 import { writeArtifacts } from '../report/artifacts.js';
 import type { ConformanceReport, ReportRun } from '../report/model.js';
 import { toReportFinding } from '../report/model.js';
@@ -17,7 +17,7 @@ import { reportProcess, reportRequest } from '../report/run-output.js';
 import { runNotVerified } from '../rules/not-verified.js';
 import { Redactor } from '../runner/redact.js';
 import { redactResult } from '../runner/redact-result.js';
-import type { RunResult, RunSpec } from '../runner/results/run-types.js';
+import type { RunResult, RunSpec, SuiteSettings } from '../runner/results/run-types.js';
 import {
   applyExpectedFailures,
   type SuiteSummary,
@@ -106,25 +106,33 @@ function nonEmptyLineCount(bytes: Buffer): number {
   return count;
 }
 
-/**
- * The report of a suite whose shim could not be started: no run took place, so there are no runs and nothing
- * is counted; `startFailure` says why, and the exit code is 2.
- */
-function notStartedReport(
-  suite: ResolvedSuite,
-  options: RunOptions,
-  platform: string,
-  reason: string,
-): ConformanceRunReport {
+/** Where the suite's report comes from: the suite resolved from the options, on this platform. */
+interface SuiteContext {
+  suite: ResolvedSuite;
+  options: RunOptions;
+  platform: PlatformName;
+}
+
+/** What a report says beyond the suite's identity: its runs, its verdict and what went wrong. */
+type SuiteOutcome = Pick<ConformanceRunReport, 'summary' | 'runs' | 'verdict' | 'exitCode'> &
+  Partial<
+    Pick<
+      ConformanceRunReport,
+      'reportVersion' | 'error' | 'startFailure' | 'interrupted' | 'isolation' | 'suiteFindings'
+    >
+  >;
+
+/** The suite's report: `outcome` with what every report says of the suite (shim, capabilities, seed, selection). */
+function suiteReport(context: SuiteContext, outcome: SuiteOutcome): ConformanceRunReport {
+  const { suite, options, platform } = context;
+  const { summary, runs, reportVersion, suiteFindings, ...verdict } = outcome;
   return {
-    summary: summarizeResults([]),
-    runs: [],
+    summary,
+    runs,
     protocolVersion: PROTOCOL_VERSION,
+    ...(reportVersion === undefined ? {} : { reportVersion }),
     generatedAt: new Date().toISOString(),
-    verdict: 'failed',
-    exitCode: 2,
-    error: `the shim could not be started: ${reason}`,
-    startFailure: reason,
+    ...verdict,
     shim: suite.shim,
     capabilities: suite.capabilities.source,
     seed: suite.seed,
@@ -132,6 +140,22 @@ function notStartedReport(
     suiteVersion: suiteVersion(),
     selection: suite.selection,
     ...(options.shard ? { shard: options.shard } : {}),
+    ...(suiteFindings === undefined ? {} : { suiteFindings }),
+  };
+}
+
+/**
+ * The outcome of a suite whose shim could not be started: no run took place, so there are no runs and nothing
+ * is counted; `startFailure` says why, and the exit code is 2.
+ */
+function notStartedOutcome(reason: string): SuiteOutcome {
+  return {
+    summary: summarizeResults([]),
+    runs: [],
+    verdict: 'failed',
+    exitCode: 2,
+    error: `the shim could not be started: ${reason}`,
+    startFailure: reason,
   };
 }
 
@@ -156,9 +180,49 @@ export interface ConformanceRunOutcome {
 /** Like runConformance(), and also returns each run's full result for reporters that show more (html). */
 export async function runConformanceWithResults(options: RunOptions = {}): Promise<ConformanceRunOutcome> {
   const suite = resolveSuite(options);
-  const platform = options.platform ?? runnerPlatform();
-  if (suite.startProblem)
-    return { report: notStartedReport(suite, options, platform, suite.startProblem), results: [] };
+  const context: SuiteContext = { suite, options, platform: options.platform ?? runnerPlatform() };
+  if (suite.startProblem) return { report: suiteReport(context, notStartedOutcome(suite.startProblem)), results: [] };
+  const prepared = await prepareSuite(context);
+  const { results, stop, suiteFindings } = await playSuite(context, prepared);
+  applyExpectedFailures(results, suite.expected, context.platform);
+  const exit = suiteExit(results, { flakyOk: options.flakyOk === true });
+  // Every run that was attempted failed to start (a start failure no check before the suite could foresee).
+  if (exit.code === 2 && !stop.stopped) {
+    const reason = results.find((result) => result.startFailure)?.startFailure ?? String(exit.reason);
+    return { report: suiteReport(context, notStartedOutcome(reason)), results: [] };
+  }
+  const { isolation, suiteCgroup } = prepared;
+  const report = suiteReport(context, {
+    summary: summarizeResults(results),
+    runs: results.map((result, index) => toReportRun(result, suite.positions[index]!)),
+    reportVersion: REPORT_VERSION,
+    verdict: suiteVerdict(results, { flakyOk: options.flakyOk === true }),
+    exitCode: stop.stopped ? (exit.code === 2 ? 2 : 1) : exit.code,
+    ...(exit.reason ? { error: exit.reason } : stop.stopped ? { error: `stopped by ${stop.signal}` } : {}),
+    ...(stop.stopped ? { interrupted: true, verdict: 'failed' as const } : {}),
+    isolation: {
+      mechanism: isolation.mechanism,
+      ...('detail' in isolation
+        ? { detail: isolation.detail }
+        : { detail: `one cgroup v2 leaf per run under ${suiteCgroup!.directory}` }),
+    },
+    ...(suiteFindings.length > 0 ? { suiteFindings } : {}),
+  });
+  if (options.artifactsDir) writeArtifacts(options.artifactsDir, report.runs, results);
+  return { report, results };
+}
+
+/** What a suite's runs share, made before the first starts and closed after the last. */
+interface PreparedSuite {
+  settings: SuiteSettings;
+  workspaces: WorkspaceTemplates;
+  scratchDir: string;
+  cacheDir: string;
+  isolation: ReturnType<typeof SuiteCgroup.create>;
+  suiteCgroup: SuiteCgroup | undefined;
+}
+
+async function prepareSuite({ suite, options, platform }: SuiteContext): Promise<PreparedSuite> {
   const scratch = suiteScratchDirectory(options.officialCli?.mode);
   const workspaces = new WorkspaceTemplates({
     ...(options.git ? { git: options.git } : {}),
@@ -170,7 +234,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
   const cacheDir = await mkdtemp(path.join(scratch.directory, 'yume-conformance-cache-'));
   const isolation = SuiteCgroup.create(platform);
   const suiteCgroup = 'cgroup' in isolation ? isolation.cgroup : undefined;
-  const settings = {
+  const settings: SuiteSettings = {
     workspaces,
     scratchDir: scratch.directory,
     cacheDir,
@@ -188,6 +252,14 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     ...(options.maxStdoutBytes ? { maxStdoutBytes: options.maxStdoutBytes } : {}),
     ...(options.maxRequestBodyBytes ? { maxRequestBodyBytes: options.maxRequestBodyBytes } : {}),
   };
+  return { settings, workspaces, scratchDir: scratch.directory, cacheDir, isolation, suiteCgroup };
+}
+
+/** Plays every run of the suite, `jobs` at a time, and closes what the runs shared. */
+async function playSuite(
+  { suite, options, platform }: SuiteContext,
+  { settings, workspaces, scratchDir, cacheDir, suiteCgroup }: PreparedSuite,
+): Promise<{ results: RunResult[]; stop: SuiteStop; suiteFindings: ReturnType<typeof toReportFinding>[] }> {
   let finished = 0;
   const slots = suiteSlots({ jobs: options.jobs, presetPerCore: suite.presetPerCore, onChange: options.onWidth });
   const redactor = Redactor.forRunner();
@@ -210,10 +282,7 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     return playRun(() => playOnce(spec), replay, options.repeat ?? 1);
   };
   // Shims that ignore HOME or TMPDIR write into the real home or the system temp folder: listed before and after.
-  const homeTemp = HomeTempWatch.start(options.watchedRoots ?? defaultWatchedRoots(platform), [
-    scratch.directory,
-    cacheDir,
-  ]);
+  const homeTemp = HomeTempWatch.start(options.watchedRoots ?? defaultWatchedRoots(platform), [scratchDir, cacheDir]);
   // The runner's heartbeat (when its own loop could not run) and its exit watcher (exits timed off that loop).
   loopStalls.acquire();
   exitWatcher.acquire();
@@ -233,39 +302,5 @@ export async function runConformanceWithResults(options: RunOptions = {}): Promi
     await workspaces.close();
     if (!options.keepDirectories) await rm(cacheDir, { recursive: true, force: true, maxRetries: 3 });
   });
-  const suiteFindings = homeTemp.finish().map(toReportFinding);
-  applyExpectedFailures(results, suite.expected, platform);
-  const exit = suiteExit(results, { flakyOk: options.flakyOk === true });
-  // Every run that was attempted failed to start (a start failure no check before the suite could foresee).
-  if (exit.code === 2 && !stop.stopped) {
-    const reason = results.find((result) => result.startFailure)?.startFailure ?? String(exit.reason);
-    return { report: notStartedReport(suite, options, platform, reason), results: [] };
-  }
-  const report: ConformanceRunReport = {
-    summary: summarizeResults(results),
-    runs: results.map((result, index) => toReportRun(result, suite.positions[index]!)),
-    protocolVersion: PROTOCOL_VERSION,
-    reportVersion: REPORT_VERSION,
-    generatedAt: new Date().toISOString(),
-    verdict: suiteVerdict(results, { flakyOk: options.flakyOk === true }),
-    exitCode: stop.stopped ? (exit.code === 2 ? 2 : 1) : exit.code,
-    ...(exit.reason ? { error: exit.reason } : stop.stopped ? { error: `stopped by ${stop.signal}` } : {}),
-    ...(stop.stopped ? { interrupted: true, verdict: 'failed' as const } : {}),
-    isolation: {
-      mechanism: isolation.mechanism,
-      ...('detail' in isolation
-        ? { detail: isolation.detail }
-        : { detail: `one cgroup v2 leaf per run under ${suiteCgroup!.directory}` }),
-    },
-    shim: suite.shim,
-    capabilities: suite.capabilities.source,
-    seed: suite.seed,
-    platform,
-    suiteVersion: suiteVersion(),
-    selection: suite.selection,
-    ...(options.shard ? { shard: options.shard } : {}),
-    ...(suiteFindings.length > 0 ? { suiteFindings } : {}),
-  };
-  if (options.artifactsDir) writeArtifacts(options.artifactsDir, report.runs, results);
-  return { report, results };
+  return { results, stop, suiteFindings: homeTemp.finish().map(toReportFinding) };
 }
