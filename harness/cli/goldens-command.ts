@@ -24,41 +24,77 @@ const collectList = (value: string, previous: string[] | undefined) => [
     .filter(Boolean),
 ];
 
+/** What is wrong with the flags, as the line to print; undefined when they are usable. */
+function flagsProblem(flags: GoldensFlags, jobs: number): string | undefined {
+  if (flags.update && !flags.reason?.trim())
+    return 'yume-conformance goldens: --update needs --reason "why the goldens change" (it is recorded in transcripts/GOLDENS.md)\n';
+  if (!Number.isInteger(jobs) || jobs < 1) return `yume-conformance goldens: --jobs must be a positive whole number\n`;
+  if (flags.from !== undefined && flags.from !== CLAUDE_GOLDENS_PRESET)
+    return `yume-conformance goldens: --from ${flags.from} is not known — fix: use --from ${CLAUDE_GOLDENS_PRESET} (or leave it out for the reference shim)\n`;
+  return undefined;
+}
+
+/** The updates the goldens' source (the reference shim, or Claude Code with --from) makes, and who made them. */
+async function computeUpdates(
+  flags: GoldensFlags,
+  jobs: number,
+): Promise<{ updates: GoldenUpdate[]; source: string; recordedWith: string }> {
+  if (!flags.from)
+    return {
+      updates: await computeGoldens({ scenarios: flags.scenario ?? [], jobs }),
+      source: 'the reference shim',
+      recordedWith: '',
+    };
+  const recorded = await computeClaudeGoldens({
+    ...(flags.scenario ? { scenarios: flags.scenario } : {}),
+    ...(flags.shim ? { shim: flags.shim } : {}),
+    jobs,
+  });
+  return {
+    updates: recorded.updates,
+    source: 'Claude Code',
+    recordedWith: ` (recorded from Claude Code ${recorded.version ?? 'of unknown version'})`,
+  };
+}
+
+/** Prints one scenario's update: failing, up to date, or its diffs. */
+function printUpdate(update: GoldenUpdate, writing: boolean, source: string): 'broken' | 'current' | 'stale' {
+  if (update.problems.length > 0) {
+    process.stdout.write(
+      `✘ ${update.scenario} (${update.provider}): ${source} does not pass it, golden not written:\n    ${update.problems.join('\n    ')}\n`,
+    );
+    return 'broken';
+  }
+  if (!changes(update)) {
+    process.stdout.write(`  ${update.scenario}: up to date\n`);
+    return 'current';
+  }
+  process.stdout.write(`${writing ? '✎' : '≠'} ${update.scenario} (${update.provider}):\n`);
+  for (const [name, diff] of update.diffs) {
+    if (diff)
+      process.stdout.write(
+        `  ${name}\n${diff
+          .split('\n')
+          .map((line) => `    ${line}`)
+          .join('\n')}\n`,
+      );
+  }
+  for (const name of update.removed)
+    process.stdout.write(`  ${name}: no longer produced${writing ? ', removed' : ''}\n`);
+  return 'stale';
+}
+
 async function goldensAction(flags: GoldensFlags): Promise<void> {
-  if (flags.update && !flags.reason?.trim()) {
-    process.stderr.write(
-      'yume-conformance goldens: --update needs --reason "why the goldens change" (it is recorded in transcripts/GOLDENS.md)\n',
-    );
-    process.exitCode = EXIT_USAGE;
-    return;
-  }
   const jobs = flags.jobs === undefined ? 2 : Number(flags.jobs);
-  if (!Number.isInteger(jobs) || jobs < 1) {
-    process.stderr.write(`yume-conformance goldens: --jobs must be a positive whole number\n`);
+  const problem = flagsProblem(flags, jobs);
+  if (problem) {
+    process.stderr.write(problem);
     process.exitCode = EXIT_USAGE;
     return;
   }
-  if (flags.from !== undefined && flags.from !== CLAUDE_GOLDENS_PRESET) {
-    process.stderr.write(
-      `yume-conformance goldens: --from ${flags.from} is not known — fix: use --from ${CLAUDE_GOLDENS_PRESET} (or leave it out for the reference shim)\n`,
-    );
-    process.exitCode = EXIT_USAGE;
-    return;
-  }
-  let updates: GoldenUpdate[];
-  let source = 'the reference shim';
-  let recordedWith = '';
+  let computed: Awaited<ReturnType<typeof computeUpdates>>;
   try {
-    if (flags.from) {
-      const recorded = await computeClaudeGoldens({
-        ...(flags.scenario ? { scenarios: flags.scenario } : {}),
-        ...(flags.shim ? { shim: flags.shim } : {}),
-        jobs,
-      });
-      updates = recorded.updates;
-      source = 'Claude Code';
-      recordedWith = ` (recorded from Claude Code ${recorded.version ?? 'of unknown version'})`;
-    } else updates = await computeGoldens({ scenarios: flags.scenario ?? [], jobs });
+    computed = await computeUpdates(flags, jobs);
   } catch (error) {
     if (!isKnownError(error)) throw error;
     const failure = failureOf('yume-conformance goldens', error);
@@ -66,34 +102,10 @@ async function goldensAction(flags: GoldensFlags): Promise<void> {
     process.exitCode = failure.exitCode;
     return;
   }
-  let stale = 0;
-  let broken = 0;
-  for (const update of updates) {
-    if (update.problems.length > 0) {
-      broken += 1;
-      process.stdout.write(
-        `✘ ${update.scenario} (${update.provider}): ${source} does not pass it, golden not written:\n    ${update.problems.join('\n    ')}\n`,
-      );
-      continue;
-    }
-    if (!changes(update)) {
-      process.stdout.write(`  ${update.scenario}: up to date\n`);
-      continue;
-    }
-    stale += 1;
-    process.stdout.write(`${flags.update ? '✎' : '≠'} ${update.scenario} (${update.provider}):\n`);
-    for (const [name, diff] of update.diffs) {
-      if (diff)
-        process.stdout.write(
-          `  ${name}\n${diff
-            .split('\n')
-            .map((line) => `    ${line}`)
-            .join('\n')}\n`,
-        );
-    }
-    for (const name of update.removed)
-      process.stdout.write(`  ${name}: no longer produced${flags.update ? ', removed' : ''}\n`);
-  }
+  const { updates, source, recordedWith } = computed;
+  const outcomes = updates.map((update) => printUpdate(update, flags.update === true, source));
+  const stale = outcomes.filter((outcome) => outcome === 'stale').length;
+  const broken = outcomes.filter((outcome) => outcome === 'broken').length;
   if (flags.update) {
     const written = writeGoldens(updates, `${flags.reason!}${recordedWith}`);
     process.stdout.write(
