@@ -97,38 +97,8 @@ async function serve(options: ServeOptions): Promise<number> {
     return EXIT_USAGE;
   }
 
-  const providers = options.provider ? [options.provider] : [...MOCK_PROVIDER_IDS];
-  const env = providerEnvironment(server.baseUrls, scenario.env?.unset ?? []);
-  const out: string[] = [
-    `yume-conformance mock providers: scenario "${scenario.id}" (${scenario.turns.length} turn${scenario.turns.length === 1 ? '' : 's'})${options.seed !== undefined ? `, re-chunk seed ${options.seed}` : ''}`,
-    `listening on ${server.url} (Ctrl-C to stop)`,
-    '',
-    'Endpoints:',
-    ...providers.map((id) => `  ${id.padEnd(17)} ${ENDPOINTS[id](server.url)}`),
-    '',
-    'Environment for a shim (POSIX shell):',
-    ...Object.entries(env).map(([name, value]) => `  export ${name}=${value}`),
-    '',
-  ];
-  process.stdout.write(`${out.join('\n')}\n`);
-
-  const log = (line: string): void =>
-    void process.stderr.write(`[${new Date().toISOString().slice(11, 23)}] ${line}\n`);
-  const describe = (request: RecordedRequest): string => {
-    const answer =
-      request.responseIndex !== undefined ? ` (turn ${request.turn + 1}, response ${request.responseIndex + 1})` : '';
-    const missing = request.missingTools ? ` missing tools: ${request.missingTools.join(', ')}` : '';
-    return `#${request.index + 1} ${request.method} ${request.path}${request.query} ${request.provider ?? '-'} -> ${request.status} ${request.outcome}${answer}${missing}`;
-  };
-  server.events.on('request', (request: RecordedRequest) => log(describe(request)));
-  server.events.on('first-text-sent', ({ index }: { index: number }) => {
-    if (options.gate) log(`#${index + 1} first text sent; press Enter to open the gate`);
-  });
-  server.events.on('client-closed', (request: RecordedRequest) =>
-    log(`#${request.index + 1} client closed the connection early`),
-  );
-  const openOnEnter = (): void => server.openGate();
-  if (options.gate) process.stdin.on('data', openOnEnter);
+  printSettings(options, scenario, server);
+  const openOnEnter = logRequests(options, server);
 
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
@@ -148,4 +118,48 @@ async function serve(options: ServeOptions): Promise<number> {
     process.stdin.pause();
   }
   return EXIT_OK;
+}
+
+type MockServer = Awaited<ReturnType<typeof startMockServer>>;
+
+const log = (line: string): void => void process.stderr.write(`[${new Date().toISOString().slice(11, 23)}] ${line}\n`);
+
+/** One request as a log line: its number, method, path, provider, status, outcome and the turn it answered. */
+function describeRequest(request: RecordedRequest): string {
+  const answer =
+    request.responseIndex !== undefined ? ` (turn ${request.turn + 1}, response ${request.responseIndex + 1})` : '';
+  const missing = request.missingTools ? ` missing tools: ${request.missingTools.join(', ')}` : '';
+  return `#${request.index + 1} ${request.method} ${request.path}${request.query} ${request.provider ?? '-'} -> ${request.status} ${request.outcome}${answer}${missing}`;
+}
+
+/** The endpoints and the environment a shim needs, on stdout. */
+function printSettings(options: ServeOptions, scenario: ReturnType<typeof loadScenario>, server: MockServer): void {
+  const providers = options.provider ? [options.provider] : [...MOCK_PROVIDER_IDS];
+  const env = providerEnvironment(server.baseUrls, scenario.env?.unset ?? []);
+  const out: string[] = [
+    `yume-conformance mock providers: scenario "${scenario.id}" (${scenario.turns.length} turn${scenario.turns.length === 1 ? '' : 's'})${options.seed !== undefined ? `, re-chunk seed ${options.seed}` : ''}`,
+    `listening on ${server.url} (Ctrl-C to stop)`,
+    '',
+    'Endpoints:',
+    ...providers.map((id) => `  ${id.padEnd(17)} ${ENDPOINTS[id](server.url)}`),
+    '',
+    'Environment for a shim (POSIX shell):',
+    ...Object.entries(env).map(([name, value]) => `  export ${name}=${value}`),
+    '',
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** Logs every request on stderr; with --gate, Enter opens the gate. Returns the stdin listener to remove at the end. */
+function logRequests(options: ServeOptions, server: MockServer): () => void {
+  server.events.on('request', (request: RecordedRequest) => log(describeRequest(request)));
+  server.events.on('first-text-sent', ({ index }: { index: number }) => {
+    if (options.gate) log(`#${index + 1} first text sent; press Enter to open the gate`);
+  });
+  server.events.on('client-closed', (request: RecordedRequest) =>
+    log(`#${request.index + 1} client closed the connection early`),
+  );
+  const openOnEnter = (): void => server.openGate();
+  if (options.gate) process.stdin.on('data', openOnEnter);
+  return openOnEnter;
 }
