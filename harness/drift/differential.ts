@@ -175,45 +175,69 @@ const MOCK_PROVIDER: Record<OfficialCliName, MockProviderId> = {
   claude: 'anthropic',
 };
 
-export async function runDifferential(options: DifferentialOptions): Promise<DifferentialResult> {
+/** The folders of one differential run under its work root. */
+function differentialFolders(workRoot: string) {
+  return {
+    workspace: path.join(workRoot, 'workspace'),
+    fakeHome: path.join(workRoot, 'fake-home'),
+    realHome: path.join(workRoot, 'real-home'),
+    stateFile: path.join(workRoot, 'fake-state.json'),
+    logFile: path.join(workRoot, 'fake-log.jsonl'),
+    plainFolder: path.join(workRoot, 'not-a-repository'),
+  };
+}
+
+type Folders = ReturnType<typeof differentialFolders>;
+type RunCli = (argv: string[], stdin?: string, cwd?: string) => ReturnType<typeof runBounded>;
+
+/** Starts the real CLI and the fake, each offline against the mock with its own home, as the same user. */
+function cliRunners(
+  options: DifferentialOptions,
+  folders: Folders,
+  mock: Awaited<ReturnType<typeof startMockServer>>,
+): { runReal: RunCli; runFake: RunCli } {
   const { cli } = options;
   const timeoutMs = options.timeoutMs ?? 90_000;
-  const workspace = path.join(options.workRoot, 'workspace');
-  const fakeHome = path.join(options.workRoot, 'fake-home');
-  const realHome = path.join(options.workRoot, 'real-home');
-  const stateFile = path.join(options.workRoot, 'fake-state.json');
-  const logFile = path.join(options.workRoot, 'fake-log.jsonl');
-  const plainFolder = path.join(options.workRoot, 'not-a-repository');
+  const { workspace, realHome, fakeHome, stateFile, logFile } = folders;
+  const keys = {
+    openai: DUMMY_CREDENTIALS.openaiApiKey,
+    anthropic: DUMMY_CREDENTIALS.anthropicApiKey,
+    gemini: DUMMY_CREDENTIALS.geminiApiKey,
+  };
+  const base = { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1' };
+  const realEnv = {
+    ...base,
+    ...prepareOfflineEnvironment(cli, { home: realHome, endpoints: mock.baseUrls, keys }),
+    ...(options.user ? { USER: options.user.name, LOGNAME: options.user.name } : {}),
+  };
+  const fakeEnv = { ...base, ...prepareOfflineEnvironment(cli, { home: fakeHome, endpoints: mock.baseUrls, keys }) };
+  writeState(stateFile, { scenario: answeringScenario(), turnIndex: 0 });
+  writeFileSync(logFile, '');
+  if (options.user) chownTree(options.workRoot, options.user.uid, options.user.gid);
+  const user = options.user ? { uid: options.user.uid, gid: options.user.gid } : undefined;
+  return {
+    runReal: (argv, stdin, cwd = workspace) =>
+      runBounded(options.realExecutable, argv, { cwd, env: realEnv, timeoutMs, user, stdin }),
+    runFake: (argv, stdin, cwd = workspace) =>
+      runBounded(
+        process.execPath,
+        [options.fakeScript, cli, `${STATE_ARGUMENT}${stateFile}`, `${LOG_ARGUMENT}${logFile}`, ...argv],
+        { cwd, env: fakeEnv, timeoutMs, user, stdin },
+      ),
+  };
+}
+
+export async function runDifferential(options: DifferentialOptions): Promise<DifferentialResult> {
+  const { cli } = options;
+  const folders = differentialFolders(options.workRoot);
+  const { workspace, plainFolder } = folders;
   mkdirSync(plainFolder, { recursive: true });
   mkdirSync(workspace, { recursive: true });
   writeFileSync(path.join(workspace, 'hello.txt'), 'Hello from the fixture file.\n');
   await commitFixtures(workspace);
   const mock = await startMockServer({ scenario: answeringScenario(), autoAdvance: true });
   try {
-    const keys = {
-      openai: DUMMY_CREDENTIALS.openaiApiKey,
-      anthropic: DUMMY_CREDENTIALS.anthropicApiKey,
-      gemini: DUMMY_CREDENTIALS.geminiApiKey,
-    };
-    const base = { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1' };
-    const realEnv = {
-      ...base,
-      ...prepareOfflineEnvironment(cli, { home: realHome, endpoints: mock.baseUrls, keys }),
-      ...(options.user ? { USER: options.user.name, LOGNAME: options.user.name } : {}),
-    };
-    const fakeEnv = { ...base, ...prepareOfflineEnvironment(cli, { home: fakeHome, endpoints: mock.baseUrls, keys }) };
-    writeState(stateFile, { scenario: answeringScenario(), turnIndex: 0 });
-    writeFileSync(logFile, '');
-    if (options.user) chownTree(options.workRoot, options.user.uid, options.user.gid);
-    const user = options.user ? { uid: options.user.uid, gid: options.user.gid } : undefined;
-    const runReal = (argv: string[], stdin?: string, cwd = workspace) =>
-      runBounded(options.realExecutable, argv, { cwd, env: realEnv, timeoutMs, user, stdin });
-    const runFake = (argv: string[], stdin?: string, cwd = workspace) =>
-      runBounded(
-        process.execPath,
-        [options.fakeScript, cli, `${STATE_ARGUMENT}${stateFile}`, `${LOG_ARGUMENT}${logFile}`, ...argv],
-        { cwd, env: fakeEnv, timeoutMs, user, stdin },
-      );
+    const { runReal, runFake } = cliRunners(options, folders, mock);
 
     // A session of each to resume: the first accepted translator argv without resume.
     const seed = options.corpus.find((entry) => !entry.argv.includes('{session}') && !entry.stdin);
