@@ -46,7 +46,14 @@ function cell(line: string | undefined): string {
   return escapeHtml(visible(cut));
 }
 
-function row(anchor: string, number: number, left: string | undefined, right: string | undefined, failing: boolean) {
+/** One line of the table: the golden's line `number` on the left, the stdout's on the right. */
+function row(
+  anchor: string,
+  number: number,
+  sides: { left: string | undefined; right: string | undefined },
+  failing: boolean,
+) {
+  const { left, right } = sides;
   // Only lines a finding names are marked: raw lines always differ from the normalised golden (ids, paths).
   const classes = [left === undefined || right === undefined ? 'edge' : '', failing ? 'failing' : '']
     .filter(Boolean)
@@ -71,7 +78,7 @@ export function transcriptTable(view: TranscriptView, failingLines: ReadonlySet<
   const rows: string[] = [];
   const count = Math.max(expected.length, observed.length);
   for (let index = 0; index < count; index += 1)
-    rows.push(row(anchor, index + 1, expected[index], observed[index], failingLines.has(index + 1)));
+    rows.push(row(anchor, index + 1, { left: expected[index], right: observed[index] }, failingLines.has(index + 1)));
   if (gap > 0 || view.stdout.tail !== undefined) {
     rows.push(
       `<tr class="gap"><td></td><td></td><td></td><td class="l">… ${gap} characters not shown here (the run's artifacts hold all of stdout)</td></tr>`,

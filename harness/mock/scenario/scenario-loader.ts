@@ -78,7 +78,7 @@ export function loadAllScenarios(root: string): LoadedScenario[] {
 export function validateScenario(value: unknown, file = '<scenario>', folderName?: string): Scenario {
   const problems: ScenarioProblem[] = [];
   const text = JSON.stringify(value, null, 2);
-  checkScenario(value, text, file, folderName, problems);
+  checkScenario(value, { text, file, folderName }, problems);
   if (problems.length > 0) throw new ScenarioLoadError(problems);
   return value as Scenario;
 }
@@ -112,17 +112,17 @@ function readScenarioFile(file: string, folderName: string, problems: ScenarioPr
     });
     return undefined;
   }
-  checkScenario(value, text, file, folderName, problems);
+  checkScenario(value, { text, file, folderName }, problems);
   return value as Scenario;
 }
 
+/** Checks a parsed scenario against its schema, then its meaning; `source`: the file's text, path and folder. */
 function checkScenario(
   value: unknown,
-  text: string,
-  file: string,
-  folderName: string | undefined,
+  source: { text: string; file: string; folderName: string | undefined },
   problems: ScenarioProblem[],
 ): void {
+  const { text, file, folderName } = source;
   const lines = jsonPointerLines(text);
   if (!scenarioValidator(value)) {
     for (const error of scenarioValidator.errors ?? []) problems.push(schemaProblem(error, file, lines));
