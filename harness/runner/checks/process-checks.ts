@@ -84,7 +84,19 @@ function leftRunningChecks(process: ExecutedProcess): CheckResult {
   const findings: Finding[] = [];
   const notVerified: NotVerified[] = [];
   if (process.killed) findings.push(...orphanedToolFindings(process, label));
-  else if (exit.stdioHeldOpen) {
+  else if (exit.stdioHeldOpen && exit.stdioUndecided && exit.descendantsKilled.length === 0) {
+    // No process of the run was found holding the pipes, and the machine took the grace (stdio-close-wait.ts).
+    notVerified.push(
+      checkNotVerified(
+        'process.stdout-held-open',
+        'machine',
+        about(
+          label,
+          `its stdout/stderr closed only after the grace, with no process of the run found holding them, while the machine was too busy to judge (${MACHINE_CAUSE}, or oversubscribed)`,
+        ),
+      ),
+    );
+  } else if (exit.stdioHeldOpen) {
     const holders = exit.descendantsKilled.map((info) => `${info.name} (pid ${info.pid})`).join(', ');
     findings.push(
       runFinding(

@@ -38,6 +38,19 @@ describe('processChecks', () => {
     expect(judge(killed)).toEqual(['process.orphaned-tools']);
   });
 
+  it('leaves pipes that closed late undecided when the machine took the grace and no holder was found', () => {
+    const late = processChecks(processOf({ exit: { stdioHeldOpen: true, stdioUndecided: true } }), true);
+    expect(rules(late.findings)).toEqual([]);
+    expect(late.notVerified.map((record) => [record.rule, record.cause])).toEqual([
+      ['process.stdout-held-open', 'machine'],
+    ]);
+    // A process found holding them is the shim's, whatever the machine did.
+    const held = processOf({ exit: { stdioHeldOpen: true, stdioUndecided: true, descendantsKilled: [sleeper] } });
+    expect(judge(held)).toEqual(['process.stdout-held-open']);
+    // Decided (the grace passed in the shim's own time): a finding even without a holder.
+    expect(judge(processOf({ exit: { stdioHeldOpen: true } }))).toEqual(['process.stdout-held-open']);
+  });
+
   it('judges the exit code against the last result, unless the harness ended the process', () => {
     expect(judge(processOf({ exit: { exitedAtMs: 5, exitCode: 1 }, events: [result(1, false)] }))).toEqual([
       'process.exit-code',
