@@ -1,0 +1,141 @@
+// `npm run test:real`, the load lane (R19, R18a): the verdict belongs to the shim, not to the machine. Beside
+// twice as many busy loops as cores, one round of the default suite on the reference shim and one round of the
+// claude-code preset (real Claude Code, the pinned one from the real programs' cache) give every run the outcome
+// class it has on an idle machine: the reference shim passes every run (runs its capabilities declare it cannot
+// do stay not verified, as anywhere), and claude passes every run apart from the preset's expected failures.
+// No attempt's interrupt or kill came by the fallback: a fallback that fires is recorded on its attempt as
+// scenario.moment-reached (a MUST finding, or a not-verified record of cause machine), and the last attempt's
+// interrupt.sent finding names what triggered it. Both run at the defaults a user gets (no --jobs). The lane runs
+// alone, after the other real tests (vitest.real.config.ts); the loops end with each test, even a failing one.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ReportRun } from '../../harness/report/model.js';
+import { runConformance } from '../../harness/suite/run-conformance.js';
+// @ts-expect-error: plain ESM script without declarations
+import { ensureRealProgram } from '../../scripts/real-programs.mjs';
+import { type BusyLoops, startBusyLoops } from '../helpers/busy-loops.js';
+
+/** R18a: the lane's whole budget, and each round's share of it. */
+const LANE_BUDGET_MS = 5 * 60_000;
+const REFERENCE_BUDGET_MS = 2 * 60_000;
+const CLAUDE_BUDGET_MS = LANE_BUDGET_MS - REFERENCE_BUDGET_MS;
+/**
+ * A round past its budget has failed, but it goes on to its end so the test says what happened (a round vitest
+ * ended would go on running beside the next one): each test may take twice its budget.
+ */
+const TIMEOUT_FACTOR = 2;
+const MOMENT_RULE = 'scenario.moment-reached';
+/** The causes moment-fallback.ts gives an interrupt the fallback sent (the scripted moment did not come). */
+const FALLBACK_CAUSE = /fallback timer|ended before the scripted moment/;
+
+/** Where each round's JSON report is kept, for reading what happened after a failure (reports/ as CI keeps it). */
+const REPORTS = path.resolve('reports', 'load-lane');
+
+function keepReport(name: string, report: unknown): void {
+  mkdirSync(REPORTS, { recursive: true });
+  writeFileSync(path.join(REPORTS, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+}
+
+type Play = Pick<ReportRun, 'status' | 'findings' | 'notVerified'>;
+const label = (run: ReportRun) =>
+  `${run.scenario} · ${run.provider} · ${String(run.invocation)}/${run.profile}/${String(run.dialect)}`;
+
+/** Every play of a run: its attempts when it was played again, else the run itself. */
+const playsOf = (run: ReportRun): Play[] => run.attempts ?? [run];
+
+/** Where a play records a scripted moment its fallback reached instead of the shim. */
+function fallbackMarks(run: ReportRun): string[] {
+  return playsOf(run).flatMap((play, attempt) => [
+    ...play.findings
+      .filter((finding) => finding.rule === MOMENT_RULE)
+      .map((finding) => `attempt ${attempt + 1}: ${finding.message}`),
+    ...(play.notVerified ?? [])
+      .filter((record) => record.rule === MOMENT_RULE)
+      .map((record) => `attempt ${attempt + 1} (${record.cause}): ${record.reason}`),
+  ]);
+}
+
+/** The last attempt's interrupts, as its interrupt.sent findings name them. */
+const interruptsSent = (run: ReportRun) => run.findings.filter((finding) => finding.rule === 'interrupt.sent');
+
+/** What went wrong with a run, for the assertion message. */
+function describeRun(run: ReportRun): string {
+  const musts = run.findings.filter((finding) => finding.severity === 'MUST').map((finding) => finding.message);
+  const records = (run.notVerified ?? []).map(
+    (record) => `${record.rule ?? '(run)'} (${record.cause}): ${record.reason}`,
+  );
+  const attempts = run.attempts ? ` after ${run.attempts.length} attempts` : '';
+  return `${label(run)}: ${run.status}${attempts}\n  ${[...musts, ...records].join('\n  ')}`;
+}
+
+/** Checks that hold for every run of both rounds: the interrupts and kills came at their scripted moments. */
+function expectNoFallback(runs: readonly ReportRun[]): void {
+  const marks = runs.flatMap((run) => fallbackMarks(run).map((mark) => `${label(run)}: ${mark}`));
+  expect(marks, marks.join('\n')).toEqual([]);
+  const interrupted = runs.filter((run) => run.scenario.includes('interrupt'));
+  expect(interrupted.length).toBeGreaterThan(0);
+  const sent = interrupted.flatMap((run) => interruptsSent(run).map((finding) => `${label(run)}: ${finding.message}`));
+  expect(sent.length).toBeGreaterThanOrEqual(interrupted.length);
+  const byFallback = sent.filter((line) => FALLBACK_CAUSE.test(line));
+  expect(byFallback, byFallback.join('\n')).toEqual([]);
+}
+
+/** Runs `round` beside the busy loops, which are ended whatever happens; the loops spun through all of it. */
+async function besideBusyLoops<T>(budgetMs: number, round: () => Promise<T>): Promise<{ value: T; elapsedMs: number }> {
+  const loops: BusyLoops = startBusyLoops({ maxMs: budgetMs * TIMEOUT_FACTOR });
+  try {
+    const started = performance.now();
+    const value = await round();
+    const elapsedMs = performance.now() - started;
+    expect(loops.spinning(), 'a busy loop ended before the round did').toBe(loops.count);
+    return { value, elapsedMs };
+  } finally {
+    await loops.stop();
+  }
+}
+
+describe('beside twice as many busy loops as cores', () => {
+  it(
+    'the default suite on the reference shim passes every run',
+    async () => {
+      const { value: report, elapsedMs } = await besideBusyLoops(REFERENCE_BUDGET_MS, () => runConformance());
+      keepReport('reference-shim', report);
+      console.log(`load lane: reference shim, ${report.runs.length} runs in ${(elapsedMs / 1000).toFixed(0)} s`);
+      // Not verified only where the shim's capabilities say it cannot, which no machine changes.
+      const declared = (run: ReportRun) =>
+        run.status === 'not-verified' && !run.required && run.notVerified?.every((r) => r.cause === 'capability');
+      const wrong = report.runs.filter((run) => run.status !== 'passed' && !declared(run));
+      expect(wrong.map(describeRun), wrong.map(describeRun).join('\n\n')).toEqual([]);
+      expect(report.runs.filter((run) => run.status === 'passed').length).toBeGreaterThan(200);
+      expect(report.exitCode).toBe(0);
+      expectNoFallback(report.runs);
+      expect(elapsedMs).toBeLessThan(REFERENCE_BUDGET_MS);
+    },
+    REFERENCE_BUDGET_MS * TIMEOUT_FACTOR,
+  );
+
+  it(
+    "the claude-code preset passes every run apart from the preset's expected failures",
+    async () => {
+      const claude = ensureRealProgram('claude', { log: () => {} }) as string;
+      const { value: report, elapsedMs } = await besideBusyLoops(CLAUDE_BUDGET_MS, () =>
+        runConformance({ preset: 'claude-code', shim: claude }),
+      );
+      keepReport('claude-code', report);
+      console.log(`load lane: claude-code preset, ${report.runs.length} runs in ${(elapsedMs / 1000).toFixed(0)} s`);
+      const wrong = report.runs.filter(
+        (run) => run.status !== 'passed' && !(run.status === 'failed' && run.expectedFailure),
+      );
+      expect(wrong.map(describeRun), wrong.map(describeRun).join('\n\n')).toEqual([]);
+      // The steady deviations showed (a listed check that passes would be stale, a failure of its own).
+      expect(report.runs.filter((run) => run.expectedFailure).map((run) => `${run.scenario}/${run.profile}`)).toEqual(
+        expect.arrayContaining(['fault-401/spec', 'fault-401/yume-app', 'fault-500-exhausted/yume-app']),
+      );
+      expect(report.exitCode, JSON.stringify(report.summary)).toBe(0);
+      expectNoFallback(report.runs);
+      expect(elapsedMs).toBeLessThan(CLAUDE_BUDGET_MS);
+    },
+    CLAUDE_BUDGET_MS * TIMEOUT_FACTOR,
+  );
+});
