@@ -7,11 +7,12 @@
 // scenario.moment-reached (a MUST finding, or a not-verified record of cause machine), and the last attempt's
 // interrupt.sent finding names what triggered it. Both run at the defaults a user gets (no --jobs). The lane runs
 // alone, after the other real tests (vitest.real.config.ts); the loops end with each test, even a failing one.
+import { EventEmitter } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ReportRun } from '../../harness/report/model.js';
-import { runConformance } from '../../harness/suite/run-conformance.js';
+import { type ConformanceRunReport, type RunOptions, runConformance } from '../../harness/suite/run-conformance.js';
 // @ts-expect-error: plain ESM script without declarations
 import { ensureRealProgram } from '../../scripts/real-programs.mjs';
 import { type BusyLoops, startBusyLoops } from '../helpers/busy-loops.js';
@@ -21,10 +22,12 @@ const LANE_BUDGET_MS = 5 * 60_000;
 const REFERENCE_BUDGET_MS = 2 * 60_000;
 const CLAUDE_BUDGET_MS = LANE_BUDGET_MS - REFERENCE_BUDGET_MS;
 /**
- * A round past its budget has failed, but it goes on to its end so the test says what happened (a round vitest
- * ended would go on running beside the next one): each test may take twice its budget.
+ * A round past its budget has failed; at STOP_FACTOR times its budget it is stopped as Ctrl-C stops a suite (no
+ * run starts, the running ones end and are judged), so it ends and reports, never runs on beside the next round.
  */
-const TIMEOUT_FACTOR = 2;
+const STOP_FACTOR = 1.5;
+/** After the stop, time for the running runs to end (their processes killed, their folders removed). */
+const STOP_GRACE_MS = 60_000;
 const MOMENT_RULE = 'scenario.moment-reached';
 /** The causes moment-fallback.ts gives an interrupt the fallback sent (the scripted moment did not come). */
 const FALLBACK_CAUSE = /fallback timer|ended before the scripted moment/;
@@ -81,53 +84,68 @@ function expectNoFallback(runs: readonly ReportRun[]): void {
   expect(byFallback, byFallback.join('\n')).toEqual([]);
 }
 
-/** Runs `round` beside the busy loops, which are ended whatever happens; the loops spun through all of it. */
-async function besideBusyLoops<T>(budgetMs: number, round: () => Promise<T>): Promise<{ value: T; elapsedMs: number }> {
-  const loops: BusyLoops = startBusyLoops({ maxMs: budgetMs * TIMEOUT_FACTOR });
+/**
+ * Plays one round of the suite beside the busy loops, which are ended whatever happens and spun through all of
+ * it; the round is stopped by a SIGINT of its own if it overruns (STOP_FACTOR).
+ */
+async function besideBusyLoops(
+  budgetMs: number,
+  options: RunOptions,
+): Promise<{ report: ConformanceRunReport; elapsedMs: number }> {
+  const loops: BusyLoops = startBusyLoops({ maxMs: budgetMs * STOP_FACTOR + STOP_GRACE_MS });
+  const signals = new EventEmitter();
+  const stop = setTimeout(() => signals.emit('SIGINT', 'SIGINT'), budgetMs * STOP_FACTOR);
   try {
     const started = performance.now();
-    const value = await round();
+    const report = await runConformance({ ...options, signals });
     const elapsedMs = performance.now() - started;
     expect(loops.spinning(), 'a busy loop ended before the round did').toBe(loops.count);
-    return { value, elapsedMs };
+    return { report, elapsedMs };
   } finally {
+    clearTimeout(stop);
     await loops.stop();
   }
+}
+
+/** The round's size and time, and whether it had to be stopped. */
+function roundLine(name: string, report: ConformanceRunReport, elapsedMs: number): string {
+  const stopped = report.interrupted ? ', stopped at its time limit' : '';
+  return `load lane: ${name}, ${report.runs.length} runs in ${(elapsedMs / 1000).toFixed(0)} s${stopped}`;
 }
 
 describe('beside twice as many busy loops as cores', () => {
   it(
     'the default suite on the reference shim passes every run',
     async () => {
-      const { value: report, elapsedMs } = await besideBusyLoops(REFERENCE_BUDGET_MS, () => runConformance());
+      const { report, elapsedMs } = await besideBusyLoops(REFERENCE_BUDGET_MS, {});
       keepReport('reference-shim', report);
-      console.log(`load lane: reference shim, ${report.runs.length} runs in ${(elapsedMs / 1000).toFixed(0)} s`);
+      console.log(roundLine('reference shim', report, elapsedMs));
       // Not verified only where the shim's capabilities say it cannot, which no machine changes.
       const declared = (run: ReportRun) =>
         run.status === 'not-verified' && !run.required && run.notVerified?.every((r) => r.cause === 'capability');
-      const wrong = report.runs.filter((run) => run.status !== 'passed' && !declared(run));
+      const wrong = report.runs.filter((run) => !run.interrupted && run.status !== 'passed' && !declared(run));
       expect(wrong.map(describeRun), wrong.map(describeRun).join('\n\n')).toEqual([]);
+      expect(report.interrupted ?? false, roundLine('reference shim', report, elapsedMs)).toBe(false);
       expect(report.runs.filter((run) => run.status === 'passed').length).toBeGreaterThan(200);
       expect(report.exitCode).toBe(0);
       expectNoFallback(report.runs);
       expect(elapsedMs).toBeLessThan(REFERENCE_BUDGET_MS);
     },
-    REFERENCE_BUDGET_MS * TIMEOUT_FACTOR,
+    REFERENCE_BUDGET_MS * STOP_FACTOR + STOP_GRACE_MS,
   );
 
   it(
     "the claude-code preset passes every run apart from the preset's expected failures",
     async () => {
       const claude = ensureRealProgram('claude', { log: () => {} }) as string;
-      const { value: report, elapsedMs } = await besideBusyLoops(CLAUDE_BUDGET_MS, () =>
-        runConformance({ preset: 'claude-code', shim: claude }),
-      );
+      const { report, elapsedMs } = await besideBusyLoops(CLAUDE_BUDGET_MS, { preset: 'claude-code', shim: claude });
       keepReport('claude-code', report);
-      console.log(`load lane: claude-code preset, ${report.runs.length} runs in ${(elapsedMs / 1000).toFixed(0)} s`);
+      console.log(roundLine('claude-code preset', report, elapsedMs));
       const wrong = report.runs.filter(
-        (run) => run.status !== 'passed' && !(run.status === 'failed' && run.expectedFailure),
+        (run) => !run.interrupted && run.status !== 'passed' && !(run.status === 'failed' && run.expectedFailure),
       );
       expect(wrong.map(describeRun), wrong.map(describeRun).join('\n\n')).toEqual([]);
+      expect(report.interrupted ?? false, roundLine('claude-code preset', report, elapsedMs)).toBe(false);
       // The steady deviations showed (a listed check that passes would be stale, a failure of its own).
       expect(report.runs.filter((run) => run.expectedFailure).map((run) => `${run.scenario}/${run.profile}`)).toEqual(
         expect.arrayContaining(['fault-401/spec', 'fault-401/yume-app', 'fault-500-exhausted/yume-app']),
@@ -136,6 +154,6 @@ describe('beside twice as many busy loops as cores', () => {
       expectNoFallback(report.runs);
       expect(elapsedMs).toBeLessThan(CLAUDE_BUDGET_MS);
     },
-    CLAUDE_BUDGET_MS * TIMEOUT_FACTOR,
+    CLAUDE_BUDGET_MS * STOP_FACTOR + STOP_GRACE_MS,
   );
 });
