@@ -6,6 +6,8 @@
 //
 // The heartbeat runs only while some suite holds it (acquire/release) and never keeps the process alive.
 
+import type { CpuWaitClock } from './cpu-wait.js';
+
 /** Heartbeat period. */
 const BEAT_MS = 20;
 /** Lateness below this is ordinary timer jitter, not a stall. */
@@ -113,3 +115,21 @@ export class LoopStalls {
 
 /** The runner's one heartbeat. */
 export const loopStalls = new LoopStalls();
+
+/**
+ * A CPU-wait clock (cpu-wait.ts) that also counts the runner's own loop stalls from now on, for a deadline the
+ * shim meets only through the runner: the mock that serves it and the pipes that carry its output run on the
+ * runner's loop, so while that loop stalls (on a loaded machine it waits for a CPU like any process) the shim
+ * waits for the runner, and that time is the machine's, not the shim's (R19). Unknown where the CPU wait is
+ * unknown: there the deadline's rule for an oversubscribed machine applies, as for every deadline.
+ */
+export function withRunnerStalls(
+  cpuWait: CpuWaitClock | undefined,
+  stalls: Pick<LoopStalls, 'stalledMsBetween'> = loopStalls,
+): CpuWaitClock {
+  const since = performance.now();
+  return () => {
+    const waited = cpuWait?.();
+    return waited === undefined ? undefined : waited + stalls.stalledMsBetween(since, performance.now());
+  };
+}

@@ -72,4 +72,35 @@ describe('the fallback of a scripted moment', () => {
     expect(fired.missed?.elapsedMs).toBeGreaterThanOrEqual(50 * CAP_FACTOR);
     timers.close();
   });
+
+  it("waits on while the runner's loop stalls (the shim waits for its mock), and is undecided when it stalled throughout", async () => {
+    const timers = new TimerScope();
+    const allStalled = { stalledMsBetween: (from: number, to: number) => to - from };
+    const [fallback] = fallbackRace(
+      timers,
+      { cpuWait: () => 0 },
+      { fallbackMs: 50, moment: 'm', stalls: allStalled },
+      never,
+    );
+    const fired = await fallback!;
+    expect(fired.missed?.undecided).toBe(true);
+    expect(fired.missed?.elapsedMs).toBeGreaterThanOrEqual(50 * CAP_FACTOR);
+    timers.close();
+  });
+
+  it("counts only the time the runner's loop ran: half of it stalled, the fallback fires after about twice its length", async () => {
+    const timers = new TimerScope();
+    const halfStalled = { stalledMsBetween: (from: number, to: number) => (to - from) / 2 };
+    const [fallback] = fallbackRace(
+      timers,
+      { cpuWait: () => 0 },
+      { fallbackMs: 100, moment: 'm', stalls: halfStalled },
+      never,
+    );
+    const fired = await fallback!;
+    expect(fired.missed).toMatchObject({ moment: 'm', undecided: false });
+    expect(fired.missed!.elapsedMs).toBeGreaterThanOrEqual(195);
+    expect(fired.missed!.ownMs).toBeGreaterThanOrEqual(100);
+    timers.close();
+  });
 });

@@ -6,6 +6,13 @@
 // either way a signal sent before the moment tells nothing about how the shim handles it, so the checks that
 // assume the moment (the interrupt's acknowledgement, the golden of the interrupted or killed turn) are not
 // judged on it.
+//
+// The moment comes through the runner: its mock serves the response the shim needs to get there (the stalled
+// stream's first text, the tool call), and its loop reads the stdout line or finds the tool's process. While
+// the runner's loop stalls (loop-stalls.ts: on a loaded machine it waits for a CPU like any process), the shim
+// waits for the mock and the runner sees nothing, so those stalls are the machine's time too, not the shim's:
+// beside busy loops a shim was otherwise interrupted 8 s into a response the starved mock had not finished.
+import { type LoopStalls, withRunnerStalls } from '../../process/loop-stalls.js';
 import type { ShimProcess } from '../../process/shim-process.js';
 import type { TimerScope } from '../../process/timer-scope.js';
 import { fairDeadline, ownMs } from './fair-deadline.js';
@@ -50,12 +57,12 @@ export function momentText(kind: 'after-first-text' | 'during-tool', action: 'in
 export function fallbackRace(
   timers: TimerScope,
   shim: Pick<ShimProcess, 'cpuWait'>,
-  options: { fallbackMs: number; moment: string },
+  options: { fallbackMs: number; moment: string; stalls?: Pick<LoopStalls, 'stalledMsBetween'> },
   finished: Promise<unknown>,
 ): Promise<Triggered>[] {
   const { fallbackMs, moment } = options;
   return [
-    fairDeadline(timers, fallbackMs, shim.cpuWait).then((outcome) => {
+    fairDeadline(timers, fallbackMs, withRunnerStalls(shim.cpuWait, options.stalls)).then((outcome) => {
       const own = ownMs(outcome);
       const undecided = (outcome.undecided && own < fallbackMs) || outcome.oversubscribed;
       return {
@@ -72,7 +79,7 @@ export function fallbackRace(
 export function describeMissed(missed: MissedMoment, action: string): string {
   const machine = missed.elapsedMs - missed.ownMs >= 50 ? `, ${seconds(missed.ownMs)} of them the shim's own time` : '';
   const why = missed.undecided
-    ? ': the machine was too busy to judge (the shim waited for a CPU, or the machine was oversubscribed)'
+    ? ': the machine was too busy to judge (the shim waited for a CPU or for the stalled runner, or the machine was oversubscribed)'
     : '';
   return `the shim did not reach the scripted moment (${missed.moment}): the runner's fallback sent ${action} ${seconds(missed.elapsedMs)} after it began waiting${machine}${why}`;
 }
