@@ -118,10 +118,10 @@ export const loopStalls = new LoopStalls();
 
 /**
  * A CPU-wait clock (cpu-wait.ts) that also counts the runner's own loop stalls from now on, for a deadline the
- * shim meets only through the runner: the mock that serves it and the pipes that carry its output run on the
- * runner's loop, so while that loop stalls (on a loaded machine it waits for a CPU like any process) the shim
- * waits for the runner, and that time is the machine's, not the shim's (R19). Unknown where the CPU wait is
- * unknown: there the deadline's rule for an oversubscribed machine applies, as for every deadline.
+ * shim meets only through the runner (a scripted moment: the mock serves what the shim needs to reach it, and
+ * the runner's loop sees it): while that loop stalls (on a loaded machine it waits for a CPU like any process)
+ * the shim waits for the runner, and that time is the machine's, not the shim's (R19). Unknown where the CPU
+ * wait is unknown: there the deadline's rule for an oversubscribed machine applies, as for every deadline.
  */
 export function withRunnerStalls(
   cpuWait: CpuWaitClock | undefined,

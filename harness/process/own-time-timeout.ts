@@ -2,10 +2,7 @@
 // it is extended by the time the run's processes waited for a CPU (cpu-wait.ts), up to CAP_FACTOR times its
 // length. A timeout that reaches that cap with less than its length of the shim's own time, or that runs out
 // unmeasured on an oversubscribed machine, is undecided: the machine's load, not the shim, ended the process.
-// The runner's own loop stalls count as the machine's too (withRunnerStalls): meanwhile its mock serves the shim
-// nothing and nobody reads its pipes.
 import { type CpuWaitClock, machineOversubscribed } from './cpu-wait.js';
-import { withRunnerStalls } from './loop-stalls.js';
 
 /** How far past its length the timeout is extended (runner/fair-deadline.ts's CAP_FACTOR). */
 const CAP_FACTOR = 4;
@@ -19,11 +16,10 @@ export interface OwnTimeTimeout {
 /** Calls `expire(undecided)` once `timeoutMs` of the shim's own time have passed (or the cap). */
 export function ownTimeTimeout(
   timeoutMs: number,
-  shimCpuWait: CpuWaitClock,
+  cpuWait: CpuWaitClock,
   expire: (undecided: boolean) => void,
   oversubscribed: () => boolean = machineOversubscribed,
 ): OwnTimeTimeout {
-  const cpuWait = withRunnerStalls(shimCpuWait);
   const startedAt = performance.now();
   const startWait = cpuWait();
   let timer: NodeJS.Timeout | undefined;
