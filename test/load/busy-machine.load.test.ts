@@ -1,4 +1,4 @@
-// `npm run test:real`, the load lane (R19, R18a): the verdict belongs to the shim, not to the machine. Beside
+// `npm run test:load`, the load lane (R19, R18a): the verdict belongs to the shim, not to the machine. Beside
 // twice as many busy loops as cores, one round of the default suite on the reference shim and one round of the
 // claude-code preset (real Claude Code, the pinned one from the real programs' cache) give every run the outcome
 // class it has on an idle machine: the reference shim passes every run (runs its capabilities declare it cannot
@@ -6,7 +6,7 @@
 // No attempt's interrupt or kill came by the fallback: a fallback that fires is recorded on its attempt as
 // scenario.moment-reached (a MUST finding, or a not-verified record of cause machine), and the last attempt's
 // interrupt.sent finding names what triggered it. Both run at the defaults a user gets (no --jobs). The lane runs
-// alone, after the other real tests (vitest.real.config.ts); the loops end with each test, even a failing one.
+// alone (vitest.load.config.ts); the loops end with each test, even a failing one.
 import { EventEmitter } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
