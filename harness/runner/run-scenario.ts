@@ -21,7 +21,7 @@ import { WorkspaceTemplates } from './setup/git-workspace.js';
 import { createRunDirectories, type RunDirectories, runnerEntries } from './setup/workspace.js';
 import { shimEnvironment } from './shim-environment.js';
 
-export { harnessErrorResult, notVerifiedResult, type Preflight, preflight };
+export { harnessErrorResult, notVerifiedResult, preflight };
 
 /** What a run has once its folders and mock are up: everything judging it reads. */
 interface PreparedRun {
