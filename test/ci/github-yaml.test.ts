@@ -32,13 +32,15 @@ describe('.github/workflows/ci.yml', () => {
     expect(upload.with.path).toBe('reports/');
   });
 
-  it("runs the other platforms' paths on Linux (npm run test:platforms, as root) and uploads its report", () => {
+  it("runs the other platforms' paths on Linux (test:platforms, then test:wine, as root) and uploads their reports", () => {
     const platforms = workflow.jobs.platforms;
     expect(platforms['runs-on']).toBe('ubuntu-latest');
     expect(platforms.if).toBe("github.event_name != 'schedule'");
     const runs = platforms.steps.map((step: any) => String(step.run ?? ''));
     expect(runs.some((run: string) => /^sudo .*npm run test:platforms$/.test(run))).toBe(true);
-    expect(runs).toContain('node scripts/ci-summary.mjs reports/vitest-platforms.json');
+    const wine = platforms.steps.find((step: any) => /^sudo .*npm run test:wine$/.test(String(step.run ?? '')));
+    expect(wine?.if).toBe('always()');
+    expect(runs).toContain('node scripts/ci-summary.mjs reports/vitest-platforms.json reports/vitest-wine.json');
     const upload = platforms.steps.find((step: any) => String(step.uses).startsWith('actions/upload-artifact@'));
     expect(upload.if).toBe('always()');
     expect(upload.with.path).toBe('reports/');
