@@ -35,6 +35,15 @@ export async function endShim(run: ShimRun): Promise<ShimExit> {
   const closedInTime = stdio.closed;
   const stdioHeldOpen = !closedInTime;
   const left = await descendantsAfterGrace(run, stdioHeldOpen);
+  // Closed on its own after the grace, before anything was ended: no one held it, it was only late. Still open here,
+  // something holds it, whether or not the table could tie that process to the run.
+  const closedUnaided =
+    stdioHeldOpen &&
+    (await withTimeout(
+      run.stdioClosed.then(() => true),
+      0,
+      false,
+    ));
   const { table, cgroup, platform } = run.settings;
   if (left.length > 0 || stdioHeldOpen || run.killRequested)
     await run.tree.killEverything(table.info ? undefined : left);
@@ -53,7 +62,7 @@ export async function endShim(run: ShimRun): Promise<ShimExit> {
     cpuWaitAtExitMs,
     watched,
     stdioHeldOpen,
-    stdioUndecided: stdioHeldOpen && stdio.undecided,
+    stdioUndecided: stdioHeldOpen && stdio.undecided && closedUnaided,
     left,
     untied,
     cpuMs,
