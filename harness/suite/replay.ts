@@ -12,7 +12,7 @@
 // no deadline can tell the machine's time from the shim's, so none is ever undecided. There a run that failed
 // only on deadlines (DEADLINE_RULES) is played once more before it counts (R19); the second play's verdict
 // stands, failed or not.
-import { type ExpectedFailure, entryMatches } from '../runner/config/expected-failures.js';
+import { type ExpectedFailure, entryMatches, matchedRun } from '../runner/config/expected-failures.js';
 import type { RunAttempt, RunResult } from '../runner/results/run-types.js';
 
 /** Attempts of a run the machine leaves undecided, the first included. */
@@ -26,14 +26,6 @@ export interface ReplayContext {
   /** The suite was stopped: no attempt more. */
   stopped: () => boolean;
 }
-
-const runOf = (result: RunResult, os: string) => ({
-  scenario: result.scenario,
-  provider: result.provider,
-  os,
-  profile: result.profile,
-  invocation: result.invocation,
-});
 
 /** Whether the machine left the run undecided (and nothing else decided it: a failure is the shim's). */
 export function leftUndecided(result: RunResult): boolean {
@@ -62,13 +54,13 @@ export function failedOnUnmeasuredDeadlines(result: RunResult, context: ReplayCo
 
 /** An intermittent expected failure covers the run: it is never played again. */
 function intermittentlyExpected(result: RunResult, context: ReplayContext): boolean {
-  return context.expected.some((entry) => entry.intermittent && entryMatches(entry, runOf(result, context.os)));
+  return context.expected.some((entry) => entry.intermittent && entryMatches(entry, matchedRun(result, context.os)));
 }
 
 /** A failed run whose every MUST finding the expected-failures file lists. */
 function expectedFailure(result: RunResult, context: ReplayContext): boolean {
   if (result.status !== 'failed') return false;
-  const entries = context.expected.filter((entry) => entryMatches(entry, runOf(result, context.os)));
+  const entries = context.expected.filter((entry) => entryMatches(entry, matchedRun(result, context.os)));
   if (entries.some((entry) => entry.rule === undefined)) return true;
   const musts = result.findings.filter((finding) => finding.severity === 'MUST');
   return musts.length > 0 && musts.every((finding) => entries.some((entry) => entry.rule === finding.rule));

@@ -44,11 +44,26 @@ export function loadExpectedFailures(file: string): ExpectedFailure[] {
   return failures;
 }
 
+/** What an entry is matched against: a run's point of the matrix, on an OS. */
+export interface MatchedRun {
+  scenario: string;
+  provider: string;
+  os: string;
+  profile?: string;
+  invocation?: string;
+}
+
+/** A run's fields an entry is matched against, on `os`. */
+export const matchedRun = (run: Omit<MatchedRun, 'os'>, os: string): MatchedRun => ({
+  scenario: run.scenario,
+  provider: run.provider,
+  os,
+  profile: run.profile,
+  invocation: run.invocation,
+});
+
 /** Whether an entry applies to a run. */
-export function entryMatches(
-  entry: ExpectedFailure,
-  run: { scenario: string; provider: string; os: string; profile?: string; invocation?: string },
-): boolean {
+export function entryMatches(entry: ExpectedFailure, run: MatchedRun): boolean {
   return (
     entry.scenario === run.scenario &&
     (entry.provider === undefined || entry.provider === run.provider) &&

@@ -2,7 +2,7 @@
 // and fails the suite), the summary counts, and the exit code (0 all MUST checks pass, 1 some fail or a
 // required run is not verified without a declared limitation, 2 the shim could not be started).
 import { runFinding } from '../../rules/finding.js';
-import { type ExpectedFailure, entryMatches } from '../config/expected-failures.js';
+import { type ExpectedFailure, entryMatches, matchedRun } from '../config/expected-failures.js';
 import type { RunResult } from './run-types.js';
 
 const isMust = (severity: string) => severity === 'MUST';
@@ -22,15 +22,6 @@ export interface ExitOptions {
 }
 
 /** Marks expected failures and adds `expected-failures.stale` findings. Mutates and returns the results. */
-/** What an expected-failure entry is matched against. */
-const runOf = (result: RunResult, os: string) => ({
-  scenario: result.scenario,
-  provider: result.provider,
-  os,
-  profile: result.profile,
-  invocation: result.invocation,
-});
-
 export function applyExpectedFailures(
   results: RunResult[],
   entries: readonly ExpectedFailure[],
@@ -44,7 +35,7 @@ export function applyExpectedFailures(
         result.status !== 'error' &&
         result.status !== 'inconclusive' &&
         result.status !== 'flaky' &&
-        entryMatches(entry, runOf(result, os)),
+        entryMatches(entry, matchedRun(result, os)),
     );
     if (matched.length === 0) continue; // not run here (other OS, provider or --scenario filter): neither expected nor stale
     const label = `${entry.scenario}${entry.provider ? ` / ${entry.provider}` : ''}${entry.rule ? ` / ${entry.rule}` : ''}`;
@@ -72,7 +63,7 @@ export function applyExpectedFailures(
       const uncovered = result.findings.filter(
         (finding) =>
           isMust(finding.severity) &&
-          !entries.some((other) => other.rule === finding.rule && entryMatches(other, runOf(result, os))),
+          !entries.some((other) => other.rule === finding.rule && entryMatches(other, matchedRun(result, os))),
       );
       if (uncovered.length === 0) result.expectedFailure = entry.reason;
     }
