@@ -1,10 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm run test:load`: the load lane (R19's proof), run by hand for now. Beside twice as many busy loops as cores,
+// The load lane (R19's proof): the second half of `npm run test:real` (scripts/vitest-lanes.mjs starts it after
+// the real programs' tests have ended), or alone as `npm run test:load`. Beside twice as many busy loops as cores,
 // the reference shim's default suite and the claude-code preset must keep the outcome class each run has on an
-// idle machine. Its timing is its point, so it runs alone, one file at a time. It is not in `npm run test:real`
-// (and so not in `.ci/run`) yet: on a 2-core machine the default suite does not finish beside the busy loops
-// within the lane's budget (README).
+// idle machine. Its timing is its point, so it runs alone, one file at a time.
 export default defineConfig({
   test: {
     include: ['test/load/**/*.load.test.ts'],

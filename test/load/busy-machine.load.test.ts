@@ -1,12 +1,12 @@
-// `npm run test:load`, the load lane (R19, R18a): the verdict belongs to the shim, not to the machine. Beside
-// twice as many busy loops as cores, one round of the default suite on the reference shim and one round of the
-// claude-code preset (real Claude Code, the pinned one from the real programs' cache) give every run the outcome
-// class it has on an idle machine: the reference shim passes every run (runs its capabilities declare it cannot
-// do stay not verified, as anywhere), and claude passes every run apart from the preset's expected failures.
-// No attempt's interrupt or kill came by the fallback: a fallback that fires is recorded on its attempt as
-// scenario.moment-reached (a MUST finding, or a not-verified record of cause machine), and the last attempt's
-// interrupt.sent finding names what triggered it. Both run at the defaults a user gets (no --jobs). The lane runs
-// alone (vitest.load.config.ts); the loops end with each test, even a failing one.
+// The load lane (R19, R18a), run last by `npm run test:real` and alone by `npm run test:load`: the verdict belongs
+// to the shim, not to the machine. Beside twice as many busy loops as cores, one round of the default suite on the
+// reference shim and one round of the claude-code preset (real Claude Code, the pinned one from the real programs'
+// cache) give every run the outcome class it has on an idle machine: the reference shim passes every run (runs its
+// capabilities declare it cannot do stay not verified, as anywhere), and claude passes every run apart from the
+// preset's expected failures. No attempt's interrupt or kill came by the fallback: a fallback that fires is
+// recorded on its attempt as scenario.moment-reached (a MUST finding, or a not-verified record of cause machine),
+// and the last attempt's interrupt.sent finding names what triggered it. Both run at the defaults a user gets (no
+// --jobs). The lane runs alone (vitest.load.config.ts); the loops end with each test, even a failing one.
 import { EventEmitter } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,11 +16,14 @@ import { type ConformanceRunReport, type RunOptions, runConformance } from '../.
 // @ts-expect-error: plain ESM script without declarations
 import { ensureRealProgram } from '../../scripts/real-programs.mjs';
 import { type BusyLoops, startBusyLoops } from '../helpers/busy-loops.js';
+import { describeFindings, fixtureShim, rules, runFixture } from '../runner/helpers/run-fixture.js';
 
 /** R18a: the lane's whole budget, and each round's share of it. */
 const LANE_BUDGET_MS = 5 * 60_000;
 const REFERENCE_BUDGET_MS = 2 * 60_000;
-const CLAUDE_BUDGET_MS = LANE_BUDGET_MS - REFERENCE_BUDGET_MS;
+/** The stalling fixtures' share: each runs for seconds (a 3 s late exit, a 2.5 s timeout), all at once. */
+const STALLING_BUDGET_MS = 30_000;
+const CLAUDE_BUDGET_MS = LANE_BUDGET_MS - REFERENCE_BUDGET_MS - STALLING_BUDGET_MS;
 /**
  * A round past its budget has failed; at STOP_FACTOR times its budget it is stopped as Ctrl-C stops a suite (no
  * run starts, the running ones end and are judged), so it ends and reports, never runs on beside the next round.
@@ -132,6 +135,47 @@ describe('beside twice as many busy loops as cores', () => {
       expect(elapsedMs).toBeLessThan(REFERENCE_BUDGET_MS);
     },
     REFERENCE_BUDGET_MS * STOP_FACTOR + STOP_GRACE_MS,
+  );
+
+  // The other half of R19's proof: a deadline that counts the shim's own time must not excuse a shim that stalls in
+  // its own time (it sleeps, so it waits for no CPU). Each fixture is judged as on an idle machine (their idle
+  // proofs: test/rules/helpers/rule-proofs.ts, runner-stall.test.ts, moment-reached.test.ts), on its first attempt.
+  it(
+    'fixtures that really stall still get their findings, and the one that never reaches its moment gets moment-reached',
+    async () => {
+      const loops = startBusyLoops({ maxMs: STALLING_BUDGET_MS * STOP_FACTOR + STOP_GRACE_MS });
+      try {
+        const started = performance.now();
+        const [late, deaf, buffered, hung, silent] = await Promise.all([
+          runFixture(fixtureShim('exits-3s-after-result.mjs'), 'plain-text'),
+          runFixture(fixtureShim('ignores-sigint.mjs'), 'interrupt'),
+          runFixture(fixtureShim('buffers-text-until-done.mjs'), 'plain-text'),
+          runFixture(fixtureShim('hangs-forever.mjs'), 'plain-text', { timeoutMs: 2500 }),
+          // With a 6 s timeout the interrupt's fallback comes after 3 s of the shim's own time.
+          runFixture(fixtureShim('waits-silently-for-a-signal.mjs'), 'interrupt', { timeoutMs: 6000 }),
+        ]);
+        const elapsedMs = performance.now() - started;
+        console.log(`load lane: 5 stalling fixtures in ${(elapsedMs / 1000).toFixed(0)} s`);
+        expect(loops.spinning(), 'a busy loop ended before the fixtures did').toBe(loops.count);
+        for (const [run, rule] of [
+          [late, 'process.exit-after-result'],
+          [deaf, 'interrupt.exit-in-time'],
+          [hung, 'process.timeout'],
+          [silent, 'scenario.moment-reached'],
+        ] as const) {
+          expect(run.status, describeFindings(run)).toBe('failed');
+          expect(rules(run), describeFindings(run)).toContain(rule);
+          expect(run.machineUndecided ?? [], describeFindings(run)).toEqual([]);
+        }
+        // A signal sent before the moment tells nothing about the golden: not verified, not failed.
+        expect(rules(silent), describeFindings(silent)).not.toContain('golden.text');
+        expect(rules(buffered, 'SHOULD'), describeFindings(buffered)).toContain('streaming.incremental');
+        expect(elapsedMs).toBeLessThan(STALLING_BUDGET_MS);
+      } finally {
+        await loops.stop();
+      }
+    },
+    STALLING_BUDGET_MS * STOP_FACTOR + STOP_GRACE_MS,
   );
 
   it(
