@@ -38,20 +38,22 @@ const notBefore = (a: string, b: string) => BigInt(a) >= BigInt(b);
 /**
  * The processes below `rootPid` in `list` (the root excluded): its children, theirs, and so on. Only processes
  * started no earlier than `since` count (a start time of the same list: the root's, or when the root has exited
- * and left the list, that of a process known to be older than it), so a process whose parent pid was merely
- * reused is not taken for a member.
+ * and left the list, that of a process known to be older than it), and none older than the member it names as
+ * parent, so a process whose parent pid was merely reused is not taken for a member.
  */
 export function windowsTreeBelow(list: WindowsProcessLine[], rootPid: number, since: string): WindowsProcessLine[] {
   const members: WindowsProcessLine[] = [];
-  const parents = new Set([rootPid]);
+  // Each parent with its start time (the root's: `since`).
+  const parents = new Map([[rootPid, since]]);
   let added = true;
   while (added) {
     added = false;
     for (const info of list) {
-      if (info.pid === rootPid || parents.has(info.pid) || !parents.has(info.ppid)) continue;
-      if (!notBefore(info.start, since)) continue;
+      const parentStart = parents.get(info.ppid);
+      if (info.pid === rootPid || parents.has(info.pid) || parentStart === undefined) continue;
+      if (!notBefore(info.start, since) || !notBefore(info.start, parentStart)) continue;
       members.push(info);
-      parents.add(info.pid);
+      parents.set(info.pid, info.start);
       added = true;
     }
   }

@@ -22,6 +22,18 @@ function startedAfter(a: string, b: string): boolean {
 }
 
 /**
+ * Whether a process that names `parentPid` as its parent is known to be older than the process now holding that
+ * pid, and so cannot be its child. Windows never reparents: a long-lived process keeps naming a parent that exited
+ * long ago, whose pid a run's process may hold now (Wine reuses pids within seconds; its services, started by
+ * the first process of the Wine session, were taken for a run's leftovers and killed). Where start times are not
+ * numbers (macOS `ps` dates), nothing is known: POSIX reparents, so a parent pid there is the live parent.
+ */
+function olderThanParent(info: ProcessInfo, parentStart: string | undefined): boolean {
+  if (parentStart === undefined || !/^\d+$/.test(info.start) || !/^\d+$/.test(parentStart)) return false;
+  return BigInt(info.start) < BigInt(parentStart);
+}
+
+/**
  * Every process some run's tracker took as its own (pid@start), across the runs of this runner, most recent
  * last. A process one run tracks is tied to that run: another run's untied-orphan check (untied-orphans.ts)
  * must not count it as an escape of its own (a killed shim's tools are orphaned to init while other runs end).
@@ -205,8 +217,9 @@ export class DescendantTracker {
       this.rootIdentity = identity(root);
       this.rootStart = root.start;
     }
-    const parents = new Set<number>();
-    if (root && identity(root) === this.rootIdentity) parents.add(rootPid);
+    // Each parent with its start time: a child is never older than its parent (see olderThanParent).
+    const parents = new Map<number, string>();
+    if (root && identity(root) === this.rootIdentity) parents.set(rootPid, root.start);
     // Windows never reparents: a child still names the shim's pid as its parent after the shim exited.
     // The pid may be reused by then, so only processes created after the shim count.
     const orphanOfRoot = (info: ProcessInfo) =>
@@ -215,16 +228,18 @@ export class DescendantTracker {
       this.rootStart !== undefined &&
       info.ppid === rootPid &&
       startedAfter(info.start, this.rootStart);
-    for (const info of processes) if (this.known.has(identity(info))) parents.add(info.pid);
+    const childOfParent = (info: ProcessInfo) =>
+      parents.has(info.ppid) && !olderThanParent(info, parents.get(info.ppid));
+    for (const info of processes) if (this.known.has(identity(info))) parents.set(info.pid, info.start);
     let added = true;
     while (added) {
       added = false;
       for (const info of processes) {
         if (info.pid === rootPid || this.known.has(identity(info))) continue;
         const inGroup = processGroup && info.pgid === rootPid;
-        if (inGroup || parents.has(info.ppid) || orphanOfRoot(info)) {
+        if (inGroup || childOfParent(info) || orphanOfRoot(info)) {
           this.remember(info);
-          parents.add(info.pid);
+          parents.set(info.pid, info.start);
           added = true;
         }
       }

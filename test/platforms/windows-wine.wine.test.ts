@@ -15,6 +15,7 @@ import {
   type RunnerPass,
   runnerPass,
   runUnderWine,
+  startWineSession,
   type WinePlatform,
   windowsPath,
   writeCmdShim,
@@ -36,6 +37,7 @@ const EXPECTED: Record<string, { status: 'not-verified'; rules: string[]; reason
 
 let platform: WinePlatform;
 let dir: string;
+let session: Awaited<ReturnType<typeof startWineSession>> | undefined;
 const passes: Record<string, RunnerPass> = {};
 const startedAt = Date.now();
 
@@ -45,6 +47,8 @@ beforeAll(async () => {
   platform = await ensureWinePlatform();
   const setupMs = Date.now() - startedAt;
   dir = mkdtempSync(path.join(tmpdir(), 'yume-wine-lane-'));
+  const sessionStarts = path.join(dir, 'session-starts');
+  session = await startWineSession(platform, { outDir: dir, startsDir: sessionStarts });
   const capabilities = path.join(dir, 'capabilities.json');
   // The reference shim's own capabilities, flat dialect only: one run per scenario and provider.
   writeFileSync(
@@ -72,11 +76,16 @@ beforeAll(async () => {
     '4',
   ];
   const pass = (name: string, major: '20' | '22', standIns: string, args: string[]) =>
-    runnerPass(platform, { major, standIns, args, outDir: path.join(dir, name), timeoutMs: PASS_TIMEOUT_MS }).then(
-      (result) => {
-        passes[name] = result;
-      },
-    );
+    runnerPass(platform, {
+      major,
+      standIns,
+      args,
+      outDir: path.join(dir, name),
+      timeoutMs: PASS_TIMEOUT_MS,
+      sessionStarts,
+    }).then((result) => {
+      passes[name] = result;
+    });
   // The passes wait on Wine far more than they use the cores: side by side.
   await Promise.all([
     pass('node22', '22', platform.standIns.all, [
@@ -136,6 +145,7 @@ beforeAll(async () => {
   const lines = [
     `Windows paths under Wine (not Windows): ${platform.wine}, prefix ${platform.prefix}`,
     `stand-ins: ${platform.standIns.all} (git.exe, powershell.exe); without PowerShell: ${platform.standIns.gitOnly} (git.exe)`,
+    `Wine session started before the passes: ${session.seen.join(', ')}`,
     `setup ${(setupMs / 1000).toFixed(1)} s, passes ${((Date.now() - startedAt - setupMs) / 1000).toFixed(1)} s`,
     ...Object.entries(passes).flatMap(([name, result]) => [
       `${name}: exit ${result.exitCode} in ${(result.ms / 1000).toFixed(1)} s`,
@@ -150,6 +160,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(() => {
+  session?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,11 +1,12 @@
 // Running the runner (dist/cli.js) under Windows Node on Wine, for windows-wine.wine.test.ts. Windows Node
 // cannot write to a Linux pipe (EBADF), so its stdout and stderr go to files; the Unix environment is not
 // handed on (Wine builds the Windows one: its own PATH, with WINEPATH in front).
-import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quoteForBatchFile } from '../../common/windows-command-line.js';
+import { parseWindowsProcessLines, WINDOWS_PROCESS_QUERY } from '../../common/windows-processes.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -65,6 +66,45 @@ export function runUnderWine(
   });
 }
 
+/**
+ * Starts the lane's Wine session before any pass, as Windows is up before any program: a persistent wineserver,
+ * Wine's own services (services.exe, winedevice.exe, plugplay.exe, svchost.exe, rpcss.exe, which Wine starts with
+ * the first program of a session, naming it as their parent), and one process query through the stand-in into
+ * `startsDir`, so those services' first-seen times (the stand-in's CreationDate, see powershell.cjs) are older
+ * than any run's process. Without it, the services were first seen in the same query as a run's first
+ * processes, and one whose parent pid a run's process had reused was taken for that run's leftover (and ended).
+ * Returns the names the query saw, and how to end the session (`wineserver -k`).
+ */
+export async function startWineSession(
+  platform: WinePlatform,
+  options: { outDir: string; startsDir: string },
+): Promise<{ seen: string[]; stop: () => void }> {
+  const server = '/usr/bin/wineserver';
+  const env = wineEnvironment(platform);
+  execFileSync(server, ['-p'], { env, stdio: 'ignore', timeout: 30_000 });
+  const stop = () => execFileSync(server, ['-k'], { env, stdio: 'ignore', timeout: 30_000 });
+  const up = await runUnderWine(platform, ['cmd.exe', '/d', '/c', 'exit'], {
+    outDir: path.join(options.outDir, 'session'),
+    timeoutMs: 60_000,
+  });
+  const query = await runUnderWine(
+    platform,
+    ['powershell.exe', '-NoProfile', '-NonInteractive', '-Command', WINDOWS_PROCESS_QUERY],
+    {
+      outDir: path.join(options.outDir, 'session-query'),
+      timeoutMs: 60_000,
+      env: { WINEPATH: windowsPath(platform.standIns.all), YUME_WINE_PROCESS_STARTS: windowsPath(options.startsDir) },
+    },
+  );
+  if (up.exitCode !== 0 || query.exitCode !== 0) {
+    stop();
+    throw new Error(`the Wine session did not start: cmd.exe exit ${up.exitCode}, process query exit ${query.exitCode}
+${up.stderr}${query.stderr}`);
+  }
+  const seen = parseWindowsProcessLines(query.stdout).map((info) => info.name);
+  return { seen, stop };
+}
+
 export interface RunnerPass {
   exitCode: number | null;
   stdout: string;
@@ -91,9 +131,19 @@ export interface LaneRun {
 /** One pass of the runner under Windows Node `major`, with `standIns` first on PATH. */
 export async function runnerPass(
   platform: WinePlatform,
-  options: { major: '20' | '22'; standIns: string; args: string[]; outDir: string; timeoutMs: number },
+  options: {
+    major: '20' | '22';
+    standIns: string;
+    args: string[];
+    outDir: string;
+    timeoutMs: number;
+    /** The session's first-seen times (startWineSession), copied in before the pass starts. */
+    sessionStarts?: string;
+  },
 ): Promise<RunnerPass> {
   const report = path.join(options.outDir, 'report.json');
+  const starts = path.join(options.outDir, 'process-starts');
+  if (options.sessionStarts) cpSync(options.sessionStarts, starts, { recursive: true });
   const artifacts = path.join(options.outDir, 'artifacts');
   const start = () =>
     runUnderWine(
@@ -114,7 +164,7 @@ export async function runnerPass(
         env: {
           WINEPATH: windowsPath(options.standIns),
           // The powershell stand-in keeps each process's first-seen time here (Wine's WMI has no CreationDate).
-          YUME_WINE_PROCESS_STARTS: windowsPath(path.join(options.outDir, 'process-starts')),
+          YUME_WINE_PROCESS_STARTS: windowsPath(starts),
         },
       },
     );

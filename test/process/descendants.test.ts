@@ -129,6 +129,23 @@ describe('DescendantTracker', () => {
     expect((await tracker.alive()).map((info) => info.pid)).toEqual([300]);
   });
 
+  it('on Windows does not take a process older than the descendant whose reused pid it names as parent', async () => {
+    const table = new ScriptedTable([
+      [proc(100, 4, 100, 'R', '1000'), proc(200, 100, 200, 'R', '1100')],
+      // 300 names 200 as its parent but is older than 200: an earlier holder of pid 200 started it (Wine's services,
+      // started with the Wine session, name its first process). 301 is 200's real child.
+      [
+        proc(100, 4, 100, 'R', '1000'),
+        proc(200, 100, 200, 'R', '1100'),
+        proc(300, 200, 300, 'R', '500'),
+        proc(301, 200, 301, 'R', '1200'),
+      ],
+    ]);
+    const tracker = new DescendantTracker({ rootPid: 100, table, intervalMs: 5000, processGroup: false });
+    await tracker.poll();
+    expect((await tracker.alive()).map((info) => info.pid).sort()).toEqual([200, 301]);
+  });
+
   it("with the run's member list (a cgroup) samples it alone, and finds a process no children list shows", async () => {
     const processes = new Map<number, ProcessInfo>([
       [100, proc(100, 1, 100)],

@@ -42,6 +42,17 @@ describe('windowsTreeBelow', () => {
     // Anchored on an older start, the reused parent pid would take the stale process in: the anchor matters.
     expect(windowsTreeBelow(list, 200, '3000').map((info) => info.pid)).toEqual([150, 210, 220]);
   });
+
+  it("skips a process older than the member whose (reused) pid it names as parent, and keeps that member's children", () => {
+    // 210 is the root's child; 400 names pid 210 as parent but started before 210 did (an earlier holder of pid
+    // 210 started it: Wine's services, started with the session); 410 is 210's real child.
+    const list = parseWindowsProcessLines(
+      ['200 100 6000 cmd.exe', '210 200 6100 node.exe', '400 210 6050 services.exe', '410 210 6200 bash.exe'].join(
+        '\n',
+      ),
+    );
+    expect(windowsTreeBelow(list, 200, '6000').map((info) => info.pid)).toEqual([210, 410]);
+  });
 });
 
 describe('killWindowsTree', () => {

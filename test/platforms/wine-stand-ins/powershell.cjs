@@ -29,9 +29,8 @@ function parseWmicTable(text) {
   });
 }
 
-function firstSeenTicks(stateDir, pid, ppid, name) {
+function firstSeenTicks(stateDir, pid, ppid, name, now) {
   const file = path.join(stateDir, `${pid}-${ppid}-${name.replace(/[^A-Za-z0-9._-]/g, '_')}`);
-  const now = (BigInt(Date.now()) * 10000n + EPOCH_TICKS).toString();
   try {
     fs.writeFileSync(file, now, { flag: 'wx' });
     return now;
@@ -92,9 +91,11 @@ async function powershellStandIn(argv) {
   const stateDir = process.env.YUME_WINE_PROCESS_STARTS ?? path.join(os.tmpdir(), 'yume-wine-process-starts');
   fs.mkdirSync(stateDir, { recursive: true });
   const lines = [];
+  // One time for the whole query: a parent and the child it started, both new to this query, are equally old.
+  const now = (BigInt(Date.now()) * 10000n + EPOCH_TICKS).toString();
   for (const row of parseWmicTable(text)) {
     if (!/^\d+$/.test(row.processid ?? '') || !/^\d+$/.test(row.parentprocessid ?? '')) continue;
-    const ticks = firstSeenTicks(stateDir, row.processid, row.parentprocessid, row.name ?? '');
+    const ticks = firstSeenTicks(stateDir, row.processid, row.parentprocessid, row.name ?? '', now);
     lines.push(`${row.processid} ${row.parentprocessid} ${ticks} ${row.name ?? ''}`);
   }
   // Written before the exit: a wmic start that was ended may still hold the event loop open.
