@@ -3,7 +3,7 @@
 // test/platforms/wine-stand-ins/: a git doing only the runner's `git init`, a powershell.exe answering only the
 // process table's query). Wine's own cmd.exe and taskkill stay (its taskkill has no /T, so every tree kill
 // takes the per-pid fallback). The runner (dist/cli.js) plays the reference shim started through a .cmd.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,9 @@ let dir: string;
 let session: Awaited<ReturnType<typeof startWineSession>> | undefined;
 const passes: Record<string, RunnerPass> = {};
 const startedAt = Date.now();
+
+/** Where each pass's JSON report is kept (reports/ as CI keeps it). */
+const REPORTS = path.resolve('reports', 'wine-lane');
 
 const pick = (list: string[], flag: string) => list.flatMap((value) => [flag, value]);
 
@@ -157,6 +160,11 @@ beforeAll(async () => {
     ]),
   ];
   console.log(lines.join('\n'));
+  // Each pass's report (runs with their timelines) is kept, as CI keeps reports/, so a run whose status changed
+  // can be traced after the lane's folder is gone.
+  mkdirSync(REPORTS, { recursive: true });
+  for (const [name, result] of Object.entries(passes))
+    writeFileSync(path.join(REPORTS, `${name}.json`), `${JSON.stringify(result.report ?? null, null, 2)}\n`);
 }, 900_000);
 
 afterAll(() => {
