@@ -1,18 +1,17 @@
 // The one name of a run, shared by the progress line and every reporter (human, JUnit, HTML): every dimension
 // that tells two runs apart (scenario, provider, invocation, profile, dialect, seed), so runs that differ only
 // by seed or invocation never print the same header.
+import type { RunIdentity } from '../runner/results/run-identity.js';
 import { VALIDATE_PROVIDER } from './model.js';
 
-/** The fields that make a run's identity (a ReportRun or a runner's RunResult both have them). */
-export interface RunLabelFields {
-  scenario: string;
+/**
+ * The fields that make a run's identity (a ReportRun or a runner's RunResult both have them): a RunIdentity,
+ * whose provider a `validate` run lacks, and the dialect seen where none was asked.
+ */
+export interface RunLabelFields extends Omit<RunIdentity, 'provider'> {
   provider?: string;
-  invocation?: string;
-  profile?: string;
-  dialect?: string;
   /** The dialect a run's stdout spoke, where none was asked (the yume-app invocation, R1a). */
   dialectSeen?: string;
-  seed?: number;
 }
 
 /**
