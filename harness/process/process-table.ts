@@ -211,20 +211,46 @@ export class PsProcessTable implements ProcessTable {
     return PsProcessTable.query.get();
   }
 
-  private static async read(): Promise<ProcessInfo[]> {
-    const result = await execa('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart=,comm='], {
+  private static read(): Promise<ProcessInfo[]> {
+    // lstart in the C locale's words, which untied-orphans.ts reads as a date.
+    const args = ['-A', '-o', 'pid=,ppid=,pgid=,stat=,lstart=,comm='];
+    return readTable({ file: 'ps', args, label: 'ps -A', timeoutMs: 10_000, env: { LC_ALL: 'C' } }, parsePsOutput);
+  }
+}
+
+/**
+ * How often a table query is tried before the table counts as unreadable, and the pause between tries. A query
+ * that fails once (Wine now and then fails a program start outright while several start at once; on Windows a
+ * start can fail for want of resources) must not leave a run's process rules not verified.
+ */
+const QUERY_ATTEMPTS = 2;
+const QUERY_RETRY_MS = 250;
+
+/** Runs one table query (no shell) and returns its list, checked by checkedProcessList; a failed one once more. */
+async function readTable(
+  query: { file: string; args: readonly string[]; label: string; timeoutMs: number; env?: Record<string, string> },
+  parse: (output: string) => ProcessInfo[],
+): Promise<ProcessInfo[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await execa(query.file, query.args, {
       reject: false,
-      timeout: 10_000,
-      // lstart in the C locale's words, which untied-orphans.ts reads as a date.
-      env: { LC_ALL: 'C' },
+      timeout: query.timeoutMs,
+      windowsHide: true,
+      ...(query.env ? { env: query.env } : {}),
     });
     const output = String(result.stdout);
-    return checkedProcessList(parsePsOutput(output), {
-      command: 'ps -A',
-      exitCode: result.exitCode,
-      output: output || String(result.stderr ?? result.message ?? ''),
-      selfPid: process.pid,
-    });
+    try {
+      return checkedProcessList(parse(output), {
+        command: query.label,
+        exitCode: result.exitCode,
+        // A start that failed has neither output nor code: its error message says why.
+        output: output || String(result.stderr || result.message || ''),
+        selfPid: process.pid,
+      });
+    } catch (error) {
+      if (attempt >= QUERY_ATTEMPTS || !(error instanceof ProcessTableUnreadable)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, QUERY_RETRY_MS));
+    }
   }
 }
 
@@ -261,19 +287,10 @@ export class WindowsProcessTable implements ProcessTable {
     return WindowsProcessTable.query.get();
   }
 
-  private static async read(): Promise<ProcessInfo[]> {
-    const result = await execa(WINDOWS_PROCESS_QUERY_COMMAND.file, WINDOWS_PROCESS_QUERY_COMMAND.args, {
-      reject: false,
-      timeout: 20_000,
-      windowsHide: true,
-    });
-    const output = String(result.stdout);
-    return checkedProcessList(parseWindowsProcessList(output), {
-      command: 'powershell.exe Get-CimInstance Win32_Process',
-      exitCode: result.exitCode,
-      output: output || String(result.stderr ?? result.message ?? ''),
-      selfPid: process.pid,
-    });
+  private static read(): Promise<ProcessInfo[]> {
+    const { file, args } = WINDOWS_PROCESS_QUERY_COMMAND;
+    const label = 'powershell.exe Get-CimInstance Win32_Process';
+    return readTable({ file, args, label, timeoutMs: 20_000 }, parseWindowsProcessList);
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -127,5 +127,57 @@ describe('checkedProcessList', () => {
     expect(() =>
       checkedProcessList(listed, { ...query, exitCode: 1, output: 'Access is denied.\r\nmore\r\nand more' }),
     ).toThrow('powershell.exe Get-CimInstance Win32_Process exited with 1 (Access is denied. more)');
+  });
+});
+
+describe.runIf(process.platform !== 'win32')('a table query that fails', () => {
+  /** A `ps` first on PATH that fails its first `failures` calls (counted in a file), then runs the real one. */
+  function fakePs(failures: number): { dir: string; calls: () => number } {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'yc-fake-ps-'));
+    const counter = path.join(dir, 'calls');
+    writeFileSync(counter, '');
+    writeFileSync(
+      path.join(dir, 'ps'),
+      [
+        '#!/bin/sh',
+        `echo x >> '${counter}'`,
+        `if [ "$(wc -l < '${counter}')" -le ${failures} ]; then echo 'ps: cannot read' >&2; exit 1; fi`,
+        'PATH=/usr/bin:/bin exec ps "$@"',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    return { dir, calls: () => readFileSync(counter, 'utf8').split('\n').filter(Boolean).length };
+  }
+
+  async function withPath<T>(dir: string, run: () => Promise<T>): Promise<T> {
+    const saved = process.env.PATH;
+    process.env.PATH = `${dir}${path.delimiter}${saved}`;
+    try {
+      return await run();
+    } finally {
+      process.env.PATH = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('is tried once more, so one failed start does not make the table unreadable', async () => {
+    const ps = fakePs(1);
+    const snapshot = await withPath(ps.dir, async () => {
+      const list = await new PsProcessTable().snapshot();
+      expect(ps.calls()).toBe(2);
+      return list;
+    });
+    expect(snapshot.some((info) => info.pid === process.pid)).toBe(true);
+  });
+
+  it('makes the table unreadable when it fails again, naming the query and what it said', async () => {
+    const ps = fakePs(2);
+    await withPath(ps.dir, async () => {
+      await expect(new PsProcessTable().snapshot()).rejects.toThrow(
+        new ProcessTableUnreadable('ps -A exited with 1 (ps: cannot read)'),
+      );
+      expect(ps.calls()).toBe(2);
+    });
   });
 });
