@@ -15,23 +15,25 @@ function identity(info: ProcessInfo): string {
 
 const gone = (info: ProcessInfo) => info.state === 'Z' || info.state === 'X';
 
-/** Whether start time `a` is not before `b`, for numeric start times (Linux ticks, Windows creation ticks). */
-function startedAfter(a: string, b: string): boolean {
-  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return false;
-  return BigInt(a) >= BigInt(b);
+/** Orders two numeric start times (Linux ticks, Windows creation ticks); undefined where either is not a number. */
+function compareStarts(a: string, b: string): number | undefined {
+  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return undefined;
+  const difference = BigInt(a) - BigInt(b);
+  return difference === 0n ? 0 : difference > 0n ? 1 : -1;
 }
 
+/** Whether start time `a` is known not to be before `b`. */
+const startedAfter = (a: string, b: string) => (compareStarts(a, b) ?? -1) >= 0;
+
 /**
- * Whether a process that names `parentPid` as its parent is known to be older than the process now holding that
- * pid, and so cannot be its child. Windows never reparents: a long-lived process keeps naming a parent that exited
- * long ago, whose pid a run's process may hold now (Wine reuses pids within seconds; its services, started by
- * the first process of the Wine session, were taken for a run's leftovers and killed). Where start times are not
- * numbers (macOS `ps` dates), nothing is known: POSIX reparents, so a parent pid there is the live parent.
+ * Whether `info` is known to be older than the process now holding the pid it names as parent (started at
+ * `parentStart`), and so cannot be its child. Windows never reparents: a long-lived process keeps naming a parent
+ * that exited long ago, whose pid a run's process may hold now (Wine reuses pids within seconds; its services,
+ * started by the first process of the Wine session, were taken for a run's leftovers and killed). Where start
+ * times are not numbers (macOS `ps` dates), nothing is known: POSIX reparents, so a parent pid there is the live
+ * parent.
  */
-function olderThanParent(info: ProcessInfo, parentStart: string | undefined): boolean {
-  if (parentStart === undefined || !/^\d+$/.test(info.start) || !/^\d+$/.test(parentStart)) return false;
-  return BigInt(info.start) < BigInt(parentStart);
-}
+const olderThanParent = (info: ProcessInfo, parentStart: string) => compareStarts(info.start, parentStart) === -1;
 
 /**
  * Every process some run's tracker took as its own (pid@start), across the runs of this runner, most recent
@@ -228,8 +230,10 @@ export class DescendantTracker {
       this.rootStart !== undefined &&
       info.ppid === rootPid &&
       startedAfter(info.start, this.rootStart);
-    const childOfParent = (info: ProcessInfo) =>
-      parents.has(info.ppid) && !olderThanParent(info, parents.get(info.ppid));
+    const childOfParent = (info: ProcessInfo) => {
+      const parentStart = parents.get(info.ppid);
+      return parentStart !== undefined && !olderThanParent(info, parentStart);
+    };
     for (const info of processes) if (this.known.has(identity(info))) parents.set(info.pid, info.start);
     let added = true;
     while (added) {

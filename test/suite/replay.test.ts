@@ -176,3 +176,31 @@ describe('outcomeClass', () => {
     expect(outcomeClass({ status: 'inconclusive', durationMs: 1, findings: [] })).toBe('inconclusive');
   });
 });
+
+// A run played more than once keeps the CPU of every attempt's shims (the bench sets the harness's CPU against
+// it), and none when some attempt's could not be measured.
+describe("playRun, the shims' CPU", () => {
+  const attempt = (shimCpuMs: number | undefined, undecidedByMachine: boolean) =>
+    result(undecidedByMachine ? 'not-verified' : 'passed', {
+      ...(undecidedByMachine ? { machineUndecided: undecided } : {}),
+      ...(shimCpuMs === undefined ? {} : { shimCpuMs }),
+    });
+
+  it("sums the shims' CPU over the attempts of a run played again", async () => {
+    const run = await playRun(scripted(attempt(120, true), attempt(80, false)).play, context());
+    expect(run.attempts).toHaveLength(2);
+    expect(run.shimCpuMs).toBe(200);
+  });
+
+  it('keeps a single attempt as it is, and gives none when one attempt was not measured', async () => {
+    expect((await playRun(scripted(attempt(50, false)).play, context())).shimCpuMs).toBe(50);
+    expect((await playRun(scripted(attempt(undefined, true), attempt(80, false)).play, context())).shimCpuMs).toBe(
+      undefined,
+    );
+  });
+
+  it('sums over the repeats of --repeat', async () => {
+    const shim = scripted(attempt(10, false), attempt(20, false), attempt(30, false));
+    expect((await playRun(shim.play, context(), 3)).shimCpuMs).toBe(60);
+  });
+});
