@@ -1,6 +1,6 @@
 // The per-process timeout on the shim's own time (own-time-timeout.ts), and what stands in for a CPU-wait
 // measure where there is none: the load average against the cores (cpu-wait.ts machineOversubscribed).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { machineOversubscribed } from '../../harness/process/cpu-wait.js';
 import { ownTimeTimeout } from '../../harness/process/own-time-timeout.js';
 
@@ -21,7 +21,25 @@ describe('the per-process timeout', () => {
     const outcome = await expiry(100, () => 0);
     expect(outcome.undecided).toBe(false);
     expect(outcome.afterMs).toBeGreaterThanOrEqual(95);
-    expect(outcome.afterMs).toBeLessThan(190);
+  });
+
+  it('is not extended when the shim waited for no CPU (on a fake clock, so a busy machine cannot delay it)', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      let expired: boolean | undefined;
+      ownTimeTimeout(
+        100,
+        () => 0,
+        (undecided) => (expired = undecided),
+        () => false,
+      );
+      vi.advanceTimersByTime(99);
+      expect(expired).toBeUndefined();
+      vi.advanceTimersByTime(1);
+      expect(expired).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('is extended by the time the shim waited for a CPU', async () => {
