@@ -3,8 +3,8 @@
 // of date); with --update it writes the changed files, prints a readable diff and logs the reason in
 // transcripts/GOLDENS.md. A scenario the reference shim fails is never written.
 import type { Command } from 'commander';
-import { CLAUDE_GOLDENS_PRESET, computeClaudeGoldens } from '../goldens/claude-goldens.js';
-import { changes, computeGoldens, type GoldenUpdate, writeGoldens } from '../goldens/goldens.js';
+import { CLAUDE_GOLDENS_PRESET, computeClaudeGoldens } from '../golden/regenerate/claude-goldens.js';
+import { changes, computeGoldens, type GoldenUpdate, writeGoldens } from '../golden/regenerate/goldens.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, failureOf, isKnownError } from './exit-codes.js';
 
 interface GoldensFlags {

@@ -151,19 +151,31 @@ describe('rooms import each other one way', () => {
     });
     expect(rooms).toContainEqual({
       from: 'harness/runner/checks',
-      specifier: 'harness/runner/golden',
-      to: 'harness/runner/golden',
+      specifier: 'harness/golden/compare',
+      to: 'harness/golden/compare',
     });
     expect(importCircles(rooms)).toEqual([]);
   });
 
-  it('the runner and the reports sit below the suite: nothing in them imports harness/suite or harness/goldens', () => {
+  it('the runner and the reports sit below the suite: nothing in them imports harness/suite or harness/golden/regenerate', () => {
     const upward = roomEdges('harness/').filter(
       (edge) =>
         (edge.from.startsWith('harness/runner') || edge.from === 'harness/report') &&
-        (edge.to === 'harness/suite' || edge.to === 'harness/goldens'),
+        (edge.to === 'harness/suite' || edge.to === 'harness/golden/regenerate'),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('goldens have one home: its vocabulary and comparison sit below the runner, its regeneration above the suite', () => {
+    const inFamily = edges.filter((edge) => edge.from.startsWith('harness/golden/') && edge.to !== undefined);
+    expect(inFamily.length).toBeGreaterThan(10);
+    const upward = inFamily.filter(
+      (edge) =>
+        !edge.from.startsWith('harness/golden/regenerate/') &&
+        ['harness/golden/regenerate/', 'harness/runner/', 'harness/suite/'].some((room) => edge.to!.startsWith(room)),
+    );
+    expect(upward.map((edge) => `${edge.from} imports ${edge.specifier}`)).toEqual([]);
+    expect(sourceFiles(['harness/goldens/**/*.ts', 'harness/runner/golden/**/*.ts'])).toEqual([]);
   });
 
   it('the mock knows nothing of the runner, the reports or the official CLIs (it is handed a tool mapper)', () => {

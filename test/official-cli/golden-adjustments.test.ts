@@ -1,5 +1,6 @@
 // Type-B golden adjustments: what a wrapped official CLI cannot print is not expected of it.
 import { describe, expect, it } from 'vitest';
+import { compareWithGolden } from '../../harness/golden/compare/golden-compare.js';
 import { buildTurnModels } from '../../harness/golden/golden-model.js';
 import type { Turn } from '../../harness/mock/scenario/scenario-types.js';
 import {
@@ -8,7 +9,6 @@ import {
   turnEndsInCutMessage,
 } from '../../harness/official-cli/golden-adjustments.js';
 import { toCanonicalEvents } from '../../harness/protocol/canonical.js';
-import { compareWithGolden } from '../../harness/runner/golden/golden-compare.js';
 
 const jsonl = (...messages: object[]) => `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`;
 

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { compareWithGolden } from '../../harness/golden/compare/golden-compare.js';
 import { buildTurnModels } from '../../harness/golden/golden-model.js';
 import { toCanonicalEvents } from '../../harness/protocol/canonical.js';
-import { compareWithGolden } from '../../harness/runner/golden/golden-compare.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
 
 const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/streams/usage');

@@ -1,11 +1,12 @@
 // How a turn with a scripted provider fault, or with its official CLI missing, must end (R5): an error
 // result, the retries listed, no success after an error.
+
+import { claudeErrorShown, claudeRetriesReported, isClaudeDialect } from '../../golden/compare/claude-forms.js';
 import type { Turn } from '../../mock/scenario/scenario-types.js';
 import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
 import type { StreamDialect } from '../../protocol/dialect.js';
 import { runFinding } from '../../rules/finding.js';
 import type { Finding } from '../../rules/types.js';
-import { claudeErrorShown, claudeRetriesReported, isClaudeDialect } from '../golden/claude-forms.js';
 import type { CheckInput } from './check-types.js';
 import { about } from './run-events.js';
 

@@ -1,5 +1,8 @@
 // The golden comparison (R10) per process and turn, and the check that text arrives as deltas.
 
+import { isClaudeDialect, withoutErrorMessage } from '../../golden/compare/claude-forms.js';
+import { compareWithGolden } from '../../golden/compare/golden-compare.js';
+import { goldenFileName, readGolden } from '../../golden/compare/golden-files.js';
 import { buildTurnModels, type TurnModel } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
 import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
@@ -10,9 +13,6 @@ import { checkNotVerified } from '../../rules/not-verified.js';
 import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import { isAssistantText, isStreamEventText } from '../execution/live-stdout.js';
-import { isClaudeDialect, withoutErrorMessage } from '../golden/claude-forms.js';
-import { compareWithGolden } from '../golden/golden-compare.js';
-import { goldenFileName, readGolden } from '../golden/golden-files.js';
 import type { CheckInput, CheckResult } from './check-types.js';
 import { compareKilledWithGolden } from './kill-checks.js';
 import { missedAMoment } from './moment-checks.js';

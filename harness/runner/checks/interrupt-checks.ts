@@ -1,5 +1,7 @@
 // Interrupts (R6): the shim acknowledges them and ends the turn with an error result, then exits or waits
 // for the next frame; in persistent mode it reads stdin frames and ends at stdin EOF.
+
+import { claudeInterruptAcknowledged, isClaudeDialect } from '../../golden/compare/claude-forms.js';
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
 import type { CanonicalEvent } from '../../protocol/canonical.js';
 import type { StreamDialect } from '../../protocol/dialect.js';
@@ -10,7 +12,6 @@ import type { ExecutedProcess } from '../execution/execute-run.js';
 import { EXIT_GRACE_MS, exitTiming, undecidedExit } from '../execution/exit-clock.js';
 import { machineShare } from '../execution/fair-deadline.js';
 import { describeInterrupt } from '../execution/interrupt-trigger.js';
-import { claudeInterruptAcknowledged, isClaudeDialect } from '../golden/claude-forms.js';
 import { notVerifiedSink, undecidedByMachine } from '../results/machine-undecided.js';
 import type { CheckResult } from './check-types.js';
 import { about, turnEvents } from './run-events.js';

@@ -5,12 +5,12 @@
 // the next turn: it resumes, carries the completed turns' history, and the session file still holds them.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { describeItem } from '../../golden/compare/golden-compare.js';
 import type { ModelItem, TurnModel } from '../../golden/golden-model.js';
 import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
 import { runFinding } from '../../rules/finding.js';
 import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
-import { describeItem } from '../golden/golden-compare.js';
 
 /** Stream rules that need a turn to end; a killed turn cannot. */
 const NEEDS_AN_ENDING = new Set(['turn.result-last', 'tool.use-answered', 'framing.final-newline']);

@@ -1,6 +1,7 @@
 // Everything judged on one shim process of a run (check-run.ts judges the run as a whole): the process as a
 // process, its stdout's stream rules, its golden, each of its turns, its interrupts, moments and streaming gate.
 
+import { checkToolOutputs } from '../../golden/compare/tool-output-check.js';
 import { buildTurnModels } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
 import type { OfficialCliBehaviour, ToolOutputCliOptions } from '../../official-cli/behaviour.js';
@@ -12,7 +13,6 @@ import { type ValidationResult, validateStream } from '../../validate/validate-s
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import { MACHINE_CAUSE } from '../execution/fair-deadline.js';
 import { GATE_WAIT_MS } from '../execution/streaming-gate.js';
-import { checkToolOutputs } from '../golden/tool-output-check.js';
 import { approvalChecks } from './approval-check.js';
 import { type CheckInput, type CheckResult, combined } from './check-types.js';
 import { faultOutcomeChecks, missingCliOutcomeChecks, retried } from './fault-outcome-checks.js';

@@ -113,10 +113,10 @@ export const RULE_PROOFS: readonly RuleProof[] = [
     MISBEHAVING,
   ),
   // proven with constructed inputs
-  { rule: 'golden.text', unit: 'test/runner/golden/golden-compare.test.ts' },
-  { rule: 'golden.tool-calls', unit: 'test/runner/golden/golden-compare.test.ts' },
-  { rule: 'golden.result', unit: 'test/runner/golden/golden-compare.test.ts' },
-  { rule: 'golden.turns', unit: 'test/runner/golden/golden-compare.test.ts' },
+  { rule: 'golden.text', unit: 'test/golden/compare/golden-compare.test.ts' },
+  { rule: 'golden.tool-calls', unit: 'test/golden/compare/golden-compare.test.ts' },
+  { rule: 'golden.result', unit: 'test/golden/compare/golden-compare.test.ts' },
+  { rule: 'golden.turns', unit: 'test/golden/compare/golden-compare.test.ts' },
   { rule: 'scenario.required-verified', unit: 'test/suite/resolve-suite.test.ts' },
   // the reference shim passes, test/fixtures/shims/leaves-tools-on-sigkill.mjs fails (both isolation mechanisms)
   // waits-silently-for-a-signal.mjs and the mini shim on interrupt, with a short fallback (a 6 s timeout)

@@ -2,10 +2,10 @@
 // comparison model of golden-model.ts. One finding per turn, for the first difference, showing expected and
 // observed around it with line numbers.
 
-import type { ModelItem, ToolCallModel, TurnModel } from '../../golden/golden-model.js';
 import type { CanonicalUsage } from '../../protocol/canonical.js';
 import { runFinding } from '../../rules/finding.js';
 import type { Finding } from '../../rules/types.js';
+import type { ModelItem, ToolCallModel, TurnModel } from '../golden-model.js';
 
 export interface GoldenSource {
   /** File name for messages, e.g. transcripts/single-tool/golden.jsonl. */

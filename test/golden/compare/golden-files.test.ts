@@ -1,6 +1,6 @@
 // Golden files: one per process, with what changes on every run stabilised.
 import { describe, expect, it } from 'vitest';
-import { goldenFileName, goldenText } from '../../../harness/runner/golden/golden-files.js';
+import { goldenFileName, goldenText } from '../../../harness/golden/compare/golden-files.js';
 
 describe('golden files (D3)', () => {
   it('names one golden per process', () => {

@@ -5,19 +5,19 @@
 
 import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROTOCOL_VERSION } from '../../generated/protocol.js';
-import { UsageError } from '../errors.js';
-import { defaultTranscriptsDir } from '../mock/package-paths.js';
-import { loadAllScenarios } from '../mock/scenario/scenario-loader.js';
-import type { LoadedScenario } from '../mock/scenario/scenario-types.js';
-import { notVerifiedLine } from '../rules/not-verified.js';
-import type { Finding } from '../rules/types.js';
-import { REFERENCE_SHIM_CAPABILITIES } from '../runner/config/capabilities.js';
-import type { ProviderId } from '../runner/config/providers.js';
-import { goldenFileName, goldenText } from '../runner/golden/golden-files.js';
-import { formatDiff } from '../runner/golden/line-diff.js';
-import { runScenario } from '../runner/run-scenario.js';
-import { bundledReferenceShim } from '../suite/resolve-suite.js';
+import { PROTOCOL_VERSION } from '../../../generated/protocol.js';
+import { UsageError } from '../../errors.js';
+import { defaultTranscriptsDir } from '../../mock/package-paths.js';
+import { loadAllScenarios } from '../../mock/scenario/scenario-loader.js';
+import type { LoadedScenario } from '../../mock/scenario/scenario-types.js';
+import { notVerifiedLine } from '../../rules/not-verified.js';
+import type { Finding } from '../../rules/types.js';
+import { REFERENCE_SHIM_CAPABILITIES } from '../../runner/config/capabilities.js';
+import type { ProviderId } from '../../runner/config/providers.js';
+import { runScenario } from '../../runner/run-scenario.js';
+import { bundledReferenceShim } from '../../suite/resolve-suite.js';
+import { goldenFileName, goldenText } from '../compare/golden-files.js';
+import { formatDiff } from '../compare/line-diff.js';
 
 export interface GoldenUpdate {
   scenario: string;

@@ -6,18 +6,18 @@
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROTOCOL_VERSION } from '../../generated/protocol.js';
-import { defaultTranscriptsDir } from '../mock/package-paths.js';
-import { toCanonicalEvents } from '../protocol/canonical.js';
-import { notVerifiedLine } from '../rules/not-verified.js';
-import type { Finding } from '../rules/types.js';
-import { entryMatches } from '../runner/config/expected-failures.js';
-import { invocationName } from '../runner/config/invocation.js';
-import { goldenText } from '../runner/golden/golden-files.js';
-import { formatDiff } from '../runner/golden/line-diff.js';
-import type { RunSpec } from '../runner/results/run-types.js';
-import { runScenario } from '../runner/run-scenario.js';
-import { resolveSuite } from '../suite/resolve-suite.js';
+import { PROTOCOL_VERSION } from '../../../generated/protocol.js';
+import { defaultTranscriptsDir } from '../../mock/package-paths.js';
+import { toCanonicalEvents } from '../../protocol/canonical.js';
+import { notVerifiedLine } from '../../rules/not-verified.js';
+import type { Finding } from '../../rules/types.js';
+import { entryMatches } from '../../runner/config/expected-failures.js';
+import { invocationName } from '../../runner/config/invocation.js';
+import type { RunSpec } from '../../runner/results/run-types.js';
+import { runScenario } from '../../runner/run-scenario.js';
+import { resolveSuite } from '../../suite/resolve-suite.js';
+import { goldenText } from '../compare/golden-files.js';
+import { formatDiff } from '../compare/line-diff.js';
 import type { GoldenUpdate } from './goldens.js';
 
 /** The preset whose program records these goldens. */

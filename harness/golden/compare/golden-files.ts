@@ -3,7 +3,7 @@
 // diff only where the protocol changed.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_COMPARED_DEPTH, type NormaliseContext, normaliseText, TOO_DEEP_MARKER } from '../../golden/normalise.js';
+import { MAX_COMPARED_DEPTH, type NormaliseContext, normaliseText, TOO_DEEP_MARKER } from '../normalise.js';
 
 /** File name of the golden of the process at `index` (0-based). */
 export function goldenFileName(index: number): string {

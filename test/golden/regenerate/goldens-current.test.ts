@@ -1,7 +1,7 @@
 // The committed goldens are what the reference shim prints now. When a protocol or shim
 // change alters the output, this fails until `yume-conformance goldens --update --reason "..."` is run.
 import { describe, expect, it } from 'vitest';
-import { changes, computeGoldens } from '../../harness/goldens/goldens.js';
+import { changes, computeGoldens } from '../../../harness/golden/regenerate/goldens.js';
 
 describe('goldens', () => {
   it(

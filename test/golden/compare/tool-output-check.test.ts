@@ -1,9 +1,9 @@
 // Tool output checked by substance (golden.tool-results), not byte for byte.
 import { describe, expect, it } from 'vitest';
+import { checkToolOutputs, withoutLineNumbers } from '../../../harness/golden/compare/tool-output-check.js';
 import { buildTurnModels } from '../../../harness/golden/golden-model.js';
 import type { Turn } from '../../../harness/mock/scenario/scenario-types.js';
 import { toCanonicalEvents } from '../../../harness/protocol/canonical.js';
-import { checkToolOutputs, withoutLineNumbers } from '../../../harness/runner/golden/tool-output-check.js';
 
 describe('tool output by substance (golden.tool-results)', () => {
   const turn: Turn = {

@@ -1,6 +1,6 @@
 // The line diff shown when a golden differs.
 import { describe, expect, it } from 'vitest';
-import { diffLines, formatDiff } from '../../../harness/runner/golden/line-diff.js';
+import { diffLines, formatDiff } from '../../../harness/golden/compare/line-diff.js';
 
 describe('line diff', () => {
   it('marks removed and added lines with their numbers and shows a little context', () => {

@@ -2,7 +2,7 @@
 // `api_retry` lines, text as `stream_event` deltas) conform in Claude envelopes and only there: the same forms
 // in the flat dialect still fail, each with its rule.
 import { describe, expect, it } from 'vitest';
-import { describeFindings, fixtureShim, rules, runFixture } from '../helpers/run-fixture.js';
+import { describeFindings, fixtureShim, rules, runFixture } from '../../runner/helpers/run-fixture.js';
 
 describe.concurrent("Claude Code's forms", () => {
   it.each(['plain-text', 'fault-401', 'fault-stream-cut', 'fault-429-then-success', 'interrupt'])(

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { compareWithGolden, textDifference, usageDifference } from '../../../harness/golden/compare/golden-compare.js';
 import { buildTurnModels } from '../../../harness/golden/golden-model.js';
 import { toCanonicalEvents } from '../../../harness/protocol/canonical.js';
 import { ruleById } from '../../../harness/rules/catalog.js';
-import { compareWithGolden, textDifference, usageDifference } from '../../../harness/runner/golden/golden-compare.js';
 
 const lines = (...messages: object[]) => `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`;
 const init = {

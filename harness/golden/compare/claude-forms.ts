@@ -2,9 +2,9 @@
 // prints, docs/protocol.md#r13-real-programs-decide-what-conforms): each conforms only in the Claude (envelope) dialect, so a flat shim
 // still owes the flat form. The runner's checks ask these helpers before reporting a missing flat form.
 
-import type { ModelItem, TurnModel } from '../../golden/golden-model.js';
 import type { CanonicalEvent } from '../../protocol/canonical.js';
 import type { StreamDialect } from '../../protocol/dialect.js';
+import type { ModelItem, TurnModel } from '../golden-model.js';
 
 /** The text claude prints as a user message when a turn is interrupted. */
 export const CLAUDE_INTERRUPT_TEXT = '[Request interrupted by user]';

@@ -3,12 +3,12 @@
 // command output for a Bash, the error for a failing call). Formatting is free: `cat -n` numbering, caps,
 // redaction and line endings do not matter.
 
-import { scriptedCallKey, type ToolCallModel, type TurnModel } from '../../golden/golden-model.js';
-import { type NormaliseContext, normaliseLineEndings } from '../../golden/normalise.js';
 import type { Turn } from '../../mock/scenario/scenario-types.js';
 import type { ToolOutputCliOptions } from '../../official-cli/behaviour.js';
 import { runFinding } from '../../rules/finding.js';
 import type { Finding } from '../../rules/types.js';
+import { scriptedCallKey, type ToolCallModel, type TurnModel } from '../golden-model.js';
+import { type NormaliseContext, normaliseLineEndings } from '../normalise.js';
 
 /** Removes `cat -n` style line numbers ("     1\t", "1→") so fixture lines can be found in numbered output. */
 export function withoutLineNumbers(text: string): string {

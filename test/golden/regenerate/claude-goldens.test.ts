@@ -6,20 +6,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildTurnModels, type TurnModel } from '../../harness/golden/golden-model.js';
-import { claudeGoldenFileName, readClaudeGolden } from '../../harness/goldens/claude-goldens.js';
-import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
-import type { LoadedScenario } from '../../harness/mock/scenario/scenario-types.js';
-import type { CanonicalEvent } from '../../harness/protocol/canonical.js';
-import { toCanonicalEvents } from '../../harness/protocol/canonical.js';
-import { compareKilledWithGolden } from '../../harness/runner/checks/kill-checks.js';
-import { withoutErrorMessage } from '../../harness/runner/golden/claude-forms.js';
-import { compareWithGolden } from '../../harness/runner/golden/golden-compare.js';
-import { goldenFileName, readGolden } from '../../harness/runner/golden/golden-files.js';
-import { checkToolOutputs } from '../../harness/runner/golden/tool-output-check.js';
-import { loadPreset } from '../../harness/suite/preset.js';
-import { validateStream } from '../../harness/validate/validate-stream.js';
-import { transcripts } from '../runner/helpers/run-fixture.js';
+import { withoutErrorMessage } from '../../../harness/golden/compare/claude-forms.js';
+import { compareWithGolden } from '../../../harness/golden/compare/golden-compare.js';
+import { goldenFileName, readGolden } from '../../../harness/golden/compare/golden-files.js';
+import { checkToolOutputs } from '../../../harness/golden/compare/tool-output-check.js';
+import { buildTurnModels, type TurnModel } from '../../../harness/golden/golden-model.js';
+import { claudeGoldenFileName, readClaudeGolden } from '../../../harness/golden/regenerate/claude-goldens.js';
+import { loadScenario } from '../../../harness/mock/scenario/scenario-loader.js';
+import type { LoadedScenario } from '../../../harness/mock/scenario/scenario-types.js';
+import type { CanonicalEvent } from '../../../harness/protocol/canonical.js';
+import { toCanonicalEvents } from '../../../harness/protocol/canonical.js';
+import { compareKilledWithGolden } from '../../../harness/runner/checks/kill-checks.js';
+import { loadPreset } from '../../../harness/suite/preset.js';
+import { validateStream } from '../../../harness/validate/validate-stream.js';
+import { transcripts } from '../../runner/helpers/run-fixture.js';
 
 /**
  * Where the two may differ, and why. Only the first changes what is compared: the others are fields the

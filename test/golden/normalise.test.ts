@@ -6,7 +6,7 @@ import {
   normaliseToolInput,
   toolResultText,
   withoutDefaultInputs,
-} from '../../../harness/golden/normalise.js';
+} from '../../harness/golden/normalise.js';
 
 describe('normalisation (R10)', () => {
   const unix = { workspace: '/tmp/yc-1/workspace', home: '/tmp/yc-1/home' };
