@@ -3,7 +3,7 @@
 // then run `npm run gen`. test/schemas/generated-types.test.ts fails while this file is stale.
 
 /** Protocol version of these types (schemas/protocol-version.json); shims get it as --protocol-version. */
-export const PROTOCOL_VERSION = '1.2';
+export const PROTOCOL_VERSION = '1.3';
 
 /** Version of the report, preset and expected-failures formats (schemas/report-version.json); no shim sees it. */
 export const REPORT_VERSION = '2.0';
@@ -84,7 +84,7 @@ export type ArgvTemplate = (string | ConditionalArguments)[];
  */
 export type ArgvTemplate1 = (string | ConditionalArguments)[];
 export type Fault = {
-  kind: 'http' | 'cut' | 'malformed' | 'mid-stream-error' | 'drip';
+  kind: 'http' | 'cut' | 'malformed' | 'mid-stream-error' | 'drip' | 'context-overflow';
   [k: string]: unknown;
 } & (
   | {
@@ -111,6 +111,9 @@ export type Fault = {
   | {
       kind: 'drip';
       gapMs: number;
+    }
+  | {
+      kind: 'context-overflow';
     }
 );
 /**
@@ -1105,6 +1108,10 @@ export interface ModelResponse {
    * Answers this many consecutive requests (e.g. an exhausted 500).
    */
   repeat?: number;
+  /**
+   * A compaction summary (docs/protocol.md#r21-compaction): the model's answer to a summary request. It answers up to two consecutive summary requests (claude sends two); a request that already carries its text goes on to the next response (the retry after an automatic compaction). Never withheld by the streaming gate, since a shim prints no assistant text for it; an `after-first-text` interrupt or kill fires on its first chunk. The turns after it must carry its text in place of the compacted turns' prompts.
+   */
+  summary?: true;
 }
 export interface ToolCall {
   /**
@@ -1244,19 +1251,19 @@ export interface SystemSessionIdMessage {
   [k: string]: unknown;
 }
 /**
- * Marks a compaction boundary; `compact_metadata.trigger` is required when the metadata is present.
+ * Marks a compaction (docs/protocol.md#r21-compaction): printed after `init` on a turn that compacted the session, by `/compact` (`trigger: "manual"`) or on the shim's own after a context overflow (`trigger: "auto"`). The app's parser needs `trigger`; `pre_tokens` is the last provider call's input + cache + output tokens before the compaction, 0 when none is known.
  */
 export interface SystemCompactBoundaryMessage {
   type: 'system';
   subtype: 'compact_boundary';
   session_id?: string;
   uuid?: string;
-  compact_metadata?: {
+  compact_metadata: {
     /**
-     * manual or auto
+     * `manual` for `/compact`, `auto` when the shim compacted on its own.
      */
-    trigger: string;
-    pre_tokens?: number;
+    trigger: 'manual' | 'auto';
+    pre_tokens: number;
     [k: string]: unknown;
   };
   [k: string]: unknown;

@@ -80,6 +80,15 @@ export interface RecordedRequest {
   completed: boolean;
 }
 
+/** The payload of 'first-text-sent': a stream of `turn` wrote its first text chunk. */
+export interface FirstTextSent {
+  /** The request's index in the recording. */
+  index: number;
+  turn: number;
+  /** The stream is a compaction summary: the gate does not wait for it, an interrupt fires on it at once. */
+  summary: boolean;
+}
+
 export interface MockServer {
   url: string;
   baseUrls: { openai: string; anthropic: string; gemini: string };
@@ -88,7 +97,7 @@ export interface MockServer {
   currentTurn(): number;
   openGate(): void;
   requests(): RecordedRequest[];
-  /** 'request' (RecordedRequest), 'first-text-sent' ({ index, turn }), 'client-closed' (RecordedRequest), 'response-end' (RecordedRequest). */
+  /** 'request' (RecordedRequest), 'first-text-sent' (FirstTextSent), 'client-closed' (RecordedRequest), 'response-end' (RecordedRequest). */
   events: EventEmitter;
   close(): Promise<void>;
 }

@@ -8,7 +8,8 @@ import type { ScriptFault, ScriptResponse, ScriptUsage } from './script-types.js
 
 /** What a provider request ended with, when it did not deliver a usable response. */
 export type ModelFailure =
-  | { kind: 'http'; status: number; retryAfter?: number }
+  /** `overflow`: the request was over the model's context window (HTTP 400, docs/protocol.md#r21-compaction). */
+  | { kind: 'http'; status: number; retryAfter?: number; overflow?: true }
   | { kind: 'cut' | 'malformed' | 'mid-stream-error'; response: ScriptResponse };
 
 export type ModelCall =
@@ -54,6 +55,7 @@ function failureOf(response: ScriptResponse): ModelFailure | undefined {
   const fault: ScriptFault | undefined = response.fault;
   if (!fault || fault.kind === 'drip') return undefined;
   if (fault.kind === 'http') return { kind: 'http', status: fault.status, retryAfter: fault.retryAfter };
+  if (fault.kind === 'context-overflow') return { kind: 'http', status: 400, overflow: true };
   return { kind: fault.kind, response };
 }
 

@@ -21,7 +21,16 @@ export type CanonicalEvent =
       cwd?: string;
       permissionMode?: string;
     }
-  | { kind: 'system'; line: number; subtype: string; message?: string; sessionId?: string }
+  /** `trigger` and `preTokens`: a `compact_boundary`'s `compact_metadata`. */
+  | {
+      kind: 'system';
+      line: number;
+      subtype: string;
+      message?: string;
+      sessionId?: string;
+      trigger?: string;
+      preTokens?: number;
+    }
   | { kind: 'text'; line: number; text: string }
   | { kind: 'thinking'; line: number; text: string }
   | { kind: 'tool_use'; line: number; id: string; name: string; input: unknown; messageId?: string }
@@ -142,6 +151,12 @@ function systemEvent(message: Json, line: number): CanonicalEvent {
   if (text !== undefined) event.message = text;
   const sessionId = asString(message.session_id);
   if (sessionId !== undefined) event.sessionId = sessionId;
+  if (isObject(message.compact_metadata)) {
+    const trigger = asString(message.compact_metadata.trigger);
+    const preTokens = asNumber(message.compact_metadata.pre_tokens);
+    if (trigger !== undefined) event.trigger = trigger;
+    if (preTokens !== undefined) event.preTokens = preTokens;
+  }
   return event;
 }
 

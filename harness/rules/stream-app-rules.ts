@@ -39,6 +39,22 @@ export const APP_RULES: readonly RuleInput[] = [
     fix: 'Omit `usage` when unknown or send an estimate above 0.',
   },
   {
+    id: 'app.compaction-zero-usage',
+    severity: 'MUST',
+    profiles: APP,
+    source: 'docs/protocol.md#r21-compaction, docs/protocol.md#how-the-app-reads-a-stream',
+    title: "A successful `/compact` turn's result reports 0/0 usage (the app's only counter reset)",
+    fix: 'Print the compaction\'s result with `"usage":{"input_tokens":0,"output_tokens":0}`; anything else leaves the app\'s context bar above its threshold, and every next message becomes another /compact.',
+  },
+  {
+    id: 'app.session-id-from-init',
+    severity: 'MUST',
+    profiles: APP,
+    source: 'docs/protocol.md#r21-compaction, docs/protocol.md#how-the-app-reads-a-stream',
+    title: 'A session id the app must resume is the one in `init` (it reads no `system` `session_id`)',
+    fix: "Keep the session id through a compaction, or put the new id in that turn's `init`; the app resumes the id it read from init.",
+  },
+  {
     id: 'app.usage-counted',
     severity: 'MUST',
     profiles: APP,

@@ -10,8 +10,8 @@ export const TURN_RULES: readonly RuleInput[] = [
   {
     id: 'turn.init-first',
     severity: 'MUST',
-    source: 'docs/protocol.md#r2-turns-sessions-and-processes',
-    title: '`system` init comes first (or `system` error for bad arguments)',
+    source: 'docs/protocol.md#r2-turns-sessions-and-processes, docs/protocol.md#r21-compaction',
+    title: '`system` init comes first (or `system` error for bad arguments); `system` `status` lines may precede it',
     fix: 'Print `{"type":"system","subtype":"init",...}` before anything else; on an argument error print `system` subtype "error", an error result, and exit 2.',
   },
   {
@@ -32,8 +32,8 @@ export const TURN_RULES: readonly RuleInput[] = [
     id: 'turn.result-session-id',
     severity: 'MUST',
     source: 'docs/protocol.md#r2-turns-sessions-and-processes',
-    title: "`result.session_id` is the session id of the process's init",
-    fix: 'Print the same session id in the result as in system init (the app resumes with it).',
+    title: "`result.session_id` is the session id of the process's init (or, under spec, the one announced after it)",
+    fix: 'Print the same session id in the result as in system init (the app resumes with it); a compaction that changes the id announces the new one with `system` `session_id` before the result (spec only).',
   },
   {
     id: 'turn.success-subtype',

@@ -6,9 +6,11 @@ import { performance } from 'node:perf_hooks';
 import { writeAuthHelpers } from '../mock/auth-helpers.js';
 import { type DummyCredentials, defaultAcceptedCredentials, runCredentials } from '../mock/credentials.js';
 import { type MockServer, startMockServer } from '../mock/mock-server.js';
+import type { FirstTextSent } from '../mock/mock-types.js';
 import { type InstalledOfficialCli, mockOptionsFor } from '../official-cli/backend.js';
 import type { OfficialCliName } from '../official-cli/script-types.js';
 import { type CheckInput, checkRun } from './checks/check-run.js';
+import { scenarioUnderProfile } from './config/profile-stops.js';
 import { cliFor, type ProviderEntry, providerEntry, providerFlags } from './config/providers.js';
 import { type ExecutedProcess, executeRun } from './execution/execute-run.js';
 import { type Preflight, preflight } from './preflight.js';
@@ -41,8 +43,9 @@ interface PreparedRun {
  * Executes one run of the matrix. Never throws: whatever a shim does becomes a finding, and a fault inside the
  * harness while running or judging the run gives that run the status `error` (the suite goes on to the next).
  */
-export async function runScenario(spec: RunSpec, settings: SuiteSettings): Promise<RunResult> {
+export async function runScenario(scripted: RunSpec, settings: SuiteSettings): Promise<RunResult> {
   const started = performance.now();
+  const spec = { ...scripted, scenario: scenarioUnderProfile(scripted.scenario, scripted.profile) };
   try {
     return await attemptRun(spec, settings);
   } catch (error) {
@@ -140,8 +143,13 @@ function noteMockEvents(mock: MockServer, clock: RunClock): void {
   mock.events.on('request', (request: { index: number; method: string; path: string; turn: number }) =>
     clock.note('mock', `request #${request.index + 1} ${request.method} ${request.path} (turn ${request.turn + 1})`),
   );
-  mock.events.on('first-text-sent', () =>
-    clock.note('mock', 'first text chunk streamed (rest withheld until the shim prints text)'),
+  mock.events.on('first-text-sent', (sent: FirstTextSent) =>
+    clock.note(
+      'mock',
+      sent.summary
+        ? "the compaction summary's first chunk streamed (a summary is never withheld)"
+        : 'first text chunk streamed (rest withheld until the shim prints text)',
+    ),
   );
   mock.events.on('client-closed', (request: { index: number }) =>
     clock.note('mock', `request #${request.index + 1}: connection closed by the shim`),

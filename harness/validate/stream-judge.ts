@@ -24,6 +24,7 @@ export interface StreamJudgeOptions {
   /** Keep the canonical events. */
   keepEvents: boolean;
   maxFindingsPerRule?: number;
+  compactTurns?: readonly boolean[];
 }
 
 /** A dialect no stream-json line speaks: another CLI's native output. */
@@ -69,7 +70,7 @@ export class StreamJudge {
     const collector = new FindingCollector(profile, excerptForLine, options.maxFindingsPerRule);
     this.collector = collector;
     this.ctx = { profile, report: (rule, line, message) => collector.report(rule, line, message) };
-    this.sequence = new SequenceChecks(this.ctx, options.mode);
+    this.sequence = new SequenceChecks(this.ctx, options.mode, options.compactTurns);
     this.app = this.appProfile ? new AppHazardChecks(this.ctx) : undefined;
     this.seenLines = this.appProfile ? new Map<string, number>() : undefined;
   }

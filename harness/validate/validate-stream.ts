@@ -19,6 +19,11 @@ export interface ValidateOptions {
   keepEvents?: boolean;
   /** Findings listed per rule before the rest are only counted (default 50). */
   maxFindingsPerRule?: number;
+  /**
+   * Which of the stream's turns ask for a compaction, by their prompts (the runner knows them). Without it a turn
+   * with a `trigger: "manual"` boundary is taken for one (docs/protocol.md#r21-compaction).
+   */
+  compactTurns?: readonly boolean[];
 }
 
 export interface ValidationResult {
@@ -49,6 +54,7 @@ export function validateStream(bytes: Uint8Array, options: ValidateOptions = {})
     keepEvents: options.keepEvents ?? true,
     ...(options.mode ? { mode: options.mode } : {}),
     ...(options.maxFindingsPerRule === undefined ? {} : { maxFindingsPerRule: options.maxFindingsPerRule }),
+    ...(options.compactTurns ? { compactTurns: options.compactTurns } : {}),
   });
   const lineCount = forEachLine(buf, (line, start, end, terminated) => judge.onLine(line, start, end, terminated));
   const dialect = judge.end(lineCount);

@@ -168,7 +168,7 @@ describe('timing faults', () => {
       finished = true;
       return got;
     });
-    expect(await firstText).toEqual({ index: 0, turn: 0 });
+    expect(await firstText).toEqual({ index: 0, turn: 0, summary: false });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(finished).toBe(false);
     server.openGate();

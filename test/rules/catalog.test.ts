@@ -47,6 +47,7 @@ describe('rule catalog', () => {
     for (const rule of RULES.filter((r) => r.id.startsWith('app.'))) expect(spec.has(rule.id)).toBe(false);
     // Only the spec rules that the app profile replaces by a stricter app.* rule are missing there.
     expect([...spec].filter((id) => !app.has(id)).sort()).toEqual([
+      'compaction.result-zero-usage',
       'framing.blank-line',
       'framing.dollar-terminator',
       'usage.not-zero',

@@ -136,6 +136,9 @@ export interface ErrorOptions {
   retryAfter?: number;
   /** Gemini: google.rpc details to use instead of the default ones. */
   details?: unknown[];
+  /** OpenAI: the error's `code` and `param` instead of the status's defaults. */
+  code?: string | null;
+  param?: string | null;
 }
 
 /** The reply a provider sends for `status`, with its headers (`retry-after`, request ids). */
@@ -158,7 +161,12 @@ export function providerErrorReply(
         status,
         headers,
         body: {
-          error: { message: options.message ?? entry.message(model), type: entry.type, param: null, code: entry.code },
+          error: {
+            message: options.message ?? entry.message(model),
+            type: entry.type,
+            param: options.param ?? null,
+            code: options.code === undefined ? entry.code : options.code,
+          },
         },
       };
     }
@@ -261,4 +269,34 @@ export function toolsNotDeclaredReply(provider: MockProviderId, missing: string[
 export function unscriptedReply(provider: MockProviderId, turn: number, served: number): HttpErrorReply {
   const message = `yume-conformance mock: turn ${turn + 1} scripts ${served} response(s) and all were used; this request was not expected.`;
   return providerErrorReply(provider, 400, { message });
+}
+
+/** The prompt size a context-overflow answer quotes: over every provider's window. */
+const OVERFLOW_TOKENS = 1_212_345;
+
+/**
+ * The message each API gives when a request is over the model's context window, as the real ones word it: the
+ * words a shim matches to compact on its own (docs/protocol.md#r21-compaction) and quotes when it does not.
+ */
+export function contextOverflowMessage(provider: MockProviderId): string {
+  switch (provider) {
+    case 'openai-chat':
+      return `This model's maximum context length is 1047576 tokens. However, your messages resulted in ${OVERFLOW_TOKENS} tokens. Please reduce the length of the messages.`;
+    case 'openai-responses':
+      return 'Your input exceeds the context window of this model. Please adjust your input and try again.';
+    case 'anthropic':
+      return `prompt is too long: ${OVERFLOW_TOKENS} tokens > 200000 maximum`;
+    case 'gemini':
+      return `The input token count (${OVERFLOW_TOKENS}) exceeds the maximum number of tokens allowed (1048576).`;
+  }
+}
+
+/** HTTP 400 with the provider's real context-overflow body (OpenAI's carries `code: context_length_exceeded`). */
+export function contextOverflowReply(provider: MockProviderId, model: string): HttpErrorReply {
+  const message = contextOverflowMessage(provider);
+  if (provider === 'openai-chat' || provider === 'openai-responses') {
+    const param = provider === 'openai-chat' ? 'messages' : 'input';
+    return providerErrorReply(provider, 400, { model, message, code: 'context_length_exceeded', param });
+  }
+  return providerErrorReply(provider, 400, { model, message });
 }

@@ -1,6 +1,6 @@
 // Which scripted response answers the next request of a turn: each in order (a response may `repeat`), a cut
-// or malformed last response once more to a streamed retry and once to a non-streamed fallback, and (for
-// `serve`) on to the next turn when a turn is used up.
+// or malformed last response once more to a streamed retry and once to a non-streamed fallback, a compaction
+// summary to one or two summary requests, and (for `serve`) on to the next turn when a turn is used up.
 import type { ModelResponse, Scenario } from './scenario-types.js';
 
 interface TurnCursor {
@@ -18,6 +18,19 @@ interface TurnCursor {
  */
 function replayable(response: ModelResponse | undefined): boolean {
   return response?.fault?.kind === 'cut' || response?.fault?.kind === 'malformed';
+}
+
+/** A compaction summary answers up to this many summary requests (claude sends two, docs/protocol.md#r21-compaction). */
+export const SUMMARY_REQUESTS = 2;
+
+/** What the script may ask of the request it answers: whether its history already carries a text. */
+export interface RequestContent {
+  carries(text: string): boolean;
+}
+
+/** The text a summary response streams: what the turns after a compaction must carry. */
+export function summaryText(response: ModelResponse): string {
+  return (response.text ?? []).join('');
 }
 
 export interface NextResponse {
@@ -44,11 +57,21 @@ export class ResponseScript {
     }));
   }
 
-  /** The scripted response for the next request of the current turn (advancing the turn when allowed). */
-  peek(stream: boolean): NextResponse | undefined {
+  /**
+   * The scripted response for the next request of the current turn (advancing the turn when allowed). A summary
+   * already served once answers a second summary request, but not a request that carries its text: that is the
+   * retry after an automatic compaction, which the next response answers.
+   */
+  peek(stream: boolean, request?: RequestContent): NextResponse | undefined {
     for (;;) {
       const responses = this.scenario.turns[this.turn]?.responses ?? [];
       const cursor = this.cursors[this.turn];
+      const current = cursor ? responses[cursor.response] : undefined;
+      if (cursor && current?.summary && cursor.served > 0 && request?.carries(summaryText(current))) {
+        cursor.response += 1;
+        cursor.served = 0;
+        continue;
+      }
       if (cursor && cursor.response < responses.length) {
         return { response: responses[cursor.response]!, index: cursor.response, attempt: cursor.served };
       }
@@ -77,7 +100,7 @@ export class ResponseScript {
     if (replay) return;
     const response = this.scenario.turns[this.turn]!.responses[cursor.response]!;
     cursor.served += 1;
-    if (cursor.served >= (response.repeat ?? 1)) {
+    if (cursor.served >= (response.summary ? SUMMARY_REQUESTS : (response.repeat ?? 1))) {
       cursor.response += 1;
       cursor.served = 0;
     }

@@ -8,7 +8,7 @@ import { jsonPointerLines, offsetToLineColumn } from '../../../common/json-locat
 // Compiled from schemas/scenario.schema.json by `npm run gen` (all errors, discriminator), so loading the
 // scenarios does not compile the schema on every start.
 import { scenarioValidator } from '../../../generated/validators.js';
-import type { LoadedScenario, Scenario } from './scenario-types.js';
+import type { LoadedScenario, ModelResponse, Scenario } from './scenario-types.js';
 
 export interface ScenarioProblem {
   file: string;
@@ -164,7 +164,7 @@ function schemaProblem(error: ErrorObject, file: string, lines: Map<string, numb
       break;
     case 'discriminator':
       message = `unknown fault kind ${JSON.stringify(params.tagValue)}`;
-      fix = 'use one of "http", "cut", "malformed", "mid-stream-error", "drip"';
+      fix = 'use one of "http", "context-overflow", "cut", "malformed", "mid-stream-error", "drip"';
       break;
     case 'not':
       if (/\/toolCalls\/\d+$/.test(pointer)) {
@@ -214,13 +214,19 @@ function checkSemantics(scenario: Scenario, folderName: string | undefined, at: 
     const turnCallIds = new Set<string>();
     turn.responses.forEach((response, r) => {
       const pointer = `${turnPointer}/responses/${r}`;
-      if (response.fault?.kind === 'http' && (response.text || response.toolCalls || response.thinking)) {
+      const kind = response.fault?.kind;
+      if (
+        (kind === 'http' || kind === 'context-overflow') &&
+        (response.text || response.toolCalls || response.thinking)
+      ) {
         at(
           pointer,
-          'an HTTP fault answers before any streaming, so its text/toolCalls/thinking would never be sent',
+          `${kind === 'http' ? 'an HTTP' : 'a context-overflow'} fault answers before any streaming, so its text/toolCalls/thinking would never be sent`,
           'move them to the next response (the retry)',
         );
       }
+      for (const [message, fix] of response.summary ? summaryProblems(response) : [])
+        at(`${pointer}/summary`, message, fix);
       if (response.stall && response.fault && response.fault.kind !== 'drip') {
         at(`${pointer}/stall`, `"stall" cannot be combined with a ${response.fault.kind} fault`, 'keep one of them');
       }
@@ -256,6 +262,19 @@ function checkSemantics(scenario: Scenario, folderName: string | undefined, at: 
       );
     }
   });
+}
+
+/** A compaction summary is the text of one model answer: no tool calls, no fault, no repeat of its own. */
+function summaryProblems(response: ModelResponse): [string, string][] {
+  const problems: [string, string][] = [];
+  if (!response.text?.length) problems.push(['a summary needs its text', 'add "text": the summary the model writes']);
+  if (response.toolCalls?.length || response.fault || response.repeat) {
+    problems.push([
+      'a summary cannot call tools, carry a fault or repeat (it answers up to two summary requests by itself)',
+      'move them to a response of their own',
+    ]);
+  }
+  return problems;
 }
 
 function isDirectory(candidate: string): boolean {

@@ -4,6 +4,7 @@
 import { HttpResponse } from 'msw';
 import type { RecordedRequest, RequestOutcome } from '../mock-types.js';
 import {
+  contextOverflowReply,
   type HttpErrorReply,
   providerErrorReply,
   toolsNotDeclaredReply,
@@ -12,7 +13,8 @@ import {
 import type { WireRenderContext } from '../render/render-context.js';
 import { renderJson, renderStream } from '../render/render-response.js';
 import { checkAuth } from '../request-auth.js';
-import { requestView } from '../request-views.js';
+import { type HistoryItem, requestView } from '../request-views.js';
+import type { RequestContent } from '../scenario/response-script.js';
 import type { MockProviderId } from '../scenario/scenario-types.js';
 import type { MockState } from './mock-state.js';
 import { streamResponse } from './stream-response.js';
@@ -40,13 +42,27 @@ function reject(entry: RecordedRequest, outcome: RequestOutcome, reply: HttpErro
   return HttpResponse.json(reply.body as Record<string, unknown>, { status: reply.status, headers: reply.headers });
 }
 
+/** Whether a request's history carries a text (whitespace aside, as shims may re-wrap a summary). */
+function historyContent(history: readonly HistoryItem[]): RequestContent {
+  return {
+    carries: (text) => {
+      const wanted = squash(text);
+      return wanted !== '' && history.some((item) => item.texts.some((said) => squash(said).includes(wanted)));
+    },
+  };
+}
+
+function squash(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
 /** The scripted answer to an authenticated request with a JSON body. */
 function answer(state: MockState, entry: RecordedRequest, provider: MockProviderId): Response {
   const { script, options } = state;
   const { scenario } = options;
   const view = requestView(provider, entry.body, entry.path);
   const model = view.model ?? 'unknown-model';
-  const next = script.peek(view.stream);
+  const next = script.peek(view.stream, historyContent(view.history));
   entry.turn = script.turn;
   if (!next) {
     const responses = scenario.turns[script.turn]?.responses.length ?? 0;
@@ -72,6 +88,7 @@ function answer(state: MockState, entry: RecordedRequest, provider: MockProvider
     });
     return reject(entry, 'http-fault', reply);
   }
+  if (fault?.kind === 'context-overflow') return reject(entry, 'http-fault', contextOverflowReply(provider, model));
   const ctx: WireRenderContext = {
     scenarioId: scenario.id,
     model,

@@ -2,7 +2,7 @@
 // mode says), its first-text gate, a stall held until close() or the client leaves, a cut that resets the
 // connection. Every wait ends when the client goes away, so an abandoned stream leaves no timer behind.
 import { HttpResponse } from 'msw';
-import type { RecordedRequest } from '../mock-types.js';
+import type { FirstTextSent, RecordedRequest } from '../mock-types.js';
 import { responseSeed, seededRandom, splitAtRandomOffsets } from '../render/rechunk.js';
 import { buildStreamPlan, type PlanStep } from '../render/stream-plan.js';
 import type { WireFrame } from '../render/wire-frames.js';
@@ -26,6 +26,8 @@ interface StreamWriter {
   gapMs: number;
   random: (() => number) | undefined;
   first: boolean;
+  /** A compaction summary: a shim prints no assistant text for it, so the gate never withholds it. */
+  summary: boolean;
 }
 
 export function streamResponse(state: MockState, entry: RecordedRequest, reply: StreamReply): Response {
@@ -36,7 +38,8 @@ export function streamResponse(state: MockState, entry: RecordedRequest, reply: 
   const random = chunkMode.kind === 'seeded' ? seededRandom(responseSeed(chunkMode.seed, key)) : undefined;
   const body = new ReadableStream<Uint8Array>({
     start: async (controller) => {
-      const writer: StreamWriter = { state, entry, abort, controller, gapMs: plan.gapMs, random, first: true };
+      const summary = reply.response.summary === true;
+      const writer: StreamWriter = { state, entry, abort, controller, gapMs: plan.gapMs, random, first: true, summary };
       try {
         await playSteps(writer, plan.steps as PlanStep[]);
       } catch (error) {
@@ -68,8 +71,9 @@ async function playSteps(writer: StreamWriter, steps: PlanStep[]): Promise<void>
       await write(writer, encoder.encode(step.bytes));
       await wait(abort, 15);
     } else if (step.kind === 'first-text') {
-      state.events.emit('first-text-sent', { index: entry.index, turn: entry.turn });
-      if (state.options.gate && !state.gateOpen) await untilGateOpens(state, abort);
+      const sent: FirstTextSent = { index: entry.index, turn: entry.turn, summary: writer.summary };
+      state.events.emit('first-text-sent', sent);
+      if (state.options.gate && !state.gateOpen && !writer.summary) await untilGateOpens(state, abort);
     } else if (step.kind === 'stall') {
       await untilStopped(state, abort, state.stallTimeoutMs);
       if (!abort.signal.aborted) controller.close();

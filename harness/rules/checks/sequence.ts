@@ -1,7 +1,9 @@
 // turn.*, tool.*, usage.*, error.*, interrupt.* (R2-R6) and the sequence-level app hazards, judged over
 // canonical events so both dialects get the same checks. One pass, constant work per event.
 import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
+import { CompactionChecks } from './compaction.js';
 import { brief, type CheckContext, isObject } from './context.js';
+import { SessionIdChecks } from './session-id.js';
 import { checkToolInput } from './tool-input.js';
 
 export type SequenceMode = 'spawn-per-turn' | 'persistent';
@@ -51,8 +53,6 @@ export class SequenceChecks {
   private firstEventSeen = false;
   private initCount = 0;
   private initTools: Set<string> | undefined;
-  private initSessionId: string | undefined;
-  private initLine = 0;
   private readonly toolIds = new Map<string, number>();
   private turn = newTurn();
   private results = 0;
@@ -60,20 +60,30 @@ export class SequenceChecks {
   private previousLine = 0;
   private messageStopsAfterResult = 0;
   private nothingAfterResultReported = false;
+  private readonly sessionIds: SessionIdChecks;
+  private readonly compaction: CompactionChecks;
 
+  /** `compactTurns`: which of the stream's turns ask for a compaction, by prompt (docs/protocol.md#r21-compaction). */
   constructor(
     private readonly ctx: CheckContext,
     private readonly mode: SequenceMode | undefined,
-  ) {}
+    compactTurns?: readonly boolean[],
+  ) {
+    this.sessionIds = new SessionIdChecks(ctx);
+    this.compaction = new CompactionChecks(ctx, compactTurns);
+  }
 
   /** `flat` says whether the event came from a flat-dialect line (R3: one call at a time is MUST there). */
   onEvent(event: CanonicalEvent, flat: boolean): void {
-    if (!this.firstEventSeen) this.onFirstEvent(event);
+    // `system` `status` lines (claude's "compacting") may come before init (docs/protocol.md#r21-compaction).
+    const status = event.kind === 'system' && event.subtype === 'status';
+    if (!this.firstEventSeen && !status) this.onFirstEvent(event);
     // Persistent mode answers a malformed or unknown stdin frame with an `error` line between turns; that line
     // belongs to no turn, so it neither starts one nor makes the next turn an error turn.
     if (this.mode === 'persistent' && event.kind === 'error' && this.turn.content === 0) return;
     this.countInTurn(event);
     this.checkAfterInterrupt(event);
+    this.compaction.onEvent(event);
     this.dispatch(event, flat);
     this.previousKind = event.kind;
     this.previousLine = event.line;
@@ -125,6 +135,7 @@ export class SequenceChecks {
         break;
       case 'system':
         if (event.subtype === 'error') turn.errorLine ??= event.line;
+        if (event.subtype === 'session_id') this.sessionIds.onAnnouncement(event);
         break;
       case 'error':
         turn.errorLine ??= event.line;
@@ -165,8 +176,7 @@ export class SequenceChecks {
       return;
     }
     if (event.tools) this.initTools = new Set(event.tools);
-    this.initSessionId = event.sessionId;
-    this.initLine = event.line;
+    this.sessionIds.onInit(event);
   }
 
   private onText(line: number): void {
@@ -271,13 +281,7 @@ export class SequenceChecks {
         `result after the interrupt at line ${turn.interruptLine} is not an error result`,
       );
     }
-    if (this.initSessionId !== undefined && event.sessionId !== undefined && event.sessionId !== this.initSessionId) {
-      ctx.report(
-        'turn.result-session-id',
-        line,
-        `result.session_id ${JSON.stringify(event.sessionId)} differs from the init's ${JSON.stringify(this.initSessionId)} (line ${this.initLine})`,
-      );
-    }
+    this.sessionIds.onResult(event);
     if (!event.isError && event.subtype !== 'success') {
       ctx.report(
         'turn.success-subtype',
@@ -298,6 +302,13 @@ export class SequenceChecks {
         `the turn's usage sits only on flat usage lines (the first at line ${turn.flatUsageLine}), which the app does not count: its token counter and context bar stay where they were for this turn`,
       );
     }
+    // A successful /compact turn reports 0/0 on purpose: the app's only counter reset (compaction.ts judges it).
+    const compacted = !event.isError && this.compaction.isCompactTurn();
+    this.compaction.onResult(event);
+    if (compacted) {
+      this.endTurn();
+      return;
+    }
     if (usage && usage.inputTokens === 0 && usage.outputTokens === 0) {
       ctx.report('usage.not-zero', line, 'result.usage reports 0 input and 0 output tokens');
       ctx.report(
@@ -313,6 +324,10 @@ export class SequenceChecks {
         `estimated usage must be above 0 (input ${usage.inputTokens ?? '-'}, output ${usage.outputTokens ?? '-'})`,
       );
     }
+    this.endTurn();
+  }
+
+  private endTurn(): void {
     this.results += 1;
     this.messageStopsAfterResult = 0;
     this.turn = newTurn();

@@ -1,6 +1,7 @@
 // Everything judged on one shim process of a run (check-run.ts judges the run as a whole): the process as a
 // process, its stdout's stream rules, its golden, each of its turns, its interrupts, moments and streaming gate.
 
+import { isCompactPrompt } from '../../../common/compact-command.js';
 import { checkToolOutputs } from '../../golden/compare/tool-output-check.js';
 import { buildTurnModels } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
@@ -46,6 +47,7 @@ export function perProcessChecks(input: CheckInput, process: ExecutedProcess, pl
     profile: input.profile,
     mode: input.persistent ? 'persistent' : 'spawn-per-turn',
     keepEvents: false,
+    compactTurns: process.turns.map((turn) => isCompactPrompt(input.scenario.turns[turn]?.prompt ?? '')),
   });
   const streamFindings = process.killed ? killedStreamFindings(validation.findings, process) : validation.findings;
   const golden = input.recordOnly ? undefined : goldenChecks(input, process, place);

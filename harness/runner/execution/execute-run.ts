@@ -19,7 +19,7 @@ import { killWhenDue } from './kill-trigger.js';
 import { LiveStdout } from './live-stdout.js';
 import type { WatchedTurn } from './moment-watch.js';
 import { executePersistent } from './persistent-execution.js';
-import { gateInput, interruptContext, reportedSession, startProcess } from './process-start.js';
+import { announcedSession, gateInput, interruptContext, reportedSession, startProcess } from './process-start.js';
 import { watchGate } from './streaming-gate.js';
 
 export type { ExecutedProcess, ExecutionInput, ExecutionOutcome } from './execution-types.js';
@@ -87,6 +87,7 @@ async function runTurnProcess(
   const killed = await killing;
   hooks.note('runner', describeExit(exit, `turn ${index + 1}`));
   const reportedSessionId = reportedSession(live);
+  const announcedSessionId = announcedSession(live);
   if (clock.expired) hooks.note('runner', exitClockNote(clock.expired, `turn ${index + 1}`));
   return {
     label: spec.scenario.turns.length > 1 ? `turn ${index + 1}` : 'the shim',
@@ -100,21 +101,33 @@ async function runTurnProcess(
     stdinLines: [],
     turnStarts: new Map([[index, 0]]),
     ...(reportedSessionId === undefined ? {} : { reportedSessionId }),
+    ...(announcedSessionId === undefined ? {} : { announcedSessionId }),
     ...(clock.expired ? { exitClock: clock.expired } : {}),
     ...(clock.window ? { exitWindow: clock.window } : {}),
     ...(killed ? { killed } : {}),
   };
 }
 
+/**
+ * The id the next turn resumes with (docs/protocol.md#r21-compaction). The app reads a session id from `init`
+ * only, so under its invocation the latest init's id is the one. Otherwise the session keeps its first id
+ * unless the shim announced a new one with `system` `session_id`.
+ */
+function nextResumeId(current: string | undefined, executed: ExecutedProcess, initOnly: boolean): string | undefined {
+  if (initOnly) return executed.reportedSessionId ?? current;
+  return executed.announcedSessionId ?? current ?? executed.reportedSessionId;
+}
+
 /** Spawn-per-turn: one process per turn, stdin closed. */
 async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome> {
   const processes: ExecutedProcess[] = [];
+  const initOnly = input.spec.invocation.kind === 'yume-app';
   let resumeId: string | undefined;
   for (const [index, turn] of input.spec.scenario.turns.entries()) {
     const built = turnInvocation(input, turn, resumeId ?? input.baseValues.sessionId);
     if ('notVerified' in built) return { notVerified: built.notVerified };
     const executed = await runTurnProcess(input, index, turn, built);
-    resumeId = resumeId ?? executed.reportedSessionId;
+    resumeId = nextResumeId(resumeId, executed, initOnly);
     processes.push(executed);
     if (executed.exit.spawnError) break; // nothing more can run
   }

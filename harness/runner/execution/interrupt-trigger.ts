@@ -2,6 +2,7 @@
 // the stalled stream's first text (or the gate gave up waiting). A `during-tool` turn is interrupted once the
 // scripted tool runs (tool-moment.ts). Every interrupt records what triggered it and when, for the findings and
 // the report.
+import type { FirstTextSent } from '../../mock/mock-types.js';
 import { deliverInterrupt, type InterruptMethod } from '../../process/interrupt.js';
 import type { ExitClock } from './exit-clock.js';
 import { fairDeadline } from './fair-deadline.js';
@@ -40,13 +41,20 @@ export interface InterruptDelivery {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-/** The mock streamed its first text chunk, and the gate's wait for it on stdout ran out on the shim's own time. */
+/**
+ * The mock streamed its first text chunk, and the gate's wait for it on stdout ran out on the shim's own time; or
+ * the chunk was a compaction summary's, which is the moment itself (a shim prints no assistant text for it).
+ */
 function gateTimedOut(context: InterruptContext, watched: WatchedTurn): Promise<Triggered> {
   const { mock, timers } = context;
   return new Promise((resolve) => {
-    const onFirstText = (sent: { turn: number }) => {
+    const onFirstText = (sent: FirstTextSent) => {
       if (sent.turn !== watched.turnIndex) return;
       mock.events.off('first-text-sent', onFirstText);
+      if (sent.summary) {
+        resolve({ trigger: 'first-text', cause: "the mock streamed the compaction summary's first chunk" });
+        return;
+      }
       void fairDeadline(timers, GATE_WAIT_MS, watched.shim.cpuWait).then(() =>
         resolve({
           trigger: 'gate-timeout',

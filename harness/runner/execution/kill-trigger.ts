@@ -1,6 +1,7 @@
 // When the runner kills a shim, the way the app's stop does: SIGKILL to the pid it started, at the scenario's
 // `kill` moment (the mock sent its first text chunk, or the scripted tool runs). Every kill records what
 // triggered it and when, for the findings and the report.
+import type { FirstTextSent } from '../../mock/mock-types.js';
 import type { ShimProcess } from '../../process/shim-process.js';
 import { fairDeadline } from './fair-deadline.js';
 import { isAssistantText } from './live-stdout.js';
@@ -44,25 +45,34 @@ async function treeBeforeKill(shim: ShimProcess): Promise<string> {
     : `; its tree right before: ${names.join(', ')}${members.length > 8 ? ', …' : ''}`;
 }
 
-/** The `after-first-text` kill moment: the mock sent its first text chunk, and the shim had time to print it. */
+/**
+ * The `after-first-text` kill moment: the mock sent its first text chunk, and the shim had time to print it. A
+ * compaction summary's first chunk is the moment itself: a shim prints no assistant text for a summary.
+ */
 function firstTextSent(context: InterruptContext, watched: WatchedTurn, fallbackMs: number): Promise<Triggered> {
   const { mock, timers } = context;
   const { shim, live, turnIndex, finished } = watched;
-  const firstChunk = new Promise<string>((resolve) => {
-    const onFirstText = (sent: { turn: number }) => {
+  const firstChunk = new Promise<{ what: string; summary: boolean }>((resolve) => {
+    const onFirstText = (sent: FirstTextSent) => {
       if (sent.turn !== turnIndex) return;
       mock.events.off('first-text-sent', onFirstText);
-      resolve('the mock sent the first text chunk');
+      resolve(
+        sent.summary
+          ? { what: "the mock sent the compaction summary's first chunk", summary: true }
+          : { what: 'the mock sent the first text chunk', summary: false },
+      );
     };
     mock.events.on('first-text-sent', onFirstText);
     void finished.then(() => mock.events.off('first-text-sent', onFirstText));
     if (context.cliEvent) {
       void context.cliEvent(turnIndex, 'stall', fallbackMs).then((seen) => {
-        if (seen) resolve('the official CLI logged that its stream stalls after the first text');
+        if (seen)
+          resolve({ what: 'the official CLI logged that its stream stalls after the first text', summary: false });
       });
     }
   });
-  return firstChunk.then(async (what) => {
+  return firstChunk.then(async ({ what, summary }) => {
+    if (summary) return { trigger: 'first-text' as const, cause: what };
     // On the shim's own time: a shim waiting for a CPU has not had the chance to print it.
     const shown = await Promise.race([
       live.waitFor(isAssistantText, watched.fromIndex),

@@ -35,6 +35,15 @@ export function reportedSession(live: LiveStdout): string | undefined {
   return init?.event.kind === 'init' ? init.event.sessionId : undefined;
 }
 
+/** The last new session id the shim announced with `system` `session_id` (after a compaction, say), if any. */
+export function announcedSession(live: LiveStdout): string | undefined {
+  let announced: string | undefined;
+  for (const { event } of live.events) {
+    if (event.kind === 'system' && event.subtype === 'session_id' && event.sessionId) announced = event.sessionId;
+  }
+  return announced;
+}
+
 export function interruptContext(input: ScopedInput): InterruptContext {
   return {
     mock: input.hooks.mock,

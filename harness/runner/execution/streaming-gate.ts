@@ -2,6 +2,7 @@
 // first text chunk until the shim prints assistant text, so a shim that prints only whole messages is caught,
 // and then opens it either way.
 import type { MockServer } from '../../mock/mock-server.js';
+import type { FirstTextSent } from '../../mock/mock-types.js';
 import type { TimerScope } from '../../process/timer-scope.js';
 import type { TimelineEntry } from '../results/run-types.js';
 import { fairDeadline, machineShare, ownMs } from './fair-deadline.js';
@@ -35,8 +36,9 @@ export function watchGate(input: GateInput, watched: ShimTurn, onTimeout: (undec
     mock.events.off('first-text-sent', onFirstText);
     mock.openGate();
   };
-  const onFirstText = (sent: { turn: number }) => {
-    if (sent.turn !== turn || waiting || done) return;
+  const onFirstText = (sent: FirstTextSent) => {
+    // A compaction summary is never withheld: a shim prints no assistant text for it (docs/protocol.md#r21-compaction).
+    if (sent.turn !== turn || sent.summary || waiting || done) return;
     waiting = true;
     void fairDeadline(input.timers, GATE_WAIT_MS, shim.cpuWait).then((outcome) => {
       if (done) return;

@@ -194,6 +194,26 @@ describe('clear errors', () => {
     expect(text).toContain('/turns/0/interrupt: an interrupt after the first text needs a response that stalls');
   });
 
+  test('cross-field rules of compaction: a summary is text alone; a context overflow carries no text', () => {
+    const broken = {
+      ...structuredClone(valid),
+      turns: [
+        {
+          prompt: '/compact',
+          responses: [
+            { summary: true, toolCalls: [{ id: 'c1', name: 'Read', input: { file_path: 'a' } }] },
+            { fault: { kind: 'context-overflow' }, text: ['lost'] },
+          ],
+          expect: { isError: false },
+        },
+      ],
+    };
+    const text = problemsOf(writeScenario(JSON.stringify(broken, null, 2))).join('\n');
+    expect(text).toContain('/turns/0/responses/0/summary: a summary needs its text');
+    expect(text).toContain('/turns/0/responses/0/summary: a summary cannot call tools, carry a fault or repeat');
+    expect(text).toContain('/turns/0/responses/1: a context-overflow fault answers before any streaming');
+  });
+
   test('loadAllScenarios reports the problems of every broken folder at once', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'yume-scenarios-'));
     for (const id of ['a-ok', 'b-bad', 'c-bad']) {
