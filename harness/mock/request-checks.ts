@@ -1,6 +1,12 @@
 // Checks on what a shim sent to a mocked provider during a run (rules `requests.*`, harness/rules/request-rules.ts).
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
+import {
+  checkCompactedHistory,
+  checkOverflowResend,
+  checkSummaryRequests,
+  historyExpectation,
+} from './compaction-requests.js';
 import type { RecordedRequest } from './mock-server.js';
 import { type HistoryItem, type HistoryToolResult, requestView } from './request-views.js';
 import type { MockProviderId, ModelResponse, Scenario, ScriptToolCall } from './scenario/scenario-types.js';
@@ -91,6 +97,8 @@ function turnChecks(ctx: RequestCheckContext, t: number, inTurn: readonly Checke
   const served = inTurn.filter((request) => request.responseIndex !== undefined);
   retryChecks(ctx, t, inTurn);
   requestShapeChecks(ctx, t, served);
+  checkSummaryRequests(ctx, t, inTurn);
+  checkOverflowResend(ctx, t, inTurn);
 
   // Tool results: every request after a response with tool calls carries their results.
   for (const request of served) {
@@ -299,10 +307,13 @@ function checkHistory(ctx: RequestCheckContext, t: number, request: CheckedReque
     .join('');
   const sentCallIds = new Set(history.flatMap((item) => item.toolCalls.map((call) => call.id)));
   const where = `turn ${t + 1}, request #${request.index + 1}`;
-  for (let earlier = 0; earlier < t; earlier += 1) {
+  // Killed turns and commands are optional; turns a compaction replaced must be gone (compaction-requests.ts).
+  const expectation = historyExpectation(scenario, t);
+  checkCompactedHistory(scenario, expectation, history, (message, key) =>
+    report('requests.history-on-resume', `${where}: ${message}`, key),
+  );
+  for (const earlier of expectation.kept) {
     const previous = scenario.turns[earlier]!;
-    // A killed turn may or may not have reached the session before the kill: its history is optional.
-    if (previous.kill) continue;
     if (!userText.includes(previous.prompt)) {
       report(
         'requests.history-on-resume',

@@ -2,6 +2,7 @@
 // Every list is data in this folder and imports nothing but ./types.js (and, for STREAM_RULES, its sibling
 // stream-*-rules.ts lists), so the catalog is a leaf that checks
 // anywhere in harness/ can import. Add a list by naming it in GROUPS below.
+import { COMPACTION_RUN_RULES } from './compaction-run-rules.js';
 import { FAKE_CLI_RULES } from './fake-cli-rules.js';
 import { REQUEST_RULES } from './request-rules.js';
 import { RUN_RULES } from './run-rules.js';
@@ -11,7 +12,13 @@ import type { Profile, RuleDefinition } from './types.js';
 export type { Profile, RuleDefinition } from './types.js';
 export { defineRules } from './types.js';
 
-const GROUPS: readonly (readonly RuleDefinition[])[] = [STREAM_RULES, RUN_RULES, REQUEST_RULES, FAKE_CLI_RULES];
+const GROUPS: readonly (readonly RuleDefinition[])[] = [
+  STREAM_RULES,
+  RUN_RULES,
+  COMPACTION_RUN_RULES,
+  REQUEST_RULES,
+  FAKE_CLI_RULES,
+];
 
 function buildCatalog(): ReadonlyMap<string, RuleDefinition> {
   const byId = new Map<string, RuleDefinition>();

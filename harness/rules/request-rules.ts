@@ -40,9 +40,10 @@ export const REQUEST_RULES = defineRules('run', [
   {
     id: 'requests.history-on-resume',
     severity: 'MUST',
-    source: 'docs/protocol.md#r8-prompt-resume-and-history',
-    title: 'A resumed or persistent turn sends the whole earlier conversation',
-    fix: 'Load the session history (prompts, assistant text, tool calls and results) and send it before the new prompt.',
+    source: 'docs/protocol.md#r8-prompt-resume-and-history, docs/protocol.md#r21-compaction',
+    title:
+      'A resumed or persistent turn sends the whole earlier conversation (after a compaction: the summary instead)',
+    fix: 'Load the session history (prompts, assistant text, tool calls and results) and send it before the new prompt; after a compaction send the summary in place of the compacted turns.',
   },
   {
     id: 'requests.retry-after-honoured',
@@ -52,11 +53,19 @@ export const REQUEST_RULES = defineRules('run', [
     fix: 'Read the retry-after (or retry-after-ms) header and wait that long before retrying.',
   },
   {
+    id: 'requests.compaction-summary',
+    severity: 'MUST',
+    source: 'docs/protocol.md#r21-compaction',
+    title:
+      'A summary request carries the history and the hints, never `/compact` as the question; none without history',
+    fix: 'For /compact send the session history plus an instruction to summarize (with the hints after /compact); do not send "/compact" as the user\'s message, and answer a session with no history without a request.',
+  },
+  {
     id: 'requests.no-retry-after-fatal',
     severity: 'MUST',
-    source: 'docs/protocol.md#r5-errors-and-faults',
-    title: 'No retry after 400, 401, 403 or 404',
-    fix: 'Only retry 408/409/429/5xx; report other HTTP errors at once.',
+    source: 'docs/protocol.md#r5-errors-and-faults, docs/protocol.md#r21-compaction',
+    title: 'No retry after 400, 401, 403 or 404 (but the one retry after an automatic compaction)',
+    fix: 'Only retry 408/409/429/5xx; report other HTTP errors at once. After a context overflow, compact first and retry once with the summary, or end the turn; never send the same oversized request again.',
   },
   {
     id: 'requests.unscripted',

@@ -35,6 +35,11 @@ export interface LoopContext {
   signal: InterruptSignal;
   log: (message: string) => void;
   stats: { apiMs: number; modelCalls: number };
+  /**
+   * Called once per turn when the provider says the request is over the model's context window: compacts the
+   * session's earlier history (docs/protocol.md#r21-compaction) and resolves true when the loop may retry.
+   */
+  onContextOverflow?: (error: ProviderError) => Promise<boolean>;
 }
 
 export type LoopOutcome =
@@ -61,37 +66,47 @@ function asProviderError(error: unknown, signal: InterruptSignal): ProviderError
   return new ProviderError('stream', `provider failure: ${(error as Error)?.message ?? String(error)}`);
 }
 
+/** What one model call sends, and whether its text is printed as it streams (a summary's is not). */
+interface CallShape {
+  history: readonly HistoryEntry[];
+  print: boolean;
+}
+
 /** One model call with R5's bounded retries. Text printed before a failure is reported through `partial`. */
-async function callModel(context: LoopContext, partial: { text: string }): Promise<AssembledMessage> {
+async function callModel(
+  context: LoopContext,
+  partial: { text: string },
+  shape: CallShape = { history: context.history, print: true },
+): Promise<AssembledMessage> {
+  const { emitter } = context;
   for (let attempt = 1; ; attempt += 1) {
     let printed = false;
     const started = nowMs();
-    context.emitter.beginModelMessage();
+    if (shape.print) emitter.beginModelMessage();
     try {
       for await (const event of context.provider.stream({
         model: context.model,
         system: context.system,
-        history: context.history,
+        history: shape.history,
         tools: context.tools.specs,
         signal: context.signal,
       })) {
         if (context.signal.aborted) throw new ProviderError('aborted', 'interrupted');
-        if (event.type === 'text') {
-          printed = true;
-          partial.text += event.text;
-          context.emitter.text(event.text);
-        } else if (event.type === 'thinking') {
-          printed = true;
-          context.emitter.thinking(event.text);
-        } else {
-          context.emitter.endModelMessage();
+        if (event.type === 'done') {
+          if (shape.print) emitter.endModelMessage();
           return event.message;
         }
+        if (!shape.print) continue;
+        printed = true;
+        if (event.type === 'text') {
+          partial.text += event.text;
+          emitter.text(event.text);
+        } else emitter.thinking(event.text);
       }
       throw new ProviderError('stream', `${context.provider.id}: the stream ended without a complete answer`);
     } catch (caught) {
       const error = asProviderError(caught, context.signal);
-      context.emitter.endModelMessage();
+      if (shape.print) emitter.endModelMessage();
       const wait = error.details.retryAfterMs ?? BACKOFF_BASE_MS * 2 ** (attempt - 1);
       const retry = error.kind === 'retryable' && !printed && attempt < MAX_ATTEMPTS && wait <= MAX_RETRY_AFTER_MS;
       if (!retry) throw error;
@@ -110,6 +125,14 @@ async function callModel(context: LoopContext, partial: { text: string }): Promi
       context.stats.apiMs += nowMs() - started;
     }
   }
+}
+
+/**
+ * A model call whose answer is not printed (a compaction's summary, docs/protocol.md#r21-compaction), with the
+ * same bounded retries; it sends `history` instead of the session's.
+ */
+export function callModelQuietly(context: LoopContext, history: readonly HistoryEntry[]): Promise<AssembledMessage> {
+  return callModel(context, { text: '' }, { history, print: false });
 }
 
 /** Parses a call's arguments; invalid JSON (or JSON that is not an object) is kept raw (R3). */
@@ -178,6 +201,7 @@ async function answerCall(
 }
 
 export async function runAgentLoop(context: LoopContext): Promise<LoopOutcome> {
+  let compacted = false;
   for (;;) {
     if (context.stats.modelCalls >= context.maxModelCalls) return { kind: 'max_turns', limit: context.maxModelCalls };
     context.stats.modelCalls += 1;
@@ -190,7 +214,13 @@ export async function runAgentLoop(context: LoopContext): Promise<LoopOutcome> {
       // What the user already saw stays in the conversation.
       if (partial.text)
         context.history.push({ role: 'assistant', content: partial.text, provider: context.provider.id });
-      return error.kind === 'aborted' ? { kind: 'interrupted' } : { kind: 'error', error };
+      // One automatic compaction per turn, then one retry; a second overflow ends the turn (never the same
+      // oversized request again).
+      if (error.details.contextOverflow && !compacted && context.onContextOverflow && !partial.text) {
+        compacted = true;
+        if (await context.onContextOverflow(error)) continue;
+      }
+      return error.kind === 'aborted' || context.signal.aborted ? { kind: 'interrupted' } : { kind: 'error', error };
     }
 
     if (message.usage) {

@@ -1,15 +1,19 @@
 // One turn from prompt to `result` (R2): runs the provider (agent loop or whole-turn provider), saves the
 // session, and prints the ending R4–R6 ask for — success result, or error / system error / interrupt, then an
 // error result — followed by message_stop. Never a success result after an error.
+
+import { isCompactPrompt } from '../../common/compact-command.js';
 import type { Emitter } from '../output/emitter.js';
-import type { Provider } from '../providers/provider.js';
+import type { ModelProvider, Provider } from '../providers/provider.js';
 import { isoTimestamp, nowMs } from '../session/clock.js';
 import type { HistoryEntry } from '../session/history.js';
 import { addUsage, type SessionFile, type SessionUsage, saveSession, titleFrom } from '../session/store.js';
 import type { InterruptSignal } from '../tools/interrupt.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/types.js';
-import { type LoopOutcome, runAgentLoop } from './loop.js';
+import { type CompactTurnDeps, runCompactTurn } from './compact-turn.js';
+import { callTokens, compactedHistory, type Summary, summarize } from './compaction.js';
+import { type LoopContext, type LoopOutcome, runAgentLoop } from './loop.js';
 import type { PermissionGate } from './permissions.js';
 import { costUsd } from './pricing.js';
 import { runProviderTurn } from './provider-turn.js';
@@ -27,6 +31,10 @@ export interface ShimSession {
   history: HistoryEntry[];
   usage: SessionUsage;
   providerState?: unknown;
+  /** Compactions so far (docs/protocol.md#r21-compaction). */
+  compactionCount: number;
+  /** The last provider call's input + cache + output tokens (a compaction boundary's `pre_tokens`); 0: unknown. */
+  lastCallTokens: number;
 }
 
 export interface TurnRunnerOptions {
@@ -56,6 +64,7 @@ export class TurnRunner {
 
   async run(prompt: string, signal: InterruptSignal): Promise<TurnEnd> {
     const { emitter, session } = this.options;
+    if (isCompactPrompt(prompt)) return runCompactTurn(this.compactDeps(), prompt, signal);
     const started = nowMs();
     if (!session.title) session.title = titleFrom(prompt);
     session.history.push({ role: 'user', content: prompt });
@@ -63,6 +72,7 @@ export class TurnRunner {
     const outcome = await this.runProvider(prompt, signal, turn);
 
     if (turn.usage.hasAny) session.usage = addUsage(session.usage, turn.usage.totals);
+    if (turn.usage.lastCall) session.lastCallTokens = callTokens(turn.usage.lastCall);
     await this.save();
 
     const resultUsage = turn.usage.forResult();
@@ -79,28 +89,49 @@ export class TurnRunner {
     return { isError: outcome.kind !== 'success', interrupted: outcome.kind === 'interrupted' };
   }
 
+  /** The agent loop's context for a model provider's calls in one turn. */
+  private loopContext(provider: ModelProvider, signal: InterruptSignal, turn: TurnAccount): LoopContext {
+    return {
+      provider,
+      emitter: this.options.emitter,
+      tools: this.options.tools,
+      toolContext: this.options.toolContext,
+      gate: this.options.gate,
+      ids: this.ids,
+      model: this.options.model,
+      system: this.options.system,
+      maxModelCalls: this.options.maxModelCalls,
+      history: this.options.session.history,
+      usage: turn.usage,
+      retriedErrors: turn.retriedErrors,
+      signal,
+      log: this.options.log,
+      stats: turn.stats,
+    };
+  }
+
+  private compactDeps(): CompactTurnDeps {
+    const { emitter, provider, session } = this.options;
+    return {
+      emitter,
+      provider,
+      session,
+      save: () => this.save(),
+      loopContext: (signal, stats) => {
+        if (provider.kind !== 'model') throw new Error('a loop context needs a model provider');
+        return this.loopContext(provider, signal, { usage: new TurnUsage(), retriedErrors: [], stats });
+      },
+    };
+  }
+
   /** The agent loop for a model provider; the whole turn for a provider that runs it (an official CLI). */
   private async runProvider(prompt: string, signal: InterruptSignal, turn: TurnAccount): Promise<LoopOutcome> {
     const { emitter, provider, session } = this.options;
     const { usage, retriedErrors, stats } = turn;
     if (provider.kind === 'model') {
-      return runAgentLoop({
-        provider,
-        emitter,
-        tools: this.options.tools,
-        toolContext: this.options.toolContext,
-        gate: this.options.gate,
-        ids: this.ids,
-        model: this.options.model,
-        system: this.options.system,
-        maxModelCalls: this.options.maxModelCalls,
-        history: session.history,
-        usage,
-        retriedErrors,
-        signal,
-        log: this.options.log,
-        stats,
-      });
+      const context = this.loopContext(provider, signal, turn);
+      context.onContextOverflow = () => compactOnOverflow(context, session);
+      return runAgentLoop(context);
     }
     const state = { value: session.providerState };
     const outcome = await runProviderTurn({
@@ -139,6 +170,8 @@ export class TurnRunner {
       metadata: {
         title: session.title,
         ...(session.providerState !== undefined ? { providerState: session.providerState } : {}),
+        ...(session.compactionCount > 0 ? { compactionCount: session.compactionCount } : {}),
+        ...(session.lastCallTokens > 0 ? { lastCallTokens: session.lastCallTokens } : {}),
       },
     };
     try {
@@ -147,6 +180,33 @@ export class TurnRunner {
       this.options.log(`could not save the session to ${session.file}: ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * An automatic compaction (docs/protocol.md#r21-compaction): the provider said this turn's request is over the
+ * model's context window. The history before this turn's prompt is summarized and replaced, a boundary with
+ * `trigger: "auto"` is printed, and the turn counts only the calls after it; false (the turn ends with the
+ * provider's error) when there is nothing before the prompt or the summary fails.
+ */
+async function compactOnOverflow(context: LoopContext, session: ShimSession): Promise<boolean> {
+  const history = context.history;
+  const start = history.findLastIndex((entry) => entry.role === 'user');
+  if (start <= 0) return false;
+  let summary: Summary;
+  try {
+    summary = await summarize(context, history.slice(0, start), '');
+  } catch (error) {
+    context.log(`automatic compaction failed: ${(error as Error).message}`);
+    return false;
+  }
+  if (context.signal.aborted) return false;
+  const preTokens = context.usage.lastCall ? callTokens(context.usage.lastCall) : session.lastCallTokens;
+  history.splice(0, start, ...compactedHistory(history.slice(0, start), summary.text));
+  if (summary.usage) session.usage = addUsage(session.usage, summary.usage);
+  session.compactionCount += 1;
+  context.usage.reset();
+  context.emitter.compactBoundary('auto', preTokens);
+  return true;
 }
 
 /** What one turn counts as it runs: usage, the errors it retried past, API time and model calls. */

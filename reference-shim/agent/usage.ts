@@ -28,16 +28,34 @@ export class TurnUsage {
   private total: Required<TokenUsage> = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 };
   private calls = 0;
   private estimated = false;
+  private last: TokenUsage | undefined;
 
   /** A call that reported usage. */
   addReported(usage: TokenUsage): void {
     this.add(usage);
+    this.last = usage;
   }
 
   /** A call that completed without usage: count its request and answer sizes instead. */
   addEstimate(requestChars: number, answerChars: number): void {
     this.estimated = true;
     this.add({ inputTokens: estimateTokens(requestChars), outputTokens: estimateTokens(answerChars) });
+    this.last = undefined;
+  }
+
+  /** What the turn's last call reported; undefined when it reported nothing (or no call completed). */
+  get lastCall(): TokenUsage | undefined {
+    return this.last;
+  }
+
+  /**
+   * Forgets the calls so far (an automatic compaction: the turn reports only the calls after its boundary,
+   * docs/protocol.md#r21-compaction); the last call stays known.
+   */
+  reset(): void {
+    this.total = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 };
+    this.calls = 0;
+    this.estimated = false;
   }
 
   get hasAny(): boolean {
@@ -48,11 +66,14 @@ export class TurnUsage {
     return { ...this.total };
   }
 
-  /** result.usage, or undefined when no call completed (R4: never 0/0). */
+  /**
+   * result.usage, or undefined when no call completed (R4: never 0/0). A provider that reported 0/0 for its calls
+   * is printed as 0/1: the app reads 0/0 as a compaction. A real compaction prints its 0/0 itself (compact-turn.ts).
+   */
   forResult(): ResultUsage | undefined {
     if (this.calls === 0) return undefined;
     const fields = toUsageFields(this.total);
-    if (fields.input_tokens === 0 && fields.output_tokens === 0) fields.output_tokens = 1; // the app reads 0/0 as a compaction
+    if (fields.input_tokens === 0 && fields.output_tokens === 0) fields.output_tokens = 1;
     return { ...fields, ...(this.estimated ? { estimated: true } : {}) };
   }
 

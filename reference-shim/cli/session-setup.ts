@@ -36,6 +36,8 @@ export async function setUpSession(
     history: saved?.history ?? [],
     usage: saved?.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 },
     providerState: saved?.metadata?.providerState,
+    compactionCount: Number(saved?.metadata?.compactionCount) || 0,
+    lastCallTokens: Number(saved?.metadata?.lastCallTokens) || 0,
   };
   if (options.historyFile) {
     const seeded = readHistoryFile(options.historyFile);

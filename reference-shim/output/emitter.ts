@@ -6,6 +6,7 @@
 
 import type {
   AssistantLine,
+  CompactBoundaryLine,
   ErrorLine,
   InitLine,
   InterruptLine,
@@ -73,6 +74,8 @@ export interface Emitter {
   usage(usage: UsageFields): void;
   /** A `system` line with a subtype other than init/error (e.g. `api_retry`, allowed by R2). */
   systemNotice(subtype: string, fields: Record<string, unknown>): void;
+  /** The session was compacted (docs/protocol.md#r21-compaction): by `/compact` (manual) or on the shim's own (auto). */
+  compactBoundary(trigger: 'manual' | 'auto', preTokens: number): void;
   systemError(message: string): void;
   error(message: string, code?: string): void;
   interrupt(): void;
@@ -131,6 +134,16 @@ abstract class BaseEmitter implements Emitter {
       ...fields,
       session_id: this.options.sessionId(),
     } satisfies SystemOtherLine);
+  }
+
+  compactBoundary(trigger: 'manual' | 'auto', preTokens: number): void {
+    this.endModelMessage();
+    this.writer.write({
+      type: 'system',
+      subtype: 'compact_boundary',
+      session_id: this.options.sessionId(),
+      compact_metadata: { trigger, pre_tokens: preTokens },
+    } satisfies CompactBoundaryLine);
   }
 
   systemError(message: string): void {

@@ -7,6 +7,7 @@ import type {
   InterruptMessage,
   MessageStopMessage,
   ResultMessage,
+  SystemCompactBoundaryMessage,
   SystemErrorMessage,
   SystemInitMessage,
   SystemOtherMessage,
@@ -32,6 +33,7 @@ type Line<T> = T;
 export type InitLine = Line<SystemInitMessage>;
 export type SystemErrorLine = Line<SystemErrorMessage>;
 export type SystemOtherLine = Line<SystemOtherMessage>;
+export type CompactBoundaryLine = Line<SystemCompactBoundaryMessage>;
 export type TextLine = Line<TextMessage>;
 export type ThinkingLine = Line<ThinkingMessage>;
 export type ToolUseLine = Line<ToolUseMessage>;

@@ -54,7 +54,35 @@ export async function postForStream(options: PostOptions): Promise<StreamingResp
       retryAfterMs: retryAfterMs((name) => response.header(name), bodyText),
     });
   }
-  throw new ProviderError('request', message, { status: response.status });
+  const code = errorCodeOf(bodyText);
+  throw new ProviderError('request', message, {
+    status: response.status,
+    ...(code ? { code } : {}),
+    ...(isContextOverflow(response.status, code, message) ? { contextOverflow: true } : {}),
+  });
+}
+
+/**
+ * Whether a refusal says the request is over the model's context window, as each API words it: OpenAI's
+ * `context_length_exceeded` code, Anthropic's "prompt is too long", Gemini's "exceeds the maximum number of
+ * tokens" (docs/protocol.md#r21-compaction).
+ */
+export function isContextOverflow(status: number, code: string | undefined, message: string): boolean {
+  if (status !== 400 && status !== 413) return false;
+  if (code === 'context_length_exceeded') return true;
+  return /prompt is too long|exceeds the maximum number of tokens|maximum context length|exceeds the context window/i.test(
+    message,
+  );
+}
+
+/** The provider's own error code (OpenAI's `error.code`), if the body has one. */
+function errorCodeOf(bodyText: string): string | undefined {
+  try {
+    const error = (JSON.parse(bodyText) as { error?: { code?: unknown } })?.error;
+    return typeof error?.code === 'string' ? error.code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readErrorBody(response: StreamingResponse, signal: InterruptSignal): Promise<string> {

@@ -117,7 +117,8 @@ export type Provider = ModelProvider | TurnProvider;
  * What went wrong, classified by what R5 requires the shim to print:
  *   auth       → system subtype:error, error result, no retry (401/403, missing credentials)
  *   retryable  → bounded retries honouring retryAfterMs (429/500/503...), then `error` + error result
- *   request    → `error` + error result (400/404, refused request)
+ *   request    → `error` + error result (400/404, refused request); a request over the model's context window
+ *                (`details.contextOverflow`) is compacted and retried once first (docs/protocol.md#r21-compaction)
  *   stream     → `error` + error result (malformed chunk, stream cut, in-stream error)
  *   config     → system subtype:error + error result (unsupported provider, missing binary)
  *   aborted    → the turn was interrupted (R6); not an error of the provider
@@ -130,7 +131,7 @@ export class ProviderError extends YumeError {
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
-    readonly details: { status?: number; retryAfterMs?: number; code?: string } = {},
+    readonly details: { status?: number; retryAfterMs?: number; code?: string; contextOverflow?: boolean } = {},
     options?: YumeErrorOptions,
   ) {
     super(`PROVIDER_${kind.toUpperCase()}`, message, options);

@@ -29,7 +29,17 @@ export interface SessionFile {
   updated: string;
   history: HistoryEntry[];
   usage: SessionUsage;
-  metadata?: { title?: string; providerState?: unknown };
+  metadata?: SessionMetadata;
+}
+
+/** What the shim keeps beside the history (the app's loader reads `compactionCount` as yume-cli writes it). */
+export interface SessionMetadata {
+  title?: string;
+  providerState?: unknown;
+  /** Compactions so far (docs/protocol.md#r21-compaction). */
+  compactionCount?: number;
+  /** The last provider call's input + cache + output tokens: the next compaction boundary's `pre_tokens`. */
+  lastCallTokens?: number;
 }
 
 export class SessionFileError extends YumeError {

@@ -13,6 +13,7 @@ import { checkWorkspace } from '../setup/workspace.js';
 import { deniesACall } from './approval-check.js';
 import { argumentErrorCheck } from './argument-error-check.js';
 import type { CheckInput, CheckOutput } from './check-types.js';
+import { compactionChecks } from './compaction-checks.js';
 import { outsideCwdChecks } from './outside-cwd-check.js';
 import { outsideWritesCheck } from './outside-writes-check.js';
 import { perProcessChecks } from './per-process-checks.js';
@@ -48,6 +49,7 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     ...provider.findings,
     ...sessionFileCheck(input),
     ...resumeChecks(input),
+    ...compactionChecks(input),
   ];
   const dialectSeen = runDialect(checked.flatMap((one) => (one.validation ? [one.validation] : [])));
   return {

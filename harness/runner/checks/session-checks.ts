@@ -1,6 +1,7 @@
 // The session file (R8): written under the provider flag's folder, and continued on --resume.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isCompactPrompt } from '../../../common/compact-command.js';
 import { describeSchemaError, validatorFor } from '../../protocol/schemas.js';
 import { runFinding } from '../../rules/finding.js';
 import type { Finding } from '../../rules/types.js';
@@ -51,23 +52,28 @@ export function sessionFileCheck(input: CheckInput): Finding[] {
   return [];
 }
 
+/**
+ * `--resume ID` continues under the id it was given (R8): the id the runner resumed with, which follows an id the
+ * shim announced with `system` `session_id` (spec) or the one the latest init gave (the app's invocation reads
+ * init only). A `/compact` turn under yume-app may already carry a new id in its init (docs/protocol.md#r21-compaction).
+ */
 export function resumeChecks(input: CheckInput): Finding[] {
   if (input.persistent) return [];
   const findings: Finding[] = [];
-  const first = input.processes[0]?.reportedSessionId;
-  input.processes.forEach((process, index) => {
-    const turn = input.scenario.turns[process.turns[0] ?? index];
-    if (!turn?.resume || !first) return;
-    if (process.reportedSessionId !== undefined && process.reportedSessionId !== first) {
-      const init = process.live.events.find((timed) => timed.event.kind === 'init');
-      findings.push(
-        runFinding(
-          'session.resume-keeps-id',
-          `${process.label}: resumed with --resume ${first}, but its init reports session ${process.reportedSessionId}`,
-          init ? { line: init.event.line } : {},
-        ),
-      );
-    }
+  input.processes.forEach((process) => {
+    const turn = input.scenario.turns[process.turns[0] ?? 0];
+    const resumedWith = process.resumedWith;
+    if (!turn?.resume || resumedWith === undefined || process.reportedSessionId === undefined) return;
+    if (process.reportedSessionId === resumedWith) return;
+    if (input.profile === 'yume-app' && isCompactPrompt(turn.prompt)) return;
+    const init = process.live.events.find((timed) => timed.event.kind === 'init');
+    findings.push(
+      runFinding(
+        'session.resume-keeps-id',
+        `${process.label}: resumed with --resume ${resumedWith}, but its init reports session ${process.reportedSessionId}`,
+        init ? { line: init.event.line } : {},
+      ),
+    );
   });
   return findings;
 }

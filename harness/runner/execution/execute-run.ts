@@ -124,9 +124,11 @@ async function executeSpawnPerTurn(input: ScopedInput): Promise<ExecutionOutcome
   const initOnly = input.spec.invocation.kind === 'yume-app';
   let resumeId: string | undefined;
   for (const [index, turn] of input.spec.scenario.turns.entries()) {
-    const built = turnInvocation(input, turn, resumeId ?? input.baseValues.sessionId);
+    const resumeWith = resumeId ?? input.baseValues.sessionId;
+    const built = turnInvocation(input, turn, resumeWith);
     if ('notVerified' in built) return { notVerified: built.notVerified };
     const executed = await runTurnProcess(input, index, turn, built);
+    if (turn.resume && resumeWith !== undefined) executed.resumedWith = resumeWith;
     resumeId = nextResumeId(resumeId, executed, initOnly);
     processes.push(executed);
     if (executed.exit.spawnError) break; // nothing more can run

@@ -32,6 +32,8 @@ export interface ExecutedProcess {
   turnStarts: Map<number, number>;
   /** The session id the shim reported in its init line. */
   reportedSessionId?: string;
+  /** The id the runner passed with `--resume` (or the template's resume slot), for a resumed turn. */
+  resumedWith?: string;
   /** The last new session id the shim announced with `system` `session_id`. */
   announcedSessionId?: string;
   /** The process outlived its exit clock (last result, stdin EOF or interrupt) and the harness ended it. */

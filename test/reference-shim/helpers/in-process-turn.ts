@@ -58,6 +58,8 @@ export function inProcessTurn(
     title: '',
     created: new Date().toISOString(),
     history: [],
+    compactionCount: 0,
+    lastCallTokens: 0,
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 },
   };
   const emitter = createEmitter(options.dialect ?? 'flat', writer, {

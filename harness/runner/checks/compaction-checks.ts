@@ -1,0 +1,159 @@
+// What only the whole run shows of a compaction (docs/protocol.md#r21-compaction): how a turn that met a context
+// overflow ended, whether a boundary's pre_tokens is the last call's size, and whether the session file holds
+// the compacted history. The stream's side is harness/rules/checks/compaction.ts, the requests' side
+// harness/mock/compaction-requests.ts.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isCompactPrompt } from '../../../common/compact-command.js';
+import { historyExpectation } from '../../mock/compaction-requests.js';
+import { resolveUsage } from '../../mock/render/render-context.js';
+import type { ModelResponse, Scenario, Turn } from '../../mock/scenario/scenario-types.js';
+import type { CanonicalEvent } from '../../protocol/canonical.js';
+import { runFinding } from '../../rules/finding.js';
+import type { Finding } from '../../rules/types.js';
+import type { ExecutedProcess } from '../execution/execute-run.js';
+import type { CheckInput } from './check-types.js';
+import { about, turnEvents } from './run-events.js';
+import { CLAUDE_PROVIDER_FLAGS } from './session-checks.js';
+
+/** How each API words an overflow, as a shim (or the CLI it wraps) quotes it. */
+const OVERFLOW_WORDS =
+  /prompt is too long|context window|context length|context_length_exceeded|maximum number of tokens/i;
+
+interface ObservedTurn {
+  turn: number;
+  process: ExecutedProcess;
+  events: CanonicalEvent[];
+}
+
+/** Every scenario turn a process served, with its events. */
+function observedTurns(input: CheckInput): ObservedTurn[] {
+  return input.processes.flatMap((process) =>
+    process.turns.map((turn) => ({ turn, process, events: turnEvents(process, turn) })),
+  );
+}
+
+export function compactionChecks(input: CheckInput): Finding[] {
+  const observed = observedTurns(input);
+  return [
+    ...observed.flatMap((one) => overflowOutcome(input.scenario.turns[one.turn]!, one)),
+    ...observed.flatMap((one) => preTokensCheck(input.scenario, one)),
+    ...compactedSessionCheck(input),
+  ];
+}
+
+const metOverflow = (turn: Turn) => turn.responses.some((response) => response.fault?.kind === 'context-overflow');
+
+/** R21's two ways out of a context overflow, and nothing else. */
+function overflowOutcome(turn: Turn, observed: ObservedTurn): Finding[] {
+  if (!metOverflow(turn) || observed.process.killed) return [];
+  const { events, process } = observed;
+  const result = events.find((event) => event.kind === 'result');
+  if (!result || result.kind !== 'result') return []; // turn.result-last reports it
+  const where = `turn ${observed.turn + 1}`;
+  const finding = (message: string) =>
+    runFinding('compaction.overflow-outcome', about(process.label, message), { line: result.line });
+  if (result.isError) {
+    const said = [result.text ?? '', ...events.map(saidBy)].join('\n');
+    return OVERFLOW_WORDS.test(said)
+      ? []
+      : [finding(`${where}: ended in an error after the context overflow without quoting the provider's message`)];
+  }
+  const boundary = events.find((event) => event.kind === 'system' && event.subtype === 'compact_boundary');
+  if (!boundary || boundary.kind !== 'system' || boundary.trigger !== 'auto')
+    return [
+      finding(
+        `${where}: succeeded after a context overflow without an automatic compaction (a compact_boundary with trigger "auto")`,
+      ),
+    ];
+  const answered = events.some(
+    (event) => event.kind === 'text' && event.line > boundary.line && event.text.trim() !== '',
+  );
+  return answered ? [] : [finding(`${where}: succeeded after the automatic compaction without any assistant text`)];
+}
+
+/** What an event says in words: an error's message, a system line's, or (claude's error form) assistant text. */
+function saidBy(event: CanonicalEvent): string {
+  if (event.kind === 'error') return event.message;
+  if (event.kind === 'system') return event.message ?? '';
+  return event.kind === 'text' ? event.text : '';
+}
+
+/** The size of a scripted call: input + cache + output tokens, as the mock reports it. */
+const callSize = (response: ModelResponse): number => {
+  const usage = resolveUsage(response);
+  return usage.input_tokens + usage.cache_read_input_tokens + usage.output_tokens;
+};
+
+/**
+ * The last completed call before turn t's compaction, by the script: the response before the overflow in the same
+ * turn, else the last response of the nearest earlier turn that ran to its end. undefined: not known.
+ */
+function lastCallBefore(scenario: Scenario, t: number): number | undefined {
+  const turn = scenario.turns[t]!;
+  const overflowAt = turn.responses.findIndex((response) => response.fault?.kind === 'context-overflow');
+  if (overflowAt > 0) return callSize(turn.responses[overflowAt - 1]!);
+  for (let earlier = t - 1; earlier >= 0; earlier -= 1) {
+    const previous = scenario.turns[earlier]!;
+    if (isCompactPrompt(previous.prompt)) continue;
+    if (previous.interrupt || previous.kill || previous.expect.isError) return undefined;
+    const last = previous.responses.at(-1);
+    return last && !last.fault ? callSize(last) : undefined;
+  }
+  return undefined;
+}
+
+function preTokensCheck(scenario: Scenario, observed: ObservedTurn): Finding[] {
+  const boundary = observed.events.find((event) => event.kind === 'system' && event.subtype === 'compact_boundary');
+  if (!boundary || boundary.kind !== 'system' || !boundary.preTokens) return []; // 0 (or none): not known, allowed
+  const expected = lastCallBefore(scenario, observed.turn);
+  if (expected === undefined || boundary.preTokens === expected) return [];
+  return [
+    runFinding(
+      'compaction.pre-tokens',
+      about(
+        observed.process.label,
+        `turn ${observed.turn + 1}: compact_metadata.pre_tokens is ${boundary.preTokens}, but the last call before the compaction counted ${expected} (input + cache + output)`,
+      ),
+      { line: boundary.line },
+    ),
+  ];
+}
+
+/** The session file after the run holds the last compaction's summary and none of the prompts it replaced. */
+function compactedSessionCheck(input: CheckInput): Finding[] {
+  const { scenario } = input;
+  if (!input.providerFlag || CLAUDE_PROVIDER_FLAGS.includes(input.providerFlag)) return [];
+  const expectation = historyExpectation(scenario, scenario.turns.length);
+  const id = input.processes.at(-1)?.reportedSessionId;
+  if (!expectation.compaction || !id || !/^[A-Za-z0-9_-]+$/.test(id)) return [];
+  const file = path.join(input.home, '.yume', 'sessions', input.providerFlag, `${id}.json`);
+  if (!existsSync(file)) return []; // session.file reports it
+  let history: string;
+  try {
+    history = JSON.stringify((JSON.parse(readFileSync(file, 'utf8')) as { history?: unknown }).history ?? []);
+  } catch {
+    return []; // session.file reports it
+  }
+  const shown = `~/.yume/sessions/${input.providerFlag}/${id}.json`;
+  const squash = (text: string) => text.replace(/\s+/g, '');
+  const findings: Finding[] = [];
+  if (!squash(history).includes(squash(JSON.stringify(expectation.compaction.summary).slice(1, -1))))
+    findings.push(
+      runFinding(
+        'session.compacted-history',
+        `${shown} does not hold the summary of turn ${expectation.compaction.turn + 1}`,
+      ),
+    );
+  for (const turn of expectation.compacted) {
+    const prompt = scenario.turns[turn]!.prompt;
+    if (history.includes(JSON.stringify(prompt).slice(1, -1)))
+      findings.push(
+        runFinding(
+          'session.compacted-history',
+          `${shown} still holds turn ${turn + 1}'s prompt ${JSON.stringify(prompt.slice(0, 60))}, which turn ${expectation.compaction.turn + 1} compacted`,
+        ),
+      );
+  }
+  return findings;
+}
