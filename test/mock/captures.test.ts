@@ -121,6 +121,8 @@ describe.each(cases)('%s/%s', (cli, name) => {
       const previous = captured[i - 1];
       if (previous?.kind !== 'stream') continue;
       const calls = scriptFromCapture(provider, previous).toolCalls ?? [];
+      // A text-only answer leaves nothing to find in the next request (claude's second summary request follows one).
+      if (calls.length === 0) continue;
       const history = requestView(provider, requests[i]!.body, requests[i]!.path).history;
       const results = history.flatMap((item) => item.toolResults).slice(-calls.length);
       expect(results).toHaveLength(calls.length);
@@ -129,7 +131,7 @@ describe.each(cases)('%s/%s', (cli, name) => {
         if (provider === 'gemini') expect(result.name).toBeTruthy();
         else expect(result.id).toBeTruthy();
       }
-      if (calls.length && /tool/.test(name) && !/error/.test(name)) {
+      if (/tool/.test(name) && !/error/.test(name)) {
         expect(results.map((result) => result.content).join('\n')).toContain('Hello from the fixture file.');
       }
       const replayedCalls = history.filter((item) => item.role === 'assistant').flatMap((item) => item.toolCalls);

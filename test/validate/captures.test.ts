@@ -22,6 +22,9 @@ const PARALLEL =
   'claude prints both tool_use blocks of one model message before their results: allowed for envelopes, a SHOULD (R3)';
 const ZERO_USAGE =
   'claude ends the error turn with result.usage 0/0: a SHOULD under spec (R4), a MUST under yume-app because the app shows it as a compaction';
+const COMPACT_TURN =
+  "claude's /compact turn: `system` `status` lines come before `init` (turn.init-first) and its result has usage 0/0 (usage.not-zero under spec, app.zero-usage-result under yume-app); R21 (docs/protocol.md) lifts both for a /compact turn";
+const AFTER_COMPACT = 'the turn after /compact: init, the answer, a result with usage';
 const GEMINI = 'Gemini CLI native dialect (`init`, `message`, tool_name/tool_id, result.stats), not stream-json (R1)';
 const CODEX = 'Codex native dialect (`thread.*`, `turn.*`, `item.*`), not stream-json (R1)';
 
@@ -67,6 +70,72 @@ const expected: Record<string, Expected> = {
     spec: ['usage.not-zero@4'],
     app: ['app.zero-usage-result@4'],
     reason: `${ZERO_USAGE}; claude prints no \`interrupt\` line, which a stream alone cannot demand (the runner checks R6)`,
+  },
+  'claude/7-compact.run1.turn1': {
+    dialect: 'claude-envelope',
+    spec: [],
+    app: [],
+    reason: 'turn 1 of the first /compact run: reads hello.txt and answers, with usage',
+  },
+  'claude/7-compact.run1.turn2': {
+    dialect: 'claude-envelope',
+    spec: ['turn.init-first@1', 'usage.not-zero@7'],
+    app: ['turn.init-first@1', 'app.zero-usage-result@7'],
+    reason: COMPACT_TURN,
+  },
+  'claude/7-compact.run2.turn1': {
+    dialect: 'claude-envelope',
+    spec: [],
+    app: [],
+    reason: 'turn 1 of the second /compact run: reads hello.txt and answers, with usage',
+  },
+  'claude/7-compact.run2.turn2': {
+    dialect: 'claude-envelope',
+    spec: ['turn.init-first@1', 'usage.not-zero@7'],
+    app: ['turn.init-first@1', 'app.zero-usage-result@7'],
+    reason: COMPACT_TURN,
+  },
+  'claude/7-compact.run2.turn3': {
+    dialect: 'claude-envelope',
+    spec: ['usage.not-zero@3'],
+    app: ['app.zero-usage-result@3'],
+    reason: `the mock refused the turn after /compact (its replies were used up by the two summary requests): ${ZERO_USAGE}`,
+  },
+  'claude/7-compact.turn1': {
+    dialect: 'claude-envelope',
+    spec: [],
+    app: [],
+    reason: 'turn 1: reads hello.txt and answers, with usage',
+  },
+  'claude/7-compact.turn2': {
+    dialect: 'claude-envelope',
+    spec: ['turn.init-first@1', 'usage.not-zero@7'],
+    app: ['turn.init-first@1', 'app.zero-usage-result@7'],
+    reason: `${COMPACT_TURN}; two summary requests, the first answer kept`,
+  },
+  'claude/7-compact.turn3': {
+    dialect: 'claude-envelope',
+    spec: [],
+    app: [],
+    reason: AFTER_COMPACT,
+  },
+  'claude/7b-compact-tagged.turn1': {
+    dialect: 'claude-envelope',
+    spec: [],
+    app: [],
+    reason: 'turn 1: reads hello.txt and answers, with usage',
+  },
+  'claude/7b-compact-tagged.turn2': {
+    dialect: 'claude-envelope',
+    spec: ['turn.init-first@1', 'usage.not-zero@7'],
+    app: ['turn.init-first@1', 'app.zero-usage-result@7'],
+    reason: `${COMPACT_TURN}; one summary request (its answer has a <summary> block)`,
+  },
+  'claude/7b-compact-tagged.turn3': {
+    dialect: 'claude-envelope',
+    spec: [],
+    app: [],
+    reason: AFTER_COMPACT,
   },
   'gemini/1-plain': {
     dialect: 'gemini-cli-native',
