@@ -395,6 +395,54 @@ const expected: Record<string, Expected> = {
     app: ['dialect.stream-json@1'],
     reason: CODEX,
   },
+  'codex/7-compact.turn1': {
+    dialect: 'codex-native',
+    spec: ['dialect.stream-json@1'],
+    app: ['dialect.stream-json@1'],
+    reason: CODEX,
+  },
+  'codex/7-compact.turn2': {
+    dialect: 'codex-native',
+    spec: ['dialect.stream-json@1'],
+    app: ['dialect.stream-json@1'],
+    reason: `${CODEX}; codex exec sends /compact to the model as text`,
+  },
+  'codex/7-compact.turn3': {
+    dialect: 'codex-native',
+    spec: ['dialect.stream-json@1'],
+    app: ['dialect.stream-json@1'],
+    reason: CODEX,
+  },
+  'codex/7b-auto-compact-limit.turn1': {
+    dialect: 'codex-native',
+    spec: ['dialect.stream-json@1'],
+    app: ['dialect.stream-json@1'],
+    reason: CODEX,
+  },
+  'codex/7b-auto-compact-limit.turn2': {
+    dialect: 'codex-native',
+    spec: ['dialect.stream-json@1'],
+    app: ['dialect.stream-json@1'],
+    reason: `${CODEX}; the compaction forced by model_auto_compact_token_limit prints no line`,
+  },
+  'codex/7b-auto-compact-limit.turn3': {
+    dialect: 'codex-native',
+    spec: ['dialect.stream-json@1'],
+    app: ['dialect.stream-json@1'],
+    reason: CODEX,
+  },
+  'codex/8-overflow.turn1': {
+    dialect: 'codex-native',
+    spec: ['dialect.stream-json@1'],
+    app: ['dialect.stream-json@1'],
+    reason: CODEX,
+  },
+  'codex/8-overflow.turn2': {
+    dialect: 'codex-native',
+    spec: ['dialect.stream-json@1'],
+    app: ['dialect.stream-json@1'],
+    reason: `${CODEX}; the overflow ends with error and turn.failed, no compaction`,
+  },
 };
 
 const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
