@@ -45,7 +45,11 @@ function shapes(responses: CapturedResponse[]): Map<string, Set<string>> {
   const byName = new Map<string, Set<string>>();
   for (const response of responses) {
     const events =
-      response.kind === 'stream' ? response.events : [{ event: `http-${response.status}`, data: response.body }];
+      response.kind === 'stream'
+        ? response.events
+        : response.kind === 'json'
+          ? [{ event: 'json', data: response.body }]
+          : [{ event: `http-${response.status}`, data: response.body }];
     for (const event of events) {
       const name = eventName(event);
       const paths = byName.get(name) ?? new Set<string>();
@@ -92,15 +96,19 @@ describe.each(cases)('%s/%s', (cli, name) => {
         body: JSON.stringify(request.body),
       });
       const text = await response.text();
+      const json = response.headers.get('content-type')?.startsWith('application/json') === true;
       answers.push(
-        response.status === 200
-          ? { kind: 'stream', events: parseSse(text) }
-          : { kind: 'http', status: response.status, headers: {}, body: JSON.parse(text) },
+        response.status !== 200
+          ? { kind: 'http', status: response.status, headers: {}, body: JSON.parse(text) }
+          : json
+            ? { kind: 'json', body: JSON.parse(text) }
+            : { kind: 'stream', events: parseSse(text) },
       );
     }
     const recorded = server.requests();
+    const outcome = { http: 'http-fault', json: 'json', stream: 'stream' } as const;
     expect(recorded.map((request) => request.outcome)).toEqual(
-      captured.slice(0, requests.length).map((response) => (response.kind === 'http' ? 'http-fault' : 'stream')),
+      captured.slice(0, requests.length).map((response) => outcome[response.kind]),
     );
     expect(answers.map((answer) => (answer.kind === 'http' ? answer.status : 200))).toEqual(
       captured.slice(0, requests.length).map((response) => (response.kind === 'http' ? response.status : 200)),
@@ -121,6 +129,8 @@ describe.each(cases)('%s/%s', (cli, name) => {
       const previous = captured[i - 1];
       if (previous?.kind !== 'stream') continue;
       const calls = scriptFromCapture(provider, previous).toolCalls ?? [];
+      // A text-only answer leaves nothing to find in the next request (claude's second summary request follows one).
+      if (calls.length === 0) continue;
       const history = requestView(provider, requests[i]!.body, requests[i]!.path).history;
       const results = history.flatMap((item) => item.toolResults).slice(-calls.length);
       expect(results).toHaveLength(calls.length);
@@ -129,7 +139,7 @@ describe.each(cases)('%s/%s', (cli, name) => {
         if (provider === 'gemini') expect(result.name).toBeTruthy();
         else expect(result.id).toBeTruthy();
       }
-      if (calls.length && /tool/.test(name) && !/error/.test(name)) {
+      if (/tool/.test(name) && !/error/.test(name)) {
         expect(results.map((result) => result.content).join('\n')).toContain('Hello from the fixture file.');
       }
       const replayedCalls = history.filter((item) => item.role === 'assistant').flatMap((item) => item.toolCalls);

@@ -6,26 +6,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../harness/rules/types.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
+import { CODEX, type ExpectedVerdict, GEMINI, ZERO_USAGE } from './helpers/capture-verdict.js';
+import { COMPACTION_VERDICTS } from './helpers/compaction-verdicts.js';
 
 const dir = path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures');
 
-interface Expected {
-  dialect: string;
-  /** Findings as "rule@line", per profile. */
-  spec: string[];
-  app: string[];
-  /** Why each finding is there (or why there is none). */
-  reason: string;
-}
-
 const PARALLEL =
   'claude prints both tool_use blocks of one model message before their results: allowed for envelopes, a SHOULD (R3)';
-const ZERO_USAGE =
-  'claude ends the error turn with result.usage 0/0: a SHOULD under spec (R4), a MUST under yume-app because the app shows it as a compaction';
-const GEMINI = 'Gemini CLI native dialect (`init`, `message`, tool_name/tool_id, result.stats), not stream-json (R1)';
-const CODEX = 'Codex native dialect (`thread.*`, `turn.*`, `item.*`), not stream-json (R1)';
 
-const expected: Record<string, Expected> = {
+const expected: Record<string, ExpectedVerdict> = {
   'claude/1-plain': {
     dialect: 'claude-envelope',
     spec: [],
@@ -158,6 +147,7 @@ const expected: Record<string, Expected> = {
     app: ['dialect.stream-json@1'],
     reason: CODEX,
   },
+  ...COMPACTION_VERDICTS,
 };
 
 const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })

@@ -25,7 +25,9 @@ export interface SseEvent {
 }
 export type CapturedResponse =
   | { kind: 'http'; status: number; headers: Record<string, string>; body: unknown }
-  | { kind: 'stream'; events: SseEvent[] };
+  | { kind: 'stream'; events: SseEvent[] }
+  /** A 200 answer to a non-streamed request (gemini's `:generateContent`): one JSON body. */
+  | { kind: 'json'; body: unknown };
 
 export function captureNames(cli: string): string[] {
   return readdirSync(path.join(CAPTURES_DIR, cli))
@@ -75,6 +77,8 @@ export function capturedResponses(cli: string, name: string): CapturedResponse[]
           body: JSON.parse(bodyLine),
         };
       }
+      const body = section.replace(/^: .*$/gm, '').trim();
+      if (body.startsWith('{')) return { kind: 'json', body: JSON.parse(body) };
       return { kind: 'stream', events: parseSse(section) };
     });
 }
@@ -86,7 +90,9 @@ export function scriptFromCapture(provider: MockProviderId, response: CapturedRe
   if (response.kind === 'http') return { fault: { kind: 'http', status: response.status as 500 } };
   const text: string[] = [];
   const toolCalls: NonNullable<ModelResponse['toolCalls']> = [];
-  const data = response.events.map((event) => event.data as Json);
+  const data = (response.kind === 'json' ? [{ data: response.body }] : response.events).map(
+    (event) => event.data as Json,
+  );
   if (provider === 'anthropic') {
     const inputs = new Map<number, { name: string; json: string }>();
     for (const event of data) {
