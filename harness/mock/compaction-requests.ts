@@ -30,6 +30,14 @@ export interface HistoryExpectation {
   compacted: number[];
 }
 
+/**
+ * Whether turn t's `/compact` meets a session with nothing in it (no earlier turn but commands): claude then makes
+ * no request and ends the turn with 0/0 and no boundary; a shim may do the same or end with an error result.
+ */
+export function nothingToCompact(scenario: Pick<Scenario, 'turns'>, t: number): boolean {
+  return scenario.turns.slice(0, t).every((turn) => isCompactPrompt(turn.prompt));
+}
+
 export function historyExpectation(scenario: Pick<Scenario, 'turns'>, t: number): HistoryExpectation {
   let last: number | undefined;
   for (let earlier = 0; earlier < t; earlier += 1) if (compactedTheSession(scenario.turns[earlier]!)) last = earlier;
@@ -39,7 +47,8 @@ export function historyExpectation(scenario: Pick<Scenario, 'turns'>, t: number)
     const turn = scenario.turns[earlier]!;
     // A command is not conversation, and a killed turn may or may not have reached the session.
     if (isCompactPrompt(turn.prompt) || turn.kill) continue;
-    if (last !== undefined && earlier <= last) compacted.push(earlier);
+    // An automatic compaction happens inside its turn, before that turn's prompt: the prompt stays.
+    if (last !== undefined && earlier < last) compacted.push(earlier);
     else kept.push(earlier);
   }
   const summary = last === undefined ? undefined : scriptedSummary(scenario.turns[last]!);

@@ -13,6 +13,13 @@ export const COMPACTION_RUN_RULES = defineRules('run', [
     fix: 'On a context-overflow error either compact on your own (a compact_boundary with trigger "auto"), retry once with the summary and print the answer, or end the turn with an error result that quotes the provider\'s message.',
   },
   {
+    id: 'compaction.nothing-to-compact',
+    severity: 'MUST',
+    source: 'docs/protocol.md#r21-compaction',
+    title: '`/compact` on a session with no history says there is nothing to compact',
+    fix: 'Make no summary request; end the turn with an error result saying there is nothing to compact (no 0/0), or as claude does with a 0/0 success.',
+  },
+  {
     id: 'compaction.pre-tokens',
     severity: 'MUST',
     source: 'docs/protocol.md#r21-compaction',

@@ -7,6 +7,7 @@ import { DIALECT_NAMES, DialectTally, type LineDialect, lineDialect, type Stream
 import { LineIndex } from '../protocol/line-index.js';
 import { excerptOf, firstInvalidUtf8Offset } from '../protocol/lines.js';
 import { AppHazardChecks } from '../rules/checks/app-hazards.js';
+import type { CompactTurn } from '../rules/checks/compaction.js';
 import type { CheckContext, Json } from '../rules/checks/context.js';
 import { diagnoseUnparsableLine } from '../rules/checks/framing.js';
 import { lexicalProblems, UnicodeEscapeIndex } from '../rules/checks/lexical.js';
@@ -24,7 +25,7 @@ export interface StreamJudgeOptions {
   /** Keep the canonical events. */
   keepEvents: boolean;
   maxFindingsPerRule?: number;
-  compactTurns?: readonly boolean[];
+  compactTurns?: readonly CompactTurn[];
 }
 
 /** A dialect no stream-json line speaks: another CLI's native output. */

@@ -4,6 +4,7 @@
 import type { CanonicalEvent } from '../protocol/canonical.js';
 import type { StreamDialect } from '../protocol/dialect.js';
 import { asBuffer, forEachLine } from '../protocol/lines.js';
+import type { CompactTurn } from '../rules/checks/compaction.js';
 import type { SequenceMode } from '../rules/checks/sequence.js';
 import type { Finding, Profile } from '../rules/types.js';
 import { isForeignDialect, StreamJudge } from './stream-judge.js';
@@ -23,7 +24,7 @@ export interface ValidateOptions {
    * Which of the stream's turns ask for a compaction, by their prompts (the runner knows them). Without it a turn
    * with a `trigger: "manual"` boundary is taken for one (docs/protocol.md#r21-compaction).
    */
-  compactTurns?: readonly boolean[];
+  compactTurns?: readonly CompactTurn[];
 }
 
 export interface ValidationResult {

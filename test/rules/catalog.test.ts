@@ -1,6 +1,7 @@
 // The catalog as data: stable ids, complete entries, profiles, and the guard against duplicate or bad ids.
 import { describe, expect, it } from 'vitest';
 import { allRules, defineRules, hasRule, ruleById, rulesForProfile } from '../../harness/rules/catalog.js';
+import { COMPACTION_RUN_RULES } from '../../harness/rules/compaction-run-rules.js';
 import { FAKE_CLI_RULES } from '../../harness/rules/fake-cli-rules.js';
 import { REQUEST_RULES } from '../../harness/rules/request-rules.js';
 import { RUN_RULES } from '../../harness/rules/run-rules.js';
@@ -10,7 +11,13 @@ const RULES = allRules();
 
 describe('rule catalog', () => {
   it("holds the stream rules and every feature's run rules with unique dotted kebab-case ids", () => {
-    expect(RULES.length).toBe(STREAM_RULES.length + RUN_RULES.length + REQUEST_RULES.length + FAKE_CLI_RULES.length);
+    expect(RULES.length).toBe(
+      STREAM_RULES.length +
+        RUN_RULES.length +
+        COMPACTION_RUN_RULES.length +
+        REQUEST_RULES.length +
+        FAKE_CLI_RULES.length,
+    );
     expect(new Set(RULES.map((r) => r.id)).size).toBe(RULES.length);
     for (const rule of RULES) {
       expect(rule.id).toMatch(/^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/);

@@ -18,6 +18,13 @@ interface CompactionTurn {
   userText: boolean;
 }
 
+/**
+ * What a turn is to the compaction rules, as the run knows it from its prompt: an ordinary turn, a `/compact`, or
+ * a `/compact` of a session with nothing in it (claude then ends the turn with 0/0 and no boundary, and a shim
+ * may do the same or end with an error result).
+ */
+export type CompactTurn = 'none' | 'compact' | 'nothing-to-compact';
+
 const newTurn = (): CompactionTurn => ({ boundary: undefined, assistantTextLine: undefined, userText: false });
 
 export class CompactionChecks {
@@ -25,10 +32,10 @@ export class CompactionChecks {
   /** 0-based index of the current turn in this stream. */
   private turnIndex = 0;
 
-  /** `compactTurns[i]`: the stream's turn i asks for a compaction (by its prompt); undefined: infer it. */
+  /** `compactTurns[i]`: what the stream's turn i is (by its prompt); undefined: infer it from the boundary. */
   constructor(
     private readonly ctx: CheckContext,
-    private readonly compactTurns: readonly boolean[] | undefined,
+    private readonly compactTurns: readonly CompactTurn[] | undefined,
   ) {}
 
   onEvent(event: CanonicalEvent): void {
@@ -39,15 +46,22 @@ export class CompactionChecks {
     else if (event.kind === 'other' && event.type === 'user' && event.text) turn.userText = true;
   }
 
-  /** Whether the turn the next result ends is a `/compact` turn. */
+  /** What the turn the next result ends is. */
+  private kind(): CompactTurn {
+    if (this.compactTurns) return this.compactTurns[this.turnIndex] ?? 'none';
+    return this.turn.boundary?.trigger === 'manual' ? 'compact' : 'none';
+  }
+
+  /** Whether the turn the next result ends is a `/compact` turn (of a session with history or without). */
   isCompactTurn(): boolean {
-    if (this.compactTurns) return this.compactTurns[this.turnIndex] === true;
-    return this.turn.boundary?.trigger === 'manual';
+    return this.kind() !== 'none';
   }
 
   /** The turn's result: a successful `/compact` turn is judged, then the next turn starts. */
   onResult(event: ResultEvent): void {
-    if (this.isCompactTurn() && !event.isError) this.judgeCompaction(event);
+    const kind = this.kind();
+    if (kind === 'compact' && !event.isError) this.judgeCompaction(event);
+    else if (kind === 'nothing-to-compact' && !event.isError) this.judgeZeroUsage(event);
     this.turn = newTurn();
     this.turnIndex += 1;
   }
@@ -64,16 +78,7 @@ export class CompactionChecks {
         `the boundary of a /compact turn has trigger ${JSON.stringify(turn.boundary.trigger ?? null)}, not "manual"`,
       );
     }
-    const usage = result.usage;
-    if (!(usage && usage.inputTokens === 0 && usage.outputTokens === 0)) {
-      const shown = usage ? `${usage.inputTokens ?? '-'}/${usage.outputTokens ?? '-'}` : 'absent';
-      ctx.report('compaction.result-zero-usage', line, `the /compact turn's result.usage is ${shown}, not 0/0`);
-      ctx.report(
-        'app.compaction-zero-usage',
-        line,
-        `the /compact turn's result.usage is ${shown}, not 0/0: the app never sees the compaction, keeps its token counter above the threshold and sends /compact again with the next message`,
-      );
-    }
+    this.judgeZeroUsage(result);
     if (turn.assistantTextLine !== undefined) {
       ctx.report(
         'compaction.summary-shown',
@@ -87,5 +92,22 @@ export class CompactionChecks {
         'the /compact turn shows no summary: its result text is empty and no user message carries it',
       );
     }
+  }
+
+  /** A successful `/compact` result reports 0/0: the app's only counter reset. */
+  private judgeZeroUsage(result: ResultEvent): void {
+    const usage = result.usage;
+    if (usage && usage.inputTokens === 0 && usage.outputTokens === 0) return;
+    const shown = usage ? `${usage.inputTokens ?? '-'}/${usage.outputTokens ?? '-'}` : 'absent';
+    this.ctx.report(
+      'compaction.result-zero-usage',
+      result.line,
+      `the /compact turn's result.usage is ${shown}, not 0/0`,
+    );
+    this.ctx.report(
+      'app.compaction-zero-usage',
+      result.line,
+      `the /compact turn's result.usage is ${shown}, not 0/0: the app never sees the compaction, keeps its token counter above the threshold and sends /compact again with the next message`,
+    );
   }
 }

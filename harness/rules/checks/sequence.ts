@@ -1,7 +1,7 @@
 // turn.*, tool.*, usage.*, error.*, interrupt.* (R2-R6) and the sequence-level app hazards, judged over
 // canonical events so both dialects get the same checks. One pass, constant work per event.
 import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
-import { CompactionChecks } from './compaction.js';
+import { CompactionChecks, type CompactTurn } from './compaction.js';
 import { brief, type CheckContext, isObject } from './context.js';
 import { SessionIdChecks } from './session-id.js';
 import { checkToolInput } from './tool-input.js';
@@ -67,7 +67,7 @@ export class SequenceChecks {
   constructor(
     private readonly ctx: CheckContext,
     private readonly mode: SequenceMode | undefined,
-    compactTurns?: readonly boolean[],
+    compactTurns?: readonly CompactTurn[],
   ) {
     this.sessionIds = new SessionIdChecks(ctx);
     this.compaction = new CompactionChecks(ctx, compactTurns);

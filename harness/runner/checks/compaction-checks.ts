@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isCompactPrompt } from '../../../common/compact-command.js';
-import { historyExpectation } from '../../mock/compaction-requests.js';
+import { historyExpectation, nothingToCompact } from '../../mock/compaction-requests.js';
 import { resolveUsage } from '../../mock/render/render-context.js';
 import type { ModelResponse, Scenario, Turn } from '../../mock/scenario/scenario-types.js';
 import type { CanonicalEvent } from '../../protocol/canonical.js';
@@ -15,6 +15,9 @@ import type { ExecutedProcess } from '../execution/execute-run.js';
 import type { CheckInput } from './check-types.js';
 import { about, turnEvents } from './run-events.js';
 import { CLAUDE_PROVIDER_FLAGS } from './session-checks.js';
+
+/** How a shim says a session has nothing to compact (claude: "No messages to compact"). */
+const NOTHING_WORDS = /nothing to compact|no messages to compact|not enough messages|no history|empty session/i;
 
 /** How each API words an overflow, as a shim (or the CLI it wraps) quotes it. */
 const OVERFLOW_WORDS =
@@ -37,6 +40,7 @@ export function compactionChecks(input: CheckInput): Finding[] {
   const observed = observedTurns(input);
   return [
     ...observed.flatMap((one) => overflowOutcome(input.scenario.turns[one.turn]!, one)),
+    ...observed.flatMap((one) => nothingToCompactOutcome(input.scenario, one)),
     ...observed.flatMap((one) => preTokensCheck(input.scenario, one)),
     ...compactedSessionCheck(input),
   ];
@@ -79,6 +83,26 @@ function saidBy(event: CanonicalEvent): string {
   return event.kind === 'text' ? event.text : '';
 }
 
+/** A `/compact` of a session with nothing in it: an error result says so (a 0/0 success is judged by the stream). */
+function nothingToCompactOutcome(scenario: Scenario, observed: ObservedTurn): Finding[] {
+  const turn = scenario.turns[observed.turn]!;
+  if (!isCompactPrompt(turn.prompt) || !nothingToCompact(scenario, observed.turn)) return [];
+  const result = observed.events.find((event) => event.kind === 'result');
+  if (!result || result.kind !== 'result' || !result.isError) return [];
+  const said = [result.text ?? '', ...observed.events.map(saidBy)].join('\n');
+  if (NOTHING_WORDS.test(said)) return [];
+  return [
+    runFinding(
+      'compaction.nothing-to-compact',
+      about(
+        observed.process.label,
+        `turn ${observed.turn + 1}: the error result of a /compact on an empty session does not say there is nothing to compact`,
+      ),
+      { line: result.line },
+    ),
+  ];
+}
+
 /** The size of a scripted call: input + cache + output tokens, as the mock reports it. */
 const callSize = (response: ModelResponse): number => {
   const usage = resolveUsage(response);
@@ -108,12 +132,15 @@ function preTokensCheck(scenario: Scenario, observed: ObservedTurn): Finding[] {
   if (!boundary || boundary.kind !== 'system' || !boundary.preTokens) return []; // 0 (or none): not known, allowed
   const expected = lastCallBefore(scenario, observed.turn);
   if (expected === undefined || boundary.preTokens === expected) return [];
+  // An automatic compaction measures the request the provider refused, which no call counted: claude estimates
+  // it (the last call plus the new prompt), so any size from the last call's up is its size.
+  if (boundary.trigger === 'auto' && boundary.preTokens > expected) return [];
   return [
     runFinding(
       'compaction.pre-tokens',
       about(
         observed.process.label,
-        `turn ${observed.turn + 1}: compact_metadata.pre_tokens is ${boundary.preTokens}, but the last call before the compaction counted ${expected} (input + cache + output)`,
+        `turn ${observed.turn + 1}: compact_metadata.pre_tokens is ${boundary.preTokens}, but the last call before the compaction counted ${expected} (input + cache + output)${boundary.trigger === 'auto' ? ', and the refused request was larger' : ''}`,
       ),
       { line: boundary.line },
     ),

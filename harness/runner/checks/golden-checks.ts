@@ -6,6 +6,7 @@ import { compareWithGolden } from '../../golden/compare/golden-compare.js';
 import { goldenFileName, readGolden } from '../../golden/compare/golden-files.js';
 import { buildTurnModels, type TurnModel } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
+import { nothingToCompact } from '../../mock/compaction-requests.js';
 import type { Turn } from '../../mock/scenario/scenario-types.js';
 import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
 import { toCanonicalEvents } from '../../protocol/canonical.js';
@@ -99,7 +100,8 @@ function comparedTurns(input: CheckInput, process: ExecutedProcess, golden: Buff
  * is compared on its result's is_error alone: where its summary goes and its 0/0 usage are compaction.* rules (a
  * summary printed as assistant text is a SHOULD there, not a golden.text failure). A turn that met a context
  * overflow and ended in an error result took R21's other way out: compaction.overflow-outcome judges it, and the
- * golden (the compacting way) is not compared with it.
+ * golden (the compacting way) is not compared with it. So is a `/compact` of a session with nothing in it, which may
+ * end either way too (compaction.nothing-to-compact).
  */
 function compactionSetApart(input: CheckInput, process: ExecutedProcess, turns: ComparedTurns): ComparedTurns {
   const expected = [...turns.expected];
@@ -108,7 +110,11 @@ function compactionSetApart(input: CheckInput, process: ExecutedProcess, turns: 
     const turn = input.scenario.turns[turnIndex]!;
     const at = input.persistent ? turnIndex : position;
     if (!expected[at] || !observed[at]) return;
-    if (isCompactPrompt(turn.prompt)) {
+    if (isCompactPrompt(turn.prompt) && nothingToCompact(input.scenario, turnIndex)) {
+      // Either way out is R21's (claude's 0/0 success, or an error result): compaction.nothing-to-compact judges.
+      expected[at] = { items: [] };
+      observed[at] = { items: [] };
+    } else if (isCompactPrompt(turn.prompt)) {
       expected[at] = resultOnly(expected[at]!);
       observed[at] = resultOnly(observed[at]!);
     } else if (metOverflow(turn) && endedInError(observed[at]!)) {

@@ -5,8 +5,10 @@ import { isCompactPrompt } from '../../../common/compact-command.js';
 import { checkToolOutputs } from '../../golden/compare/tool-output-check.js';
 import { buildTurnModels } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
+import { nothingToCompact } from '../../mock/compaction-requests.js';
 import type { OfficialCliBehaviour, ToolOutputCliOptions } from '../../official-cli/behaviour.js';
 import type { StreamDialect } from '../../protocol/dialect.js';
+import type { CompactTurn } from '../../rules/checks/compaction.js';
 import { runFinding } from '../../rules/finding.js';
 import { checkNotVerified } from '../../rules/not-verified.js';
 import type { Finding } from '../../rules/types.js';
@@ -33,6 +35,12 @@ export interface ProcessPlace {
   cliToolOptions: ToolOutputCliOptions | undefined;
 }
 
+/** What a scenario turn is to the compaction rules, by its prompt and the turns before it (R21). */
+function compactTurnOf(scenario: CheckInput['scenario'], turn: number): CompactTurn {
+  if (!isCompactPrompt(scenario.turns[turn]?.prompt ?? '')) return 'none';
+  return nothingToCompact(scenario, turn) ? 'nothing-to-compact' : 'compact';
+}
+
 /** One process judged: its findings and unjudged checks, its golden's text, and what its stdout validated to. */
 export interface ProcessChecked extends CheckResult {
   golden: string | undefined;
@@ -47,7 +55,7 @@ export function perProcessChecks(input: CheckInput, process: ExecutedProcess, pl
     profile: input.profile,
     mode: input.persistent ? 'persistent' : 'spawn-per-turn',
     keepEvents: false,
-    compactTurns: process.turns.map((turn) => isCompactPrompt(input.scenario.turns[turn]?.prompt ?? '')),
+    compactTurns: process.turns.map((turn) => compactTurnOf(input.scenario, turn)),
   });
   const streamFindings = process.killed ? killedStreamFindings(validation.findings, process) : validation.findings;
   const golden = input.recordOnly ? undefined : goldenChecks(input, process, place);

@@ -37,7 +37,7 @@ export interface StreamCase {
 const flat = flatTurn();
 const app: ValidateOptions = { profile: 'yume-app' };
 /** A stream of one `/compact` turn, as the runner knows it by its prompt (docs/protocol.md#r21-compaction). */
-const compacting: ValidateOptions = { compactTurns: [true] };
+const compacting: ValidateOptions = { compactTurns: ['compact'] };
 const boundary = (trigger = 'manual', preTokens = 189) => ({
   type: 'system',
   subtype: 'compact_boundary',
@@ -262,7 +262,7 @@ export const STREAM_CASES: StreamCase[] = [
       { type: 'system', subtype: 'session_id', session_id: 'sess_2' },
       compactResult({ session_id: 'sess_2' }),
     ],
-    options: { ...app, compactTurns: [true] },
+    options: { ...app, compactTurns: ['compact'] },
     line: 4,
   },
   {
@@ -546,14 +546,14 @@ export const STREAM_CASES: StreamCase[] = [
   {
     // A normal turn that prints a boundary is no compaction: its 0/0 is the app's trap as ever.
     rule: 'app.zero-usage-result',
-    options: { ...app, compactTurns: [false] },
+    options: { ...app, compactTurns: ['none'] },
     good: [init(), boundary('auto'), assistant('m', textBlock('a')), result()],
     bad: [init(), boundary(), assistant('m', textBlock('a')), result({ usage: { input_tokens: 0, output_tokens: 0 } })],
     line: 4,
   },
   {
     rule: 'app.compaction-zero-usage',
-    options: { ...app, compactTurns: [true] },
+    options: { ...app, compactTurns: ['compact'] },
     good: compaction(),
     bad: [init(), boundary(), compactResult({ usage: { input_tokens: 230, output_tokens: 12 } })],
     line: 3,
