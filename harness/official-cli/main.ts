@@ -12,6 +12,7 @@ import type { Invocation, ParseOutcome } from './args/invocation.js';
 import { LOG_ARGUMENT, LOG_START_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
 import { probeStdin } from './real/stdin-probe.js';
 import { newClaudeSessionId, runClaude } from './render/claude.js';
+import { claudeSessionPast } from './render/claude-session.js';
 import { newCodexThreadId, runCodex } from './render/codex.js';
 import { newGeminiSessionId, runGemini } from './render/gemini.js';
 import { CliRuntime, DEFAULT_STDIN_WAIT_MS, promptSource } from './runtime.js';
@@ -269,7 +270,11 @@ async function main(): Promise<void> {
     });
   } else {
     const stdinText = run.prompt === undefined ? await runtime.readStdin() : '';
-    await runClaude(runtime, run, { sessionId: activeSession, stdinText });
+    await runClaude(runtime, run, {
+      sessionId: activeSession,
+      stdinText,
+      ...(resumed && logFile ? { past: claudeSessionPast(readLog(logFile), resumed) } : {}),
+    });
   }
 }
 

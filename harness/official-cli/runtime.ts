@@ -2,7 +2,7 @@
 // running the scripted tools in the workspace with their side effects recorded.
 
 import type { OfficialCliName, ScriptToolCall, ScriptTurn } from './script-types.js';
-import type { CliLogEntry, FakeCliState } from './state.js';
+import type { CliLogEntry, FakeCliState, SessionNote } from './state.js';
 import { appendLog } from './state.js';
 import {
   CHANGING_TOOLS,
@@ -42,6 +42,7 @@ export class CliRuntime {
   private finalEventPrinted = false;
   private lastStderrLine: string | undefined;
   private printedLines = 0;
+  private sessionNote: SessionNote = {};
   /** Resolves when a signal reached this process's interrupt handler. */
   private readonly signalled: Promise<void>;
   private markSignalled: () => void = () => undefined;
@@ -89,6 +90,11 @@ export class CliRuntime {
     return new Promise((resolve) => setTimeout(resolve, ms));
   }
 
+  /** What this run added to its CLI session, logged with its exit for the runs that resume the session. */
+  noteSession(note: SessionNote): void {
+    this.sessionNote = note;
+  }
+
   /** Ends the process once stdout and stderr are flushed. */
   async exit(code: number): Promise<never> {
     this.exiting = true;
@@ -96,6 +102,7 @@ export class CliRuntime {
     this.log({
       event: 'exit',
       code,
+      ...this.sessionNote,
       finalEvent: this.finalEventPrinted,
       lines: this.printedLines,
       ...(this.lastStderrLine === undefined ? {} : { stderrLine: this.lastStderrLine }),

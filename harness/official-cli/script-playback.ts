@@ -2,15 +2,25 @@
 // request, in order (`repeat` answers that many consecutive requests), with the CLI's own retry budget
 // for HTTP 429/5xx. Stream faults (cut, malformed chunk, mid-stream error) are not retried, so a
 // scenario that scripts one fails as R5 expects without needing a second scripted response.
+import { contextOverflowMessage } from '../mock/render/error-bodies.js';
 import { resolveUsage } from '../mock/render/render-context.js';
-import type { ModelResponse } from '../mock/scenario/scenario-types.js';
+import type { MockProviderId, ModelResponse } from '../mock/scenario/scenario-types.js';
 import type { ScriptFault, ScriptResponse, ScriptUsage } from './script-types.js';
 
+/**
+ * An HTTP error answer. `overflow`: the request was over the model's context window (HTTP 400,
+ * docs/protocol.md#r21-compaction); `message`: what the scenario has the provider say instead of its default.
+ */
+export interface HttpFailure {
+  kind: 'http';
+  status: number;
+  retryAfter?: number;
+  overflow?: true;
+  message?: string;
+}
+
 /** What a provider request ended with, when it did not deliver a usable response. */
-export type ModelFailure =
-  /** `overflow`: the request was over the model's context window (HTTP 400, docs/protocol.md#r21-compaction). */
-  | { kind: 'http'; status: number; retryAfter?: number; overflow?: true }
-  | { kind: 'cut' | 'malformed' | 'mid-stream-error'; response: ScriptResponse };
+export type ModelFailure = HttpFailure | { kind: 'cut' | 'malformed' | 'mid-stream-error'; response: ScriptResponse };
 
 export type ModelCall =
   | { kind: 'ok'; response: ScriptResponse; retried: ModelFailure[] }
@@ -54,7 +64,13 @@ export class ScriptCursor {
 function failureOf(response: ScriptResponse): ModelFailure | undefined {
   const fault: ScriptFault | undefined = response.fault;
   if (!fault || fault.kind === 'drip') return undefined;
-  if (fault.kind === 'http') return { kind: 'http', status: fault.status, retryAfter: fault.retryAfter };
+  if (fault.kind === 'http')
+    return {
+      kind: 'http',
+      status: fault.status,
+      retryAfter: fault.retryAfter,
+      ...(fault.message === undefined ? {} : { message: fault.message }),
+    };
   if (fault.kind === 'context-overflow') return { kind: 'http', status: 400, overflow: true };
   return { kind: fault.kind, response };
 }
@@ -92,6 +108,16 @@ export function addUsage(totals: UsageTotals, usage: ScriptUsage | undefined): v
 /** Provider wording of an HTTP error body, as the CLIs quote it. */
 export function httpErrorMessage(status: number): string {
   return `Mock ${status} error`;
+}
+
+/**
+ * The message of an HTTP error body as `provider`'s mock words it: the scenario's own, the API's context-overflow
+ * wording, else the mock's default.
+ */
+export function providerErrorMessage(failure: HttpFailure, provider: MockProviderId): string {
+  if (failure.message !== undefined) return failure.message;
+  if (failure.overflow) return contextOverflowMessage(provider);
+  return httpErrorMessage(failure.status);
 }
 
 export function httpReason(status: number): string {

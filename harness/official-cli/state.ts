@@ -101,7 +101,17 @@ export interface StdinUnreadEntry extends LogBase {
   reason: string;
 }
 
-export interface ExitEntry extends LogBase {
+/** What one run of a CLI added to its session, for the runs that resume it (claude's session-wide counts). */
+export interface SessionNote {
+  /** What the session's model calls billed up to the end of this run (`costUsd` summed call by call, as claude does). */
+  billed?: { input: number; output: number; cached: number; costUsd: number };
+  /** Input + cache + output tokens of its last completed call (a later compaction's `pre_tokens`). */
+  lastCallTokens?: number;
+  /** Whether it added conversation to the session (a `/compact` of a session without any has nothing to compact). */
+  conversation?: boolean;
+}
+
+export interface ExitEntry extends LogBase, SessionNote {
   event: 'exit';
   code: number;
   /** Whether the CLI had printed its own final event (gemini/claude `result`, codex `turn.completed`/`turn.failed`). */

@@ -1,6 +1,6 @@
 // The API errors Claude Code 2.1 reports for a failed model call, worded as in the captures: the text of its
 // synthetic assistant message and result, and the error, status and type fields that go with it.
-import { httpErrorMessage, type ModelFailure } from '../script-playback.js';
+import { httpErrorMessage, type ModelFailure, providerErrorMessage } from '../script-playback.js';
 import type { ClaudeApiError } from './claude-shapes.js';
 
 /** The error claude reports for a failed model call (HTTP status, or a connection that broke). */
@@ -8,6 +8,15 @@ export function claudeApiError(failure: ModelFailure): ClaudeApiError {
   if (failure.kind !== 'http')
     return { text: 'API Error: Connection error.', error: 'unknown', status: null, type: 'connection_error' };
   const status = failure.status;
+  // A request over the context window that claude could not compact its way out of (8b-overflow-twice).
+  if (failure.overflow)
+    return {
+      text: 'Prompt is too long',
+      error: 'invalid_request',
+      status,
+      type: 'invalid_request_error',
+      terminalReason: 'prompt_too_long',
+    };
   if (status === 429)
     return {
       text: `API Error: Request rejected (429) · ${httpErrorMessage(429)}`,
@@ -32,7 +41,7 @@ export function claudeApiError(failure: ModelFailure): ClaudeApiError {
     };
   }
   return {
-    text: `API Error: ${status} ${httpErrorMessage(status)}`,
+    text: `API Error: ${status} ${providerErrorMessage(failure, 'anthropic')}`,
     error: 'invalid_request',
     status,
     type: 'invalid_request_error',

@@ -1,6 +1,7 @@
 // The full line shapes Claude Code 2.1 prints in stream-json mode (as in captures/claude/*), kept apart from
 // the rendering logic. Field sets matter: test/official-cli compares them with the captures key by key.
 import { CLAUDE_VERSION } from '../args/claude-args.js';
+import type { ClaudeBilled } from './claude-session.js';
 
 export interface ClaudeTotals {
   input: number;
@@ -63,12 +64,14 @@ export function claudeInitLine(fields: {
   };
 }
 
-export function claudeMessageUsage(input: number, cached: number, output: number): Record<string, number> {
+/** A message's usage as the Messages API's `message_start` gives it (the suite's mock names its service tier). */
+export function claudeMessageUsage(input: number, cached: number, output: number): Record<string, number | string> {
   return {
     input_tokens: input,
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: cached,
     output_tokens: output,
+    service_tier: 'standard',
   };
 }
 
@@ -76,7 +79,7 @@ export function claudeAssistantLine(
   model: string,
   messageId: string,
   content: unknown[],
-  usage: Record<string, number>,
+  usage: Record<string, number | string>,
 ): Record<string, unknown> {
   return {
     type: 'assistant',
@@ -96,12 +99,30 @@ export function claudeAssistantLine(
   };
 }
 
+/** The usage of a message claude makes up itself (`model: "<synthetic>"`): nothing was called. */
+export const SYNTHETIC_USAGE = {
+  output_tokens_details: null,
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+  server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+  service_tier: null,
+  cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+  inference_geo: null,
+  iterations: null,
+  speed: null,
+  fallback_credit: null,
+};
+
 /** An API error as claude reports it: the message text, `error`, `api_error_status` and `api_error_type`. */
 export interface ClaudeApiError {
   text: string;
   error: string;
   status: number | null;
   type: string;
+  /** The result's `terminal_reason` when it is not `api_error`. */
+  terminalReason?: string;
 }
 
 /** The assistant message claude makes up to carry an API error. */
@@ -121,20 +142,7 @@ export function claudeSyntheticErrorLine(
       stop_reason: 'stop_sequence',
       stop_sequence: '',
       type: 'message',
-      usage: {
-        output_tokens_details: null,
-        input_tokens: 0,
-        output_tokens: 0,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-        server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
-        service_tier: null,
-        cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
-        inference_geo: null,
-        iterations: null,
-        speed: null,
-        fallback_credit: null,
-      },
+      usage: SYNTHETIC_USAGE,
       content: [{ type: 'text', text }],
       context_management: null,
     },
@@ -147,18 +155,14 @@ export function claudeSyntheticErrorLine(
   };
 }
 
-export function claudeCost(totals: ClaudeTotals): number {
-  return Math.round((totals.input * 3 + totals.output * 15) * 1e-6 * 1e6) / 1e6; // list prices, as claude computes them
-}
-
-function modelUsageEntry(model: string, totals: ClaudeTotals): Record<string, unknown> {
+function modelUsageEntry(model: string, billed: ClaudeBilled): Record<string, unknown> {
   return {
-    inputTokens: totals.input,
-    outputTokens: totals.output,
-    cacheReadInputTokens: totals.cached,
+    inputTokens: billed.input,
+    outputTokens: billed.output,
+    cacheReadInputTokens: billed.cached,
     cacheCreationInputTokens: 0,
     webSearchRequests: 0,
-    costUSD: claudeCost(totals),
+    costUSD: billed.costUsd,
     contextWindow: 200000,
     maxOutputTokens: 32000,
     thinkingTokens: 0,
@@ -170,24 +174,35 @@ function modelUsageEntry(model: string, totals: ClaudeTotals): Record<string, un
   };
 }
 
+/**
+ * How a run ends. `local-command`: `/compact` ran as claude's own command (7-compact, and 10-compact-empty where
+ * there was nothing to compact); `terminalReason` of an API error: `prompt_too_long` after a context overflow.
+ */
 export type ClaudeEnding =
   | { kind: 'success'; text: string; numTurns: number }
-  | { kind: 'api-error'; text: string; status: number | null; errorType: string }
-  | { kind: 'interrupted'; numTurns: number; tools: boolean };
+  | { kind: 'api-error'; text: string; status: number | null; errorType: string; terminalReason?: string }
+  | { kind: 'interrupted'; numTurns: number; tools: boolean }
+  | { kind: 'local-command' };
 
-/**
- * The result line. `totals` is what `usage` reports (completed calls); `billed` feeds modelUsage, which
- * also counts a call cut short by an interrupt.
- */
+/** What a result line counts: the calls since a compaction (`usage`), this run's calls, the session's. */
+export interface ClaudeResultCounts {
+  totals: ClaudeTotals;
+  /** This run's calls, a call cut short by an interrupt and the summary calls included (model_usage_since_last_result). */
+  billed: ClaudeBilled;
+  /** The session's calls so far (modelUsage and total_cost_usd of a resumed session count them all). */
+  session: ClaudeBilled;
+  durationMs: number;
+  permissionDenials: unknown[];
+}
+
+const byModel = (model: string, billed: ClaudeBilled) =>
+  billed.input + billed.output > 0 ? { [model]: modelUsageEntry(model, billed) } : {};
+
+/** The result line. */
 export function claudeResultLine(
   model: string,
   ending: ClaudeEnding,
-  {
-    totals,
-    billed,
-    durationMs,
-    permissionDenials,
-  }: { totals: ClaudeTotals; billed: ClaudeTotals; durationMs: number; permissionDenials: unknown[] },
+  { totals, billed, session, durationMs, permissionDenials }: ClaudeResultCounts,
 ): Record<string, unknown> {
   const usage = {
     input_tokens: totals.input,
@@ -203,14 +218,13 @@ export function claudeResultLine(
     speed: 'standard',
     fallback_credit: null,
   };
-  const modelUsage = billed.input + billed.output > 0 ? { [model]: modelUsageEntry(model, billed) } : {};
   const common = {
     type: 'result',
     duration_ms: durationMs,
     duration_api_ms: ending.kind === 'success' ? durationMs : 0,
-    total_cost_usd: claudeCost(billed),
+    total_cost_usd: session.costUsd,
     usage,
-    modelUsage,
+    modelUsage: byModel(model, session),
     permission_denials: permissionDenials,
     fast_mode_state: 'off',
     fast_mode_disabled_reason: 'sdk_opt_in_required',
@@ -218,8 +232,18 @@ export function claudeResultLine(
     safety_stops: 0,
     queued_turn_count: 0,
     result_index: 0,
-    model_usage_since_last_result: modelUsage,
+    model_usage_since_last_result: byModel(model, billed),
   };
+  if (ending.kind === 'local-command')
+    return {
+      ...common,
+      subtype: 'success',
+      is_error: false,
+      num_turns: 0,
+      stop_reason: null,
+      result: '',
+      local_command: 'compact',
+    };
   if (ending.kind === 'success') {
     return {
       ...common,
@@ -243,7 +267,7 @@ export function claudeResultLine(
       is_error: true,
       num_turns: 1,
       stop_reason: 'stop_sequence',
-      terminal_reason: 'api_error',
+      terminal_reason: ending.terminalReason ?? 'api_error',
       api_error_status: ending.status,
       api_error_type: ending.errorType,
       result: ending.text,

@@ -12,9 +12,9 @@ import { type CliRuntime, promptSource } from '../runtime.js';
 import {
   addUsage,
   dripGapMs,
-  httpErrorMessage,
   httpReason,
   type ModelFailure,
+  providerErrorMessage,
   ScriptCursor,
   type UsageTotals,
   usageOf,
@@ -23,12 +23,19 @@ import type { ScriptResponse, ScriptToolCall } from '../script-types.js';
 import { codexDisplayedCommand, codexShellCommand } from '../tool-mapping.js';
 
 const MAX_ATTEMPTS = 2;
+/**
+ * What codex 0.169 says when the Responses API answers `context_length_exceeded` (captures/codex/8-overflow): it
+ * does not compact then, the turn fails.
+ */
+const CONTEXT_WINDOW_EXCEEDED =
+  "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying.";
 
 function failureMessage(failure: ModelFailure): string {
   if (failure.kind === 'http') {
+    if (failure.overflow) return CONTEXT_WINDOW_EXCEEDED;
     if (failure.status === 429) return 'exceeded retry limit, last status: 429 Too Many Requests';
     if (failure.status >= 500) return 'We’re currently experiencing high demand, which may cause temporary errors.';
-    return `unexpected status ${failure.status} ${httpReason(failure.status)}: ${httpErrorMessage(failure.status)}`;
+    return `unexpected status ${failure.status} ${httpReason(failure.status)}: ${providerErrorMessage(failure, 'openai-responses')}`;
   }
   if (failure.kind === 'malformed') return 'stream disconnected before completion: failed to parse SSE event';
   if (failure.kind === 'mid-stream-error')

@@ -1,6 +1,6 @@
 // How Gemini CLI 0.61 reports a failed model call, worded as in the captures: the API error body, the
 // `[API Error: ...]` text of its error result, the stack trace its stderr shows, and its exit code.
-import { httpErrorMessage, type ModelFailure } from '../script-playback.js';
+import { type HttpFailure, httpErrorMessage, type ModelFailure, providerErrorMessage } from '../script-playback.js';
 
 const FAKE_BUNDLE = 'file:///usr/lib/node_modules/@google/gemini-cli/bundle/chunk-FAKE.js';
 
@@ -14,10 +14,15 @@ const STATUS_NAMES: Record<number, string> = {
   503: 'UNAVAILABLE',
 };
 
-/** The API's error body for an HTTP status, as gemini quotes it. */
-export function geminiErrorBody(status: number): string {
+/** The API's error body for an HTTP error answer, as gemini quotes it (8-overflow: the overflow's own message). */
+export function geminiErrorBody(failure: HttpFailure): string {
+  const { status } = failure;
   return JSON.stringify({
-    error: { code: status, message: httpErrorMessage(status), status: STATUS_NAMES[status] ?? 'UNKNOWN' },
+    error: {
+      code: status,
+      message: providerErrorMessage(failure, 'gemini'),
+      status: STATUS_NAMES[status] ?? 'UNKNOWN',
+    },
   });
 }
 
@@ -37,7 +42,7 @@ export function geminiFailureMessage(failure: ModelFailure): string {
     if (failure.status === 429) {
       return `[API Error: ${httpErrorMessage(429)}]\nPlease wait and try again later. To increase your limits, request a quota increase through AI Studio, or switch to another /auth method`;
     }
-    return `[API Error: ${geminiErrorBody(failure.status)}]`;
+    return `[API Error: ${geminiErrorBody(failure)}]`;
   }
   if (failure.kind === 'malformed') return '[API Error: Incomplete JSON segment at the end]';
   return '[API Error: terminated]';

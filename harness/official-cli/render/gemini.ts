@@ -27,6 +27,8 @@ import {
 import { geminiToolResultLine } from './gemini-tool-result.js';
 
 export const GEMINI_DEFAULT_MODEL = 'gemini-2.5-pro';
+/** gemini 0.61's compress command and its aliases (`handleSlashCommand` in non-interactive mode). */
+const COMPRESS_COMMAND = /^\/(?:compress|compact|summarize)(?:\s|$)/;
 /** The capture settings used maxAttempts 2. */
 const MAX_ATTEMPTS = 2;
 
@@ -105,6 +107,11 @@ class GeminiRun {
     }
   }
 
+  /** Calls made beside the prompt's own (the background compression): counted in the stats, nothing printed. */
+  countCalls(responses: readonly ScriptResponse[]): void {
+    for (const response of responses) addUsage(this.totals, usageOf(response));
+  }
+
   /** The `init` line and the echoed prompt. */
   init(prompt: string): void {
     this.emit({ type: 'init', timestamp: new Date().toISOString(), session_id: this.sessionId, model: this.model });
@@ -114,7 +121,7 @@ class GeminiRun {
   /** A stderr report per failed attempt that was retried. */
   reportRetries(retried: readonly ModelFailure[]): void {
     retried.forEach((failure, index) => {
-      const body = failure.kind === 'http' ? geminiErrorBody(failure.status) : geminiFailureMessage(failure);
+      const body = failure.kind === 'http' ? geminiErrorBody(failure) : geminiFailureMessage(failure);
       const status = failure.kind === 'http' ? failure.status : 0;
       this.runtime.stderr(
         `Attempt ${index + 1} failed with status ${status}. Retrying with backoff... _ApiError: ${body}\n${geminiStackTrace()} {\n  status: ${status}\n}\n`,
@@ -136,7 +143,7 @@ class GeminiRun {
       });
     if (failure.kind === 'http' && retries > 0) {
       this.runtime.stderr(
-        `Attempt ${retries + 1} failed: ${failure.status === 429 ? httpErrorMessage(429) : geminiErrorBody(failure.status)}. Max attempts reached\n`,
+        `Attempt ${retries + 1} failed: ${failure.status === 429 ? httpErrorMessage(429) : geminiErrorBody(failure)}. Max attempts reached\n`,
       );
     }
     this.runtime.stderr(geminiErrorReport(geminiFailureMessage(failure)));
@@ -222,7 +229,9 @@ export async function runGemini(
   runtime.log({ event: 'prompt', prompt, source: promptSource(invocation.prompt, options.stdinText) });
   run.init(prompt);
 
-  const cursor = new ScriptCursor(runtime.turn.responses);
+  const compression = backgroundCompression(prompt, runtime.turn.responses);
+  run.countCalls(compression.calls);
+  const cursor = new ScriptCursor(compression.rest);
   for (;;) {
     const call = cursor.call(MAX_ATTEMPTS);
     run.reportRetries(call.retried);
@@ -232,6 +241,23 @@ export async function runGemini(
     if (calls.length === 0) return run.succeed();
     await run.useTools(calls);
   }
+}
+
+/**
+ * `/compress` (or `/compact`) in headless mode (test/fixtures/streams/captures/HOW-CAPTURED.md, "gemini: /compress"):
+ * gemini starts a compression in the background, two non-streamed calls (the summary, then its verification),
+ * and sends the prompt, command included, to the model as text. Which finishes first is a race; the fake plays the
+ * captures' usual outcome, where the answer ends first and the summary is lost, but counts both calls in its stats
+ * as gemini does. The turn's summary response answers them; the rest of the script answers the prompt.
+ */
+function backgroundCompression(
+  prompt: string,
+  responses: readonly ScriptResponse[],
+): { calls: ScriptResponse[]; rest: ScriptResponse[] } {
+  const summaryAt = responses.findIndex((response) => response.summary === true);
+  if (!COMPRESS_COMMAND.test(prompt.trim()) || summaryAt < 0) return { calls: [], rest: [...responses] };
+  const summary = responses[summaryAt]!;
+  return { calls: [summary, summary], rest: responses.filter((_, index) => index !== summaryAt) };
 }
 
 /** Tools that change things need --yolo (or --allowed-tools / auto_edit) in headless mode. */

@@ -87,7 +87,8 @@ export async function runFake(options: FakeRunOptions): Promise<FakeRun> {
     const { event, act } = options.onEvent;
     watcher = (async () => {
       for (let waited = 0; waited < 10_000; waited += 20) {
-        if (readLog(logFile).some((entry) => entry.event === event)) {
+        const turn = options.turnIndex ?? 0;
+        if (readLog(logFile).some((entry) => entry.event === event && entry.turnIndex === turn)) {
           await act(child.pid!, logFile);
           return;
         }
@@ -131,5 +132,13 @@ export const HEADLESS_ARGS: Record<OfficialCliName, (prompt: string) => string[]
   ],
   codex: (prompt) => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
 };
+
+/** The captures' argv of a turn that resumed the CLI session `id` (HOW-CAPTURED.md, "Compaction captures"). */
+export function resumeArgs(cli: OfficialCliName, prompt: string, id: string): string[] {
+  const headless = HEADLESS_ARGS[cli](prompt);
+  if (cli === 'claude') return [...headless.slice(0, 2), '--resume', id, ...headless.slice(2)];
+  if (cli === 'gemini') return ['--resume', id, ...headless];
+  return [...headless.slice(0, -1), 'resume', id, prompt];
+}
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
