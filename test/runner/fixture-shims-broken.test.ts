@@ -35,6 +35,20 @@ describe.concurrent('broken fixture shims are caught, each by its rule', () => {
     expect(rules(result), describeFindings(result)).toContain(rule);
   });
 
+  it("the runner resumes with a session id announced after a compaction under spec, and with init's under the app", async () => {
+    const spec = await runFixture(fixtureShim('announces-and-moves-session.mjs'), 'compact');
+    expect(rules(spec), describeFindings(spec)).toEqual([]);
+    expect(spec.status).toBe('passed');
+    const app = await runFixture(fixtureShim('announces-and-moves-session.mjs'), 'compact', {
+      invocation: { kind: 'yume-app' },
+      profile: 'yume-app',
+      provider: 'openai-responses',
+    });
+    expect(rules(app), describeFindings(app)).toEqual(
+      expect.arrayContaining(['app.session-id-from-init', 'requests.history-on-resume']),
+    );
+  });
+
   it("a /compact result with the summary request's tokens is a SHOULD under spec, the reference shim's 0/0 nothing", async () => {
     const broken = await runFixture(fixtureShim('reports-usage-on-compact.mjs'), 'compact');
     expect(rules(broken, 'SHOULD'), describeFindings(broken)).toContain('compaction.result-zero-usage');
