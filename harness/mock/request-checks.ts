@@ -1,4 +1,5 @@
 // Checks on what a shim sent to a mocked provider during a run (rules `requests.*`, harness/rules/request-rules.ts).
+import { isCompactPrompt } from '../../common/compact-command.js';
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
 import {
@@ -111,8 +112,12 @@ function turnChecks(ctx: RequestCheckContext, t: number, inTurn: readonly Checke
     checkToolResults(ctx, request, { t, calls, responses: earlier, history });
   }
 
-  // History on resume (spawn-per-turn --resume, or a later turn of a persistent process).
-  if (t > 0 && (turn.resume || scenario.mode === 'persistent') && served[0]) checkHistory(ctx, t, served[0]);
+  // History on resume (spawn-per-turn --resume, or a later turn of a persistent process). A /compact turn's
+  // requests are summary requests, judged by checkSummaryRequests: claude leaves the last answer out of them
+  // (it keeps it verbatim after the summary instead).
+  const command = isCompactPrompt(turn.prompt);
+  if (t > 0 && !command && (turn.resume || scenario.mode === 'persistent') && served[0])
+    checkHistory(ctx, t, served[0]);
 
   // Interrupt: the stalled stream must have been closed by the client.
   if (turn.interrupt === 'after-first-text') {

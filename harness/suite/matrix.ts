@@ -25,6 +25,11 @@ export interface MatrixOptions {
 
 /** Scenarios sampled under the other invocation, profile and dialect, and re-chunked (representative matrix). */
 const SAMPLE_SCENARIOS = ['plain-text', 'single-tool', 'multi-tool'];
+/**
+ * Under the app's invocation a plain run also plays `compact`: a compaction's 0/0 result is the app's only counter
+ * reset, a MUST of the yume-app profile (docs/protocol.md#r21-compaction), so the default suite judges it.
+ */
+const YUME_APP_SAMPLE_SCENARIOS = [...SAMPLE_SCENARIOS, 'compact'];
 const DIALECT_SAMPLE_SCENARIOS = ['single-tool', 'multi-tool', 'parallel-tools', 'interrupt'];
 const DIALECT_SAMPLE_PROVIDERS: ProviderId[] = ['openai-chat', 'anthropic'];
 const YUME_APP_SAMPLE_PROVIDERS: ProviderId[] = ['gemini', 'openai-responses', 'gemini-cli', 'codex-cli'];
@@ -146,7 +151,7 @@ function addSampledRuns(runs: RunSet, options: MatrixOptions): void {
   if (!options.invocation) {
     const invocation: Invocation = { kind: 'yume-app' };
     const profile = defaultProfile(invocation, options.profile);
-    for (const { scenario, provider } of sampled(SAMPLE_SCENARIOS, YUME_APP_SAMPLE_PROVIDERS))
+    for (const { scenario, provider } of sampled(YUME_APP_SAMPLE_SCENARIOS, YUME_APP_SAMPLE_PROVIDERS))
       runs.add({ scenario, provider, invocation: { kind: 'yume-app' }, profile, dialect: defaultDialect });
   }
   if (!options.profile && baseInvocation.kind !== 'yume-app') {

@@ -6,6 +6,10 @@
 export const TYPICAL_DURATIONS_MS: Readonly<Record<string, number>> = {
   'bad-argument': 150,
   'cli-missing': 150,
+  compact: 1260,
+  'compact-empty': 220,
+  'compact-interrupted': 1010,
+  'compact-persistent': 800,
   'fault-400': 240,
   'fault-401': 290,
   'fault-403': 310,
@@ -14,6 +18,7 @@ export const TYPICAL_DURATIONS_MS: Readonly<Record<string, number>> = {
   'fault-429-then-success': 350,
   'fault-500-exhausted': 280,
   'fault-503': 350,
+  'fault-context-overflow': 1530,
   'fault-malformed-chunk': 290,
   'fault-stream-cut': 270,
   'gcloud-auth': 170,

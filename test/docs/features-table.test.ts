@@ -118,7 +118,14 @@ describe('the features table of docs/writing-a-shim.md', () => {
     expect(schemaFeatures()).toContain('history-file');
     expect(featuresTableProblems(guide, facts)).toEqual([]);
     const { rows } = parseFeaturesTable(guide);
-    expect(rows.get('resume')).toEqual(['kill-and-resume', 'kill-and-resume-bash', 'resume']);
+    expect(rows.get('resume')).toEqual([
+      'compact',
+      'compact-interrupted',
+      'fault-context-overflow',
+      'kill-and-resume',
+      'kill-and-resume-bash',
+      'resume',
+    ]);
     expect(rows.get('cli')).toEqual([]);
   });
 
@@ -139,6 +146,9 @@ describe('the features table of docs/writing-a-shim.md', () => {
 
   it('fails when a row leaves out a scenario, or names one that does not need the feature', () => {
     expect(featuresTableProblems(edited('| `resume` |', '| `resume` | `resume` | |'), facts)).toEqual([
+      'row "resume" does not name compact, whose needs include it',
+      'row "resume" does not name compact-interrupted, whose needs include it',
+      'row "resume" does not name fault-context-overflow, whose needs include it',
       'row "resume" does not name kill-and-resume, whose needs include it',
       'row "resume" does not name kill-and-resume-bash, whose needs include it',
     ]);

@@ -17,10 +17,45 @@ describe.concurrent('broken fixture shims are caught, each by its rule', () => {
     // An extra key in a tool input, ordinary or `__proto__` (kept as JSON has it, never dropped by a copy).
     ['adds-tool-input-key.mjs', 'single-tool', 'golden.tool-calls'],
     ['hides-key-in-proto.mjs', 'single-tool', 'golden.tool-calls'],
+    // compaction's stream rules (docs/protocol.md#r21-compaction), judged by the turn's prompt in a run
+    ['changes-session-id-silently.mjs', 'compact', 'turn.result-session-id'],
   ])('%s on %s → %s', async (shim, scenario, rule) => {
     const result = await runFixture(fixtureShim(shim), scenario);
     expect(result.status).toBe('failed');
     expect(rules(result), describeFindings(result)).toContain(rule);
+  });
+
+  it.each([
+    ['reports-usage-on-compact.mjs', 'compact', 'app.compaction-zero-usage'],
+    ['prints-boundary-with-zero-usage.mjs', 'plain-text', 'app.zero-usage-result'],
+    ['announces-new-session-id.mjs', 'compact', 'app.session-id-from-init'],
+  ])('%s on %s under the yume-app profile → %s', async (shim, scenario, rule) => {
+    const result = await runFixture(fixtureShim(shim), scenario, { profile: 'yume-app' });
+    expect(result.status).toBe('failed');
+    expect(rules(result), describeFindings(result)).toContain(rule);
+  });
+
+  it("the runner resumes with a session id announced after a compaction under spec, and with init's under the app", async () => {
+    const spec = await runFixture(fixtureShim('announces-and-moves-session.mjs'), 'compact');
+    expect(rules(spec), describeFindings(spec)).toEqual([]);
+    expect(spec.status).toBe('passed');
+    const app = await runFixture(fixtureShim('announces-and-moves-session.mjs'), 'compact', {
+      invocation: { kind: 'yume-app' },
+      profile: 'yume-app',
+      provider: 'openai-responses',
+    });
+    expect(rules(app), describeFindings(app)).toEqual(
+      expect.arrayContaining(['app.session-id-from-init', 'requests.history-on-resume']),
+    );
+  });
+
+  it("a /compact result with the summary request's tokens is a SHOULD under spec, the reference shim's 0/0 nothing", async () => {
+    const broken = await runFixture(fixtureShim('reports-usage-on-compact.mjs'), 'compact');
+    expect(rules(broken, 'SHOULD'), describeFindings(broken)).toContain('compaction.result-zero-usage');
+    expect(rules(broken), describeFindings(broken)).toEqual([]);
+    const reference = await runFixture(fixtureShim('passes-through-reference.mjs'), 'compact', { profile: 'yume-app' });
+    expect(rules(reference), describeFindings(reference)).toEqual([]);
+    expect(reference.status).toBe('passed');
   });
 
   it('a shim that prints text only when the message is complete gets the streaming SHOULD finding, not a failure', async () => {

@@ -21,6 +21,8 @@ const preset = loadPreset('claude-code');
 const scenarios = loadAllScenarios(transcripts);
 const REQUIRED_SPEC = ['plain-text', 'single-tool', 'multi-tool', 'tool-error', 'interrupt'];
 const FAULTS_AND_RESUME = ['fault-401', 'fault-500-exhausted', 'fault-429-then-success', 'fault-stream-cut', 'resume'];
+/** The compaction scenarios whose claude capture conforms join R13's list (docs/protocol.md#r21-compaction). */
+const COMPACTION = ['compact', 'compact-empty', 'fault-context-overflow'];
 
 function run(overrides: Partial<RunResult>): RunResult {
   return {
@@ -41,18 +43,25 @@ function run(overrides: Partial<RunResult>): RunResult {
 }
 
 describe('the claude-code preset', () => {
-  it('runs the five required scenarios, four faults and resume under spec; the same under yume-app with its interrupt slot', () => {
+  it('runs the five required scenarios, four faults, resume and the compaction scenarios claude conforms in under spec; the same under yume-app with its interrupt slot', () => {
     const specs = presetSpecs(preset, scenarios);
     const spec = specs.filter((item) => item.profile === 'spec').map((item) => item.scenario.id);
-    expect(spec).toEqual([...REQUIRED_SPEC, ...FAULTS_AND_RESUME]);
+    expect(spec).toEqual([...REQUIRED_SPEC, ...FAULTS_AND_RESUME, ...COMPACTION]);
     const app = specs.filter((item) => item.profile === 'yume-app').map((item) => item.scenario.id);
     const slot = preset.runs.find((item) => item.profile === 'yume-app')!;
     const interruptSlot = [...slot.scenarios, ...(slot.missing ?? []).map((item) => item.scenario)];
     expect(interruptSlot).toContain('kill-and-resume');
     expect(app).not.toContain('interrupt');
     expect(app).toEqual(
-      expect.arrayContaining([...REQUIRED_SPEC.filter((id) => id !== 'interrupt'), ...FAULTS_AND_RESUME]),
+      expect.arrayContaining([
+        ...REQUIRED_SPEC.filter((id) => id !== 'interrupt'),
+        ...FAULTS_AND_RESUME,
+        ...COMPACTION,
+      ]),
     );
+    // Claude's SIGINT during /compact prints no init and no result: compact-interrupted conforms only as the app's kill.
+    expect(app).toContain('compact-interrupted');
+    expect(spec).not.toContain('compact-interrupted');
     expect(new Set(specs.map((item) => item.provider))).toEqual(new Set(['anthropic']));
     expect(new Set(specs.map((item) => item.dialect))).toEqual(new Set(['claude']));
     expect(specs.every((item) => item.seed === undefined)).toBe(true);

@@ -8,7 +8,7 @@ import { isCompactPrompt } from '../../../common/compact-command.js';
 import { historyExpectation, nothingToCompact } from '../../mock/compaction-requests.js';
 import { resolveUsage } from '../../mock/render/render-context.js';
 import type { ModelResponse, Scenario, Turn } from '../../mock/scenario/scenario-types.js';
-import type { CanonicalEvent } from '../../protocol/canonical.js';
+import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
 import { runFinding } from '../../rules/finding.js';
 import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
@@ -46,14 +46,20 @@ export function compactionChecks(input: CheckInput): Finding[] {
   ];
 }
 
+type SystemEvent = Extract<CanonicalEvent, { kind: 'system' }>;
+const resultOf = (events: readonly CanonicalEvent[]) =>
+  events.find((event): event is ResultEvent => event.kind === 'result');
+const boundaryOf = (events: readonly CanonicalEvent[]) =>
+  events.find((event): event is SystemEvent => event.kind === 'system' && event.subtype === 'compact_boundary');
+
 const metOverflow = (turn: Turn) => turn.responses.some((response) => response.fault?.kind === 'context-overflow');
 
 /** R21's two ways out of a context overflow, and nothing else. */
 function overflowOutcome(turn: Turn, observed: ObservedTurn): Finding[] {
   if (!metOverflow(turn) || observed.process.killed) return [];
   const { events, process } = observed;
-  const result = events.find((event) => event.kind === 'result');
-  if (!result || result.kind !== 'result') return []; // turn.result-last reports it
+  const result = resultOf(events);
+  if (!result) return []; // turn.result-last reports it
   const where = `turn ${observed.turn + 1}`;
   const finding = (message: string) =>
     runFinding('compaction.overflow-outcome', about(process.label, message), { line: result.line });
@@ -63,8 +69,8 @@ function overflowOutcome(turn: Turn, observed: ObservedTurn): Finding[] {
       ? []
       : [finding(`${where}: ended in an error after the context overflow without quoting the provider's message`)];
   }
-  const boundary = events.find((event) => event.kind === 'system' && event.subtype === 'compact_boundary');
-  if (!boundary || boundary.kind !== 'system' || boundary.trigger !== 'auto')
+  const boundary = boundaryOf(events);
+  if (boundary?.trigger !== 'auto')
     return [
       finding(
         `${where}: succeeded after a context overflow without an automatic compaction (a compact_boundary with trigger "auto")`,
@@ -87,8 +93,8 @@ function saidBy(event: CanonicalEvent): string {
 function nothingToCompactOutcome(scenario: Scenario, observed: ObservedTurn): Finding[] {
   const turn = scenario.turns[observed.turn]!;
   if (!isCompactPrompt(turn.prompt) || !nothingToCompact(scenario, observed.turn)) return [];
-  const result = observed.events.find((event) => event.kind === 'result');
-  if (!result || result.kind !== 'result' || !result.isError) return [];
+  const result = resultOf(observed.events);
+  if (!result?.isError) return [];
   const said = [result.text ?? '', ...observed.events.map(saidBy)].join('\n');
   if (NOTHING_WORDS.test(said)) return [];
   return [
@@ -128,8 +134,8 @@ function lastCallBefore(scenario: Scenario, t: number): number | undefined {
 }
 
 function preTokensCheck(scenario: Scenario, observed: ObservedTurn): Finding[] {
-  const boundary = observed.events.find((event) => event.kind === 'system' && event.subtype === 'compact_boundary');
-  if (!boundary || boundary.kind !== 'system' || !boundary.preTokens) return []; // 0 (or none): not known, allowed
+  const boundary = boundaryOf(observed.events);
+  if (!boundary?.preTokens) return []; // 0 (or none): not known, allowed
   const expected = lastCallBefore(scenario, observed.turn);
   if (expected === undefined || boundary.preTokens === expected) return [];
   // An automatic compaction measures the request the provider refused, which no call counted: claude estimates

@@ -1,13 +1,11 @@
 // The golden comparison (R10) per process and turn, and the check that text arrives as deltas.
 
-import { isCompactPrompt } from '../../../common/compact-command.js';
 import { isClaudeDialect, withoutErrorMessage } from '../../golden/compare/claude-forms.js';
+import { compactionComparison, comparedPart } from '../../golden/compare/compaction-forms.js';
 import { compareWithGolden } from '../../golden/compare/golden-compare.js';
 import { goldenFileName, readGolden } from '../../golden/compare/golden-files.js';
 import { buildTurnModels, type TurnModel } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
-import { nothingToCompact } from '../../mock/compaction-requests.js';
-import type { Turn } from '../../mock/scenario/scenario-types.js';
 import type { OfficialCliBehaviour } from '../../official-cli/behaviour.js';
 import { toCanonicalEvents } from '../../protocol/canonical.js';
 import type { StreamDialect } from '../../protocol/dialect.js';
@@ -95,40 +93,19 @@ function comparedTurns(input: CheckInput, process: ExecutedProcess, golden: Buff
   };
 }
 
-/**
- * Compaction turns (docs/protocol.md#r21-compaction) compared by what R21 leaves to the golden. A `/compact` turn
- * is compared on its result's is_error alone: where its summary goes and its 0/0 usage are compaction.* rules (a
- * summary printed as assistant text is a SHOULD there, not a golden.text failure). A turn that met a context
- * overflow and ended in an error result took R21's other way out: compaction.overflow-outcome judges it, and the
- * golden (the compacting way) is not compared with it. So is a `/compact` of a session with nothing in it, which may
- * end either way too (compaction.nothing-to-compact).
- */
+/** Compaction turns compared by what R21 leaves to the golden (golden/compare/compaction-forms.ts). */
 function compactionSetApart(input: CheckInput, process: ExecutedProcess, turns: ComparedTurns): ComparedTurns {
   const expected = [...turns.expected];
   const observed = [...turns.observed];
   process.turns.forEach((turnIndex, position) => {
-    const turn = input.scenario.turns[turnIndex]!;
     const at = input.persistent ? turnIndex : position;
     if (!expected[at] || !observed[at]) return;
-    if (isCompactPrompt(turn.prompt) && nothingToCompact(input.scenario, turnIndex)) {
-      // Either way out is R21's (claude's 0/0 success, or an error result): compaction.nothing-to-compact judges.
-      expected[at] = { items: [] };
-      observed[at] = { items: [] };
-    } else if (isCompactPrompt(turn.prompt)) {
-      expected[at] = resultOnly(expected[at]!);
-      observed[at] = resultOnly(observed[at]!);
-    } else if (metOverflow(turn) && endedInError(observed[at]!)) {
-      expected[at] = { items: [] };
-      observed[at] = { items: [] };
-    }
+    const how = compactionComparison(input.scenario, turnIndex, observed[at]);
+    expected[at] = comparedPart(expected[at]!, how);
+    observed[at] = comparedPart(observed[at]!, how);
   });
   return { expected, observed };
 }
-
-const resultOnly = (turn: TurnModel): TurnModel => ({ items: turn.items.filter((item) => item.kind === 'result') });
-const metOverflow = (turn: Turn): boolean =>
-  turn.responses.some((response) => response.fault?.kind === 'context-overflow');
-const endedInError = (turn: TurnModel): boolean => turn.items.some((item) => item.kind === 'result' && item.isError);
 
 /**
  * The last text stretch of a provider-error turn is the error message (Claude envelopes) or the partial text
