@@ -254,24 +254,39 @@ async function main(): Promise<void> {
     await runtime.exit(1);
     return;
   }
-  const activeSession = resumed ?? sessionId;
+  await play(cli, runtime, run, { state, logFile, args, isWorker, resumed, session: resumed ?? sessionId });
+}
 
+/** Where a run of a fake CLI stands: its D4 files, its argv, whether it is gemini's worker, its session. */
+interface PlayContext {
+  state: FakeCliState;
+  logFile: string | undefined;
+  args: string[];
+  isWorker: boolean;
+  /** The session a `--resume` continued. */
+  resumed: string | undefined;
+  session: string;
+}
+
+/** Plays the turn as `cli` does; gemini's launcher relaunches itself as a worker first. */
+async function play(cli: OfficialCliName, runtime: CliRuntime, run: Invocation, context: PlayContext): Promise<void> {
+  const { state, logFile, resumed, session } = context;
   if (cli === 'gemini') {
-    if (!isWorker && process.env.GEMINI_CLI_NO_RELAUNCH !== 'true') {
-      relaunchGemini(state, logFile, args, activeSession);
+    if (!context.isWorker && process.env.GEMINI_CLI_NO_RELAUNCH !== 'true') {
+      relaunchGemini(state, logFile, context.args, session);
       return;
     }
     const stdinText = await runtime.readStdin(500);
-    await runGemini(runtime, run, { sessionId: activeSession, stdinText });
+    await runGemini(runtime, run, { sessionId: session, stdinText });
   } else if (cli === 'codex') {
     await runCodex(runtime, run, {
-      threadId: activeSession,
+      threadId: session,
       ...(resumed && logFile ? { priorUsage: threadUsage(readLog(logFile), state, resumed) } : {}),
     });
   } else {
     const stdinText = run.prompt === undefined ? await runtime.readStdin() : '';
     await runClaude(runtime, run, {
-      sessionId: activeSession,
+      sessionId: session,
       stdinText,
       ...(resumed && logFile ? { past: claudeSessionPast(readLog(logFile), resumed) } : {}),
     });

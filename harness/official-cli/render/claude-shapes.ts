@@ -198,13 +198,9 @@ export interface ClaudeResultCounts {
 const byModel = (model: string, billed: ClaudeBilled) =>
   billed.input + billed.output > 0 ? { [model]: modelUsageEntry(model, billed) } : {};
 
-/** The result line. */
-export function claudeResultLine(
-  model: string,
-  ending: ClaudeEnding,
-  { totals, billed, session, durationMs, permissionDenials }: ClaudeResultCounts,
-): Record<string, unknown> {
-  const usage = {
+/** A result's `usage`: the calls it counts, with the fields claude always prints. */
+function resultUsage(totals: ClaudeTotals): Record<string, unknown> {
+  return {
     input_tokens: totals.input,
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: totals.cached,
@@ -218,12 +214,69 @@ export function claudeResultLine(
     speed: 'standard',
     fallback_credit: null,
   };
-  const common = {
+}
+
+/** The fields a result line has for its ending. */
+function endingFields(ending: ClaudeEnding, durationMs: number): Record<string, unknown> {
+  switch (ending.kind) {
+    case 'local-command':
+      return {
+        subtype: 'success',
+        is_error: false,
+        num_turns: 0,
+        stop_reason: null,
+        result: '',
+        local_command: 'compact',
+      };
+    case 'success':
+      return {
+        subtype: 'success',
+        is_error: false,
+        num_turns: ending.numTurns,
+        stop_reason: 'end_turn',
+        terminal_reason: 'completed',
+        api_error_status: null,
+        result: ending.text,
+        ttft_ms: durationMs,
+        ttft_stream_ms: durationMs,
+        time_to_request_ms: 0,
+        first_content_frame_ms: durationMs,
+      };
+    case 'api-error':
+      return {
+        subtype: 'success', // sic: claude keeps "success" and sets is_error
+        is_error: true,
+        num_turns: 1,
+        stop_reason: 'stop_sequence',
+        terminal_reason: ending.terminalReason ?? 'api_error',
+        api_error_status: ending.status,
+        api_error_type: ending.errorType,
+        result: ending.text,
+      };
+    case 'interrupted':
+      return {
+        subtype: 'error_during_execution',
+        is_error: true,
+        num_turns: ending.numTurns,
+        stop_reason: null,
+        terminal_reason: ending.tools ? 'aborted_tools' : 'aborted_streaming',
+        errors: ['[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null'],
+      };
+  }
+}
+
+/** The result line. */
+export function claudeResultLine(
+  model: string,
+  ending: ClaudeEnding,
+  { totals, billed, session, durationMs, permissionDenials }: ClaudeResultCounts,
+): Record<string, unknown> {
+  return {
     type: 'result',
     duration_ms: durationMs,
     duration_api_ms: ending.kind === 'success' ? durationMs : 0,
     total_cost_usd: session.costUsd,
-    usage,
+    usage: resultUsage(totals),
     modelUsage: byModel(model, session),
     permission_denials: permissionDenials,
     fast_mode_state: 'off',
@@ -233,53 +286,6 @@ export function claudeResultLine(
     queued_turn_count: 0,
     result_index: 0,
     model_usage_since_last_result: byModel(model, billed),
-  };
-  if (ending.kind === 'local-command')
-    return {
-      ...common,
-      subtype: 'success',
-      is_error: false,
-      num_turns: 0,
-      stop_reason: null,
-      result: '',
-      local_command: 'compact',
-    };
-  if (ending.kind === 'success') {
-    return {
-      ...common,
-      subtype: 'success',
-      is_error: false,
-      num_turns: ending.numTurns,
-      stop_reason: 'end_turn',
-      terminal_reason: 'completed',
-      api_error_status: null,
-      result: ending.text,
-      ttft_ms: durationMs,
-      ttft_stream_ms: durationMs,
-      time_to_request_ms: 0,
-      first_content_frame_ms: durationMs,
-    };
-  }
-  if (ending.kind === 'api-error') {
-    return {
-      ...common,
-      subtype: 'success', // sic: claude keeps "success" and sets is_error
-      is_error: true,
-      num_turns: 1,
-      stop_reason: 'stop_sequence',
-      terminal_reason: ending.terminalReason ?? 'api_error',
-      api_error_status: ending.status,
-      api_error_type: ending.errorType,
-      result: ending.text,
-    };
-  }
-  return {
-    ...common,
-    subtype: 'error_during_execution',
-    is_error: true,
-    num_turns: ending.numTurns,
-    stop_reason: null,
-    terminal_reason: ending.tools ? 'aborted_tools' : 'aborted_streaming',
-    errors: ['[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null'],
+    ...endingFields(ending, durationMs),
   };
 }
