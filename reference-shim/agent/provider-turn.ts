@@ -2,13 +2,16 @@
 // stream conformant whatever order it reports things in: a tool_use is held back until its result arrives and
 // then printed right before it (R3's one-at-a-time pairing), results for unknown ids are dropped, and calls
 // left unanswered at the end get an error result. Once the turn is interrupted, whatever the provider still
-// reports is dropped (R6): a CLI that is being stopped may print a killed command's result, or even play on.
+// reports is dropped (R6): a CLI that is being stopped may print a killed command's result, or even play on. A
+// provider that compacts the session itself (claude on a context overflow) has its boundary printed and the
+// shim's own history compacted with the same summary (docs/protocol.md#r21-compaction).
 import type { Emitter } from '../output/emitter.js';
-import { ProviderError, type TurnProvider, type TurnSink } from '../providers/provider.js';
+import { type ProviderCompaction, ProviderError, type TurnProvider, type TurnSink } from '../providers/provider.js';
 import { nowMs } from '../session/clock.js';
 import type { HistoryEntry, TokenUsage, ToolCallRecord } from '../session/history.js';
 import type { InterruptSignal } from '../tools/interrupt.js';
 import { capText } from '../tools/output-cap.js';
+import { compactedHistory } from './compaction.js';
 import type { LoopOutcome } from './loop.js';
 import type { ToolIdAllocator } from './tool-ids.js';
 import { type TurnUsage, toUsageFields } from './usage.js';
@@ -29,14 +32,20 @@ export interface ProviderTurnContext {
   signal: InterruptSignal;
   log: (message: string) => void;
   stats: { apiMs: number; modelCalls: number };
+  /** Called when the provider compacted the session itself (the session counts its compactions). */
+  onCompaction?: () => void;
 }
 
 class PairingSink implements TurnSink {
   private readonly pending = new Map<string, ToolCallRecord>();
   private textSinceLastCall = '';
   allText = '';
+  /** Where this turn's prompt is in the history: what a compaction replaces is before it. */
+  private promptAt: number;
 
-  constructor(private readonly context: ProviderTurnContext) {}
+  constructor(private readonly context: ProviderTurnContext) {
+    this.promptAt = context.history.length - 1;
+  }
 
   /**
    * After the interrupt the shim answers the running calls itself (finish()), then prints `interrupt` and
@@ -97,6 +106,20 @@ class PairingSink implements TurnSink {
   retried(message: string): void {
     if (this.interrupted) return;
     this.context.retriedErrors.push(message);
+  }
+
+  compacted(compaction: ProviderCompaction): void {
+    if (this.interrupted) return;
+    const { context } = this;
+    context.emitter.compactBoundary(compaction.trigger, compaction.preTokens);
+    // The turn reports the calls after the boundary (R21): whatever came before it is not this turn's.
+    context.usage.reset();
+    if (compaction.summary !== undefined && this.promptAt > 0) {
+      const compacted = compactedHistory(context.history.slice(0, this.promptAt), compaction.summary);
+      context.history.splice(0, this.promptAt, ...compacted);
+      this.promptAt = compacted.length;
+    }
+    context.onCompaction?.();
   }
 
   /** Answers every call still waiting, then records the final text. */

@@ -6,8 +6,7 @@ import { isCompactPrompt } from '../../common/compact-command.js';
 import type { Emitter } from '../output/emitter.js';
 import type { ModelProvider, Provider } from '../providers/provider.js';
 import { isoTimestamp, nowMs } from '../session/clock.js';
-import type { HistoryEntry } from '../session/history.js';
-import { addUsage, type SessionFile, type SessionUsage, saveSession, titleFrom } from '../session/store.js';
+import { addUsage, type SessionFile, saveSession, titleFrom } from '../session/store.js';
 import type { InterruptSignal } from '../tools/interrupt.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/types.js';
@@ -17,25 +16,9 @@ import { type LoopContext, type LoopOutcome, runAgentLoop } from './loop.js';
 import type { PermissionGate } from './permissions.js';
 import { costUsd } from './pricing.js';
 import { runProviderTurn } from './provider-turn.js';
+import type { ShimSession, TurnEnd } from './shim-session.js';
 import { ToolIdAllocator } from './tool-ids.js';
 import { TurnUsage } from './usage.js';
-
-export interface ShimSession {
-  id: string;
-  file: string;
-  providerFlag: string;
-  model: string;
-  cwd: string;
-  title: string;
-  created: string;
-  history: HistoryEntry[];
-  usage: SessionUsage;
-  providerState?: unknown;
-  /** Compactions so far (docs/protocol.md#r21-compaction). */
-  compactionCount: number;
-  /** The last provider call's input + cache + output tokens (a compaction boundary's `pre_tokens`); 0: unknown. */
-  lastCallTokens: number;
-}
 
 export interface TurnRunnerOptions {
   emitter: Emitter;
@@ -48,11 +31,6 @@ export interface TurnRunnerOptions {
   system: string;
   maxModelCalls: number;
   log: (message: string) => void;
-}
-
-export interface TurnEnd {
-  isError: boolean;
-  interrupted: boolean;
 }
 
 export class TurnRunner {
@@ -72,7 +50,9 @@ export class TurnRunner {
     const outcome = await this.runProvider(prompt, signal, turn);
 
     if (turn.usage.hasAny) session.usage = addUsage(session.usage, turn.usage.totals);
-    if (turn.usage.lastCall) session.lastCallTokens = callTokens(turn.usage.lastCall);
+    // A provider that runs whole turns (an official CLI) reports a turn's totals, not the size of its last call.
+    if (this.options.provider.kind === 'turn') session.lastCallTokens = 0;
+    else if (turn.usage.lastCall) session.lastCallTokens = callTokens(turn.usage.lastCall);
     await this.save();
 
     const resultUsage = turn.usage.forResult();
@@ -116,6 +96,8 @@ export class TurnRunner {
       emitter,
       provider,
       session,
+      model: this.options.model,
+      permissionMode: this.options.gate.mode,
       save: () => this.save(),
       loopContext: (signal, stats) => {
         if (provider.kind !== 'model') throw new Error('a loop context needs a model provider');
@@ -150,6 +132,9 @@ export class TurnRunner {
       signal,
       log: this.options.log,
       stats,
+      onCompaction: () => {
+        session.compactionCount += 1;
+      },
     });
     session.providerState = state.value;
     return outcome;

@@ -97,7 +97,38 @@ export interface TurnSink {
   usage(usage: TokenUsage): void;
   /** A retried failure (listed in result.errors, R5). */
   retried(message: string): void;
+  /**
+   * The provider compacted the session itself (docs/protocol.md#r21-compaction): claude on a context overflow. The
+   * boundary is printed; the usage reported from here on is the turn's.
+   */
+  compacted(compaction: ProviderCompaction): void;
 }
+
+/** A compaction a provider made: its trigger, the size it measured before, and the summary it kept. */
+export interface ProviderCompaction {
+  trigger: 'manual' | 'auto';
+  preTokens: number;
+  summary?: string;
+}
+
+/**
+ * A `/compact` for a provider that runs whole turns (docs/protocol.md#r21-compaction). `command` is the user's prompt
+ * (`/compact <hints>`), `instruction` the summary request the shim would send a model: a provider whose own command
+ * compacts passes the first on, any other asks for the second.
+ */
+export interface CompactRequest extends Omit<TurnRequest, 'prompt'> {
+  command: string;
+  instruction: string;
+}
+
+/**
+ * A compaction's outcome. `preTokens`: the size the provider measured before it, when it knows it; `usage`: what
+ * the summary cost (counted in the session, never in the 0/0 result); `state`: the provider's state for the next
+ * turn (a CLI that continues from the summary in a new session of its own).
+ */
+export type CompactOutcome =
+  | { ok: true; summary: string; preTokens?: number; usage?: TokenUsage; state?: unknown }
+  | { ok: false; error: ProviderError; state?: unknown };
 
 export type TurnOutcome =
   | { ok: true; assistantText: string; state?: unknown }
@@ -109,6 +140,8 @@ export interface TurnProvider {
   /** Tool names the provider may report (listed in system.tools). */
   readonly tools: readonly string[];
   runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnOutcome>;
+  /** Compacts the session (`/compact`); a provider without it cannot compact. */
+  compact?(request: CompactRequest): Promise<CompactOutcome>;
 }
 
 export type Provider = ModelProvider | TurnProvider;

@@ -154,6 +154,7 @@ describe('usage from the CLI, never 0/0 (R4)', () => {
       toolResult: (result: unknown) => void calls.push(['toolResult', result]),
       usage: (usage: unknown) => void calls.push(['usage', usage]),
       retried: (message: string) => void calls.push(['retried', message]),
+      compacted: (compaction: unknown) => void calls.push(['compacted', compaction]),
     };
     return { sink, calls };
   }

@@ -2,6 +2,9 @@
 // translates its envelopes. claude already uses the app's tool names, so the translation is mostly
 // re-identification (ids unique in the shim's session) and error handling: an API error is a synthetic
 // assistant message plus a result with subtype "success" and is_error true, which becomes an error here.
+// claude compacts sessions itself (docs/protocol.md#r21-compaction): its `compact_boundary` and the synthetic user
+// message carrying the summary become the sink's compaction; its status lines are not passed on (they may precede
+// `init` only in claude's own stream).
 import type { TurnSink } from '../provider.js';
 import type { ArgsInput, CliDefinition, CliTranslator } from './cli-provider.js';
 import { allowsChanges, asNumber, asString, errorFromStatus, isObject, statusInMessage } from './errors.js';
@@ -43,25 +46,38 @@ function blockText(content: unknown): string {
     .join('\n');
 }
 
+/**
+ * The summary in claude's synthetic message that opens a compacted session: the text between its opening paragraph
+ * (and the reminder of the tools used) and its pointer to the full transcript; the whole message when it is not
+ * framed so.
+ */
+export function claudeSummary(message: string): string {
+  let text = message.replace(/^This session is being continued[^\n]*\n\n/, '');
+  text = text.replace(/^<system-reminder>[\s\S]*?<\/system-reminder>\n/, '');
+  const end = text.indexOf('\n\nIf you need specific details from before compaction');
+  if (end >= 0) text = text.slice(0, end);
+  return text.trim() || message.trim();
+}
+
 class ClaudeTranslator implements CliTranslator {
   cliSessionId: string | undefined;
   ending: CliTranslator['ending'];
   private readonly printedIds = new Map<string, string>();
   private apiError: string | undefined;
   private finalText = '';
+  /** A boundary whose summary message (the next line) has not come yet. */
+  private boundary: { trigger: 'manual' | 'auto'; preTokens: number } | undefined;
+  /** Why claude said its compaction failed (a status line with compact_result "failed"). */
+  compactError: string | undefined;
 
   constructor(private readonly sink: TurnSink) {}
 
   onEvent(event: Record<string, unknown>): void {
     if (typeof event.session_id === 'string' && !this.cliSessionId) this.cliSessionId = event.session_id;
+    if (this.boundary && !(event.type === 'user' && event.isSynthetic === true)) this.compacted(undefined);
     switch (event.type) {
       case 'system':
-        if (event.subtype === 'init') this.cliSessionId = asString(event.session_id) ?? this.cliSessionId;
-        else if (event.subtype === 'api_retry') {
-          this.sink.retried(
-            `claude retried after HTTP ${String(event.error_status ?? '?')} ${asString(event.error) ?? ''} (attempt ${String(event.attempt ?? '?')})`.trim(),
-          );
-        }
+        this.system(event);
         break;
       case 'assistant':
         this.assistant(event);
@@ -75,6 +91,28 @@ class ClaudeTranslator implements CliTranslator {
       default:
         break;
     }
+  }
+
+  private system(event: Record<string, unknown>): void {
+    if (event.subtype === 'init') this.cliSessionId = asString(event.session_id) ?? this.cliSessionId;
+    else if (event.subtype === 'api_retry') {
+      this.sink.retried(
+        `claude retried after HTTP ${String(event.error_status ?? '?')} ${asString(event.error) ?? ''} (attempt ${String(event.attempt ?? '?')})`.trim(),
+      );
+    } else if (event.subtype === 'status' && event.compact_result === 'failed') {
+      this.compactError = asString(event.compact_error) ?? 'the compaction failed';
+    } else if (event.subtype === 'compact_boundary') {
+      const metadata = isObject(event.compact_metadata) ? event.compact_metadata : {};
+      const trigger = metadata.trigger === 'manual' ? 'manual' : 'auto';
+      this.boundary = { trigger, preTokens: asNumber(metadata.pre_tokens) ?? 0 };
+    }
+  }
+
+  /** Reports the pending boundary, with the summary its synthetic message carried. */
+  private compacted(message: string | undefined): void {
+    const boundary = this.boundary!;
+    this.boundary = undefined;
+    this.sink.compacted({ ...boundary, ...(message === undefined ? {} : { summary: claudeSummary(message) }) });
   }
 
   private assistant(event: Record<string, unknown>): void {
@@ -103,6 +141,10 @@ class ClaudeTranslator implements CliTranslator {
 
   private user(event: Record<string, unknown>): void {
     const message = isObject(event.message) ? event.message : {};
+    if (this.boundary && event.isSynthetic === true) {
+      this.compacted(blockText(message.content));
+      return;
+    }
     const blocks = Array.isArray(message.content) ? message.content.filter(isObject) : [];
     for (const block of blocks) {
       if (block.type !== 'tool_result') continue;
@@ -152,6 +194,8 @@ export const CLAUDE_CLI: CliDefinition = {
   installHint:
     'Install it with `npm install -g @anthropic-ai/claude-code` and sign in, or use --provider anthropic (REST).',
   tools: CLAUDE_CLI_TOOLS,
+  // claude 2.1 runs `/compact` in -p mode (test/fixtures/streams/captures/claude/7-compact).
+  compactsOnCommand: true,
   buildArgs: claudeArgs,
   createTranslator: (sink) => new ClaudeTranslator(sink),
 };

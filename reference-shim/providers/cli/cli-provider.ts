@@ -1,12 +1,22 @@
 // A TurnProvider that runs an official CLI (Type B): the CLI runs the agent loop and the tools itself; the
 // shim starts it exactly once per turn and translates what it prints. Each CLI contributes its argv and
 // a translator (gemini-cli.ts, codex-cli.ts, claude-cli.ts); everything about processes, missing binaries,
-// exit codes, interrupts and session continuity is here, once.
+// exit codes, interrupts and session continuity is here, once. `/compact` runs the CLI once too
+// (cli-compaction.ts says how each CLI compacts).
 
 import { cmdCanCarry } from '../../../common/windows-command-line.js';
 import type { HistoryEntry } from '../../session/history.js';
-import { ProviderError, type TurnOutcome, type TurnProvider, type TurnRequest, type TurnSink } from '../provider.js';
+import {
+  type CompactOutcome,
+  type CompactRequest,
+  ProviderError,
+  type TurnOutcome,
+  type TurnProvider,
+  type TurnRequest,
+  type TurnSink,
+} from '../provider.js';
 import { locateBinary } from './binary.js';
+import { CompactionSink, compactionOutcome } from './cli-compaction.js';
 import { type CliExit, runCli } from './cli-process.js';
 
 export type CliProviderId = 'gemini-cli' | 'codex-cli' | 'claude-cli';
@@ -14,8 +24,8 @@ export type CliProviderId = 'gemini-cli' | 'codex-cli' | 'claude-cli';
 /** What the shim keeps between turns (saved in the session file as providerState). */
 export interface CliSessionState {
   cli: CliProviderId;
-  /** The CLI's own session / thread id, passed back on the next turn. */
-  sessionId: string;
+  /** The CLI's own session / thread id, passed back on the next turn; absent: the next turn starts a new one. */
+  sessionId?: string;
   /** The running total the CLI reported for its session so far (codex: a resumed thread counts every turn). */
   usageTotals?: CliUsageTotals;
 }
@@ -46,6 +56,8 @@ export interface CliTranslator {
   readonly usageTotals?: CliUsageTotals | undefined;
   /** What the CLI reported at the end: success with its final text, or its error. Undefined: nothing. */
   readonly ending: { ok: true; text: string } | { ok: false; error: ProviderError } | undefined;
+  /** Why the CLI said its own compaction failed (a CLI that compacts on its command). */
+  readonly compactError?: string | undefined;
 }
 
 export interface TranslatorContext {
@@ -64,6 +76,8 @@ export interface CliDefinition {
   installHint: string;
   /** Tool names the translator can report (system.tools). */
   tools: readonly string[];
+  /** `/compact` as the prompt compacts the session in non-interactive mode (claude); else the shim asks for a summary. */
+  compactsOnCommand?: boolean;
   buildArgs(input: ArgsInput): string[];
   createTranslator(sink: TurnSink, context: TranslatorContext): CliTranslator;
 }
@@ -132,21 +146,47 @@ export class CliTurnProvider implements TurnProvider {
   }
 
   async runTurn(request: TurnRequest, sink: TurnSink): Promise<TurnOutcome> {
+    return (await this.play(request, sink)).outcome;
+  }
+
+  /**
+   * `/compact`: one run of the CLI. A CLI that compacts on its command gets the command in the session it keeps;
+   * any other (or one without a session to resume) is asked for the summary, and the next turn starts a new CLI
+   * session from the shim's compacted history.
+   */
+  async compact(request: CompactRequest): Promise<CompactOutcome> {
+    const { definition } = this;
+    const ownCommand =
+      definition.compactsOnCommand === true && previousSession(request.state, definition.id) !== undefined;
+    const sink = new CompactionSink(this.settings.log ?? (() => undefined));
+    const prompt = ownCommand ? request.command : request.instruction;
+    const { outcome, translator } = await this.play({ ...request, prompt }, sink);
+    return compactionOutcome({
+      ownCommand,
+      binary: definition.binary,
+      turn: outcome,
+      sink,
+      ...(translator?.compactError ? { compactError: translator.compactError } : {}),
+      freshState: { cli: definition.id } satisfies CliSessionState,
+    });
+  }
+
+  private async play(
+    request: TurnRequest,
+    sink: TurnSink,
+  ): Promise<{ outcome: TurnOutcome; translator?: CliTranslator }> {
     const { definition, settings } = this;
     const log = settings.log ?? (() => undefined);
     const platform = settings.platform ?? process.platform;
     const keepState = request.state;
     const binary = locateBinary(definition.binary, settings.env, platform);
     if (!binary) {
-      return {
-        ok: false,
-        error: new ProviderError(
-          'config',
-          `${definition.binary} was not found on PATH: --provider ${definition.id} runs the official CLI. ${definition.installHint}`,
-          { code: 'ENOENT' },
-        ),
-        state: keepState,
-      };
+      const error = new ProviderError(
+        'config',
+        `${definition.binary} was not found on PATH: --provider ${definition.id} runs the official CLI. ${definition.installHint}`,
+        { code: 'ENOENT' },
+      );
+      return { outcome: { ok: false, error, state: keepState } };
     }
     const resumeId = previousSession(request.state, definition.id);
     const prompt = resumeId ? request.prompt : withHistory(request.prompt, request.history);
@@ -184,7 +224,7 @@ export class CliTurnProvider implements TurnProvider {
     const state: CliSessionState | unknown = translator.cliSessionId
       ? { cli: definition.id, sessionId: translator.cliSessionId, ...(totals ? { usageTotals: totals } : {}) }
       : keepState;
-    return { ...this.outcome(exit, translator), state };
+    return { outcome: { ...this.outcome(exit, translator), state }, translator };
   }
 
   /** R5: a CLI error, a failed start, a timeout or a non-zero exit is an error; an interrupt is `aborted`. */
