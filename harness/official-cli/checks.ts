@@ -7,6 +7,12 @@ import type { CanonicalEvent } from '../protocol/canonical.js';
 import type { FakeCliRuleId } from '../rules/fake-cli-rules.js';
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
+import {
+  checkCompactionThroughCli,
+  compactionRole,
+  compactsThroughCli,
+  followsCompactionThroughCli,
+} from './compaction-checks.js';
 import { checkCliExits } from './exit-checks.js';
 import type { OfficialCliName, ScriptScenario } from './script-types.js';
 import type { CliLogEntry, PromptEntry, StartEntry, ToolEntry, ToolStartEntry } from './state.js';
@@ -50,7 +56,9 @@ export function checkStarts(input: FakeCliRunInput): Finding[] {
   for (const turn of turnsOf(input)) {
     const starts = ofTurn<StartEntry>(input.log, 'start', input.cli, turn);
     if (starts.length === 0) {
-      findings.push(finding('cli.one-start-per-turn', `turn ${turn + 1}: the shim never started ${input.cli}`));
+      // A /compact of a session with no history needs no CLI call (docs/protocol.md#r21-compaction).
+      if (compactionRole(input.scenario, turn) !== 'nothing-to-compact')
+        findings.push(finding('cli.one-start-per-turn', `turn ${turn + 1}: the shim never started ${input.cli}`));
       continue;
     }
     if (starts.length > 1) {
@@ -79,12 +87,16 @@ export function checkStarts(input: FakeCliRunInput): Finding[] {
   return findings;
 }
 
-/** cli.prompt-not-option: every start received exactly the turn's prompt, and its argv was accepted. */
+/**
+ * cli.prompt-not-option: every start received exactly the turn's prompt, and its argv was accepted. A `/compact`
+ * that a CLI cannot run is a summary request instead, which cli.compaction-through-cli judges.
+ */
 export function checkPrompt(input: FakeCliRunInput): Finding[] {
   const findings: Finding[] = [];
   for (const turn of turnsOf(input)) {
     const expected = input.scenario.turns[turn]?.prompt;
     if (expected === undefined) continue;
+    const summaryRequest = compactsThroughCli(input.cli) && compactionRole(input.scenario, turn) !== 'none';
     for (const start of ofTurn<StartEntry>(input.log, 'start', input.cli, turn)) {
       if (start.argError !== undefined) {
         const hint = expected.startsWith('-') ? ' (the prompt starts with "-" and was read as options)' : '';
@@ -112,7 +124,7 @@ export function checkPrompt(input: FakeCliRunInput): Finding[] {
         continue;
       }
       // The shim may add context (earlier turns) around the prompt; the prompt itself must arrive whole.
-      if (!received.includes(expected.trim())) {
+      if (!summaryRequest && !received.includes(expected.trim())) {
         findings.push(
           finding(
             'cli.prompt-not-option',
@@ -139,11 +151,15 @@ export function checkStdin(input: FakeCliRunInput): Finding[] {
     );
 }
 
-/** cli.resume-continues-session: a turn with `resume` passes the CLI session id of the previous turn. */
+/**
+ * cli.resume-continues-session: a turn with `resume` passes the CLI session id of the previous turn; the first
+ * turn after a compaction through the CLI starts a new one instead (cli.compaction-through-cli judges it).
+ */
 export function checkResume(input: FakeCliRunInput): Finding[] {
   const findings: Finding[] = [];
   for (const turn of turnsOf(input)) {
     if (turn === 0 || input.scenario.turns[turn]?.resume !== true) continue;
+    if (followsCompactionThroughCli(input.cli, input.scenario, turn)) continue;
     const previous = ofTurn<StartEntry>(input.log, 'start', input.cli, turn - 1).at(-1);
     const current = ofTurn<StartEntry>(input.log, 'start', input.cli, turn)[0];
     if (!previous || !current) continue;
@@ -307,6 +323,7 @@ export function checkFakeCliRun(input: FakeCliRunInput): Finding[] {
     ...checkPrompt(input),
     ...checkStdin(input),
     ...checkResume(input),
+    ...checkCompactionThroughCli({ ...input, turns: turnsOf(input) }),
     ...checkToolsRunOnce(input),
     ...checkToolOutcomes(input),
     ...checkInterrupt(input),

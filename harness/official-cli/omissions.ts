@@ -23,6 +23,16 @@ export interface CliOmissions {
    * messages from whole items): a malformed chunk ends the turn as a success with the whole message.
    */
   dropsMalformedEvents: boolean;
+  /**
+   * `/compact` as the prompt compacts the session in non-interactive mode (claude 2.1). gemini 0.61 and codex 0.169
+   * send it to the model as text (captures `7-*`), so a translator compacts through them (docs/protocol.md#r21-compaction).
+   */
+  compactsOnCommand: boolean;
+  /**
+   * A request over the context window is compacted away and retried once (claude 2.1, captures/claude/8-overflow);
+   * gemini and codex end the turn with the API's error (their `8-overflow`), R21's other way out.
+   */
+  compactsOnOverflow: boolean;
 }
 
 export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
@@ -33,6 +43,8 @@ export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
     ownToolCalls: false,
     retriesOnStderrOnly: true,
     dropsMalformedEvents: false,
+    compactsOnCommand: false,
+    compactsOnOverflow: false,
   },
   codex: {
     partialText: true,
@@ -41,6 +53,8 @@ export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
     ownToolCalls: true,
     retriesOnStderrOnly: false,
     dropsMalformedEvents: true,
+    compactsOnCommand: false,
+    compactsOnOverflow: false,
   },
   claude: {
     partialText: true,
@@ -49,6 +63,8 @@ export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
     ownToolCalls: false,
     retriesOnStderrOnly: false,
     dropsMalformedEvents: false,
+    compactsOnCommand: true,
+    compactsOnOverflow: true,
   },
 };
 

@@ -73,6 +73,14 @@ export const FAKE_CLI_RULES = defineRules('run', [
     title: "An interrupt reaches the CLI's worker process (its whole process group)",
     fix: 'Spawn the CLI in its own process group and signal the group (process.kill(-pid, "SIGINT")); gemini\'s launcher ignores signals sent to its pid.',
   },
+  {
+    id: 'cli.compaction-through-cli',
+    severity: 'MUST',
+    source: 'docs/protocol.md#r21-compaction, docs/protocol.md#wrapping-an-official-cli',
+    title:
+      'A CLI that does not run /compact non-interactively is asked for a summary, and the next turn starts a new CLI session from it',
+    fix: "Never pass /compact to gemini or codex: they send it to the model as text. Ask the CLI, in its own session, for a summary of the conversation with the hints; keep the summary in the shim's session; start the next turn in a new CLI session whose prompt carries it. A session with no history needs no CLI call.",
+  },
 ]);
 
 export type FakeCliRuleId =
@@ -83,4 +91,5 @@ export type FakeCliRuleId =
   | 'cli.resume-continues-session'
   | 'tool.not-run-twice'
   | 'cli.tool-outcome-matches'
-  | 'cli.interrupt-reaches-cli';
+  | 'cli.interrupt-reaches-cli'
+  | 'cli.compaction-through-cli';

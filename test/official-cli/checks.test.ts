@@ -214,3 +214,70 @@ describe('cli.interrupt-reaches-cli', () => {
     );
   });
 });
+
+describe('cli.compaction-through-cli', () => {
+  const summary = 'Summary: hello.txt says hello.';
+  const compacting: ScriptScenario = {
+    id: 'c',
+    turns: [
+      { prompt: 'Read hello.txt.', responses: [] },
+      {
+        prompt: '/compact task: remember it | files: hello.txt',
+        resume: true,
+        responses: [{ summary: true, text: [summary] }],
+      },
+      { prompt: 'What did it say?', resume: true, responses: [] },
+    ],
+  };
+  const instruction = 'Summarize this conversation.\n\nAdditional instructions: task: remember it | files: hello.txt';
+  const withSummary = `<conversation_so_far>\nUser: ${summary}\n</conversation_so_far>\n\nWhat did it say?`;
+  type StartFields = Partial<Extract<CliLogEntry, { event: 'start' }>>;
+  const startOf = (turnIndex: number, fields: StartFields) =>
+    start(0, { turnIndex, pid: 100 + turnIndex, argv: ['exec', '--', String(fields.prompt)], ...fields });
+  const run = (turn2: StartFields, turn3: StartFields = {}) => [
+    startOf(0, { prompt: 'Read hello.txt.' }),
+    startOf(1, { prompt: instruction, resume: 'thread-a', ...turn2 }),
+    startOf(2, { prompt: withSummary, sessionId: 'thread-b', ...turn3 }),
+  ];
+  const rules = (log: CliLogEntry[], cli: 'codex' | 'claude' = 'codex') =>
+    checkFakeCliRun({ cli, scenario: compacting, log, turns: [0, 1, 2] }).map((finding) => finding.rule);
+
+  it('a summary request with the hints, then a new CLI session carrying the summary, passes', () => {
+    expect(rules(run({}))).toEqual([]);
+  });
+
+  it('/compact passed to the CLI fails (it reaches the model as text)', () => {
+    expect(rules(run({ prompt: compacting.turns[1]!.prompt }))).toContain('cli.compaction-through-cli');
+  });
+
+  it('a summary request without the hints fails', () => {
+    expect(rules(run({ prompt: 'Summarize this conversation.' }))).toContain('cli.compaction-through-cli');
+  });
+
+  it('resuming the compacted CLI session fails under this rule, not cli.resume-continues-session', () => {
+    const found = rules(run({}, { resume: 'thread-a', sessionId: 'thread-a' }));
+    expect(found).toContain('cli.compaction-through-cli');
+    expect(found).not.toContain('cli.resume-continues-session');
+  });
+
+  it('a new session whose prompt lacks the summary fails', () => {
+    expect(rules(run({}, { prompt: 'What did it say?' }))).toContain('cli.compaction-through-cli');
+  });
+
+  it('claude runs /compact itself: passing it on and resuming claude afterwards passes', () => {
+    const log = [
+      startOf(0, { cli: 'claude', prompt: 'Read hello.txt.' }),
+      startOf(1, { cli: 'claude', prompt: compacting.turns[1]!.prompt, resume: 'thread-a' }),
+      startOf(2, { cli: 'claude', prompt: 'What did it say?', resume: 'thread-a' }),
+    ];
+    expect(rules(log, 'claude')).toEqual([]);
+  });
+
+  it('a /compact of an empty session needs no start; starting a CLI that cannot compact there fails', () => {
+    const empty: ScriptScenario = { id: 'e', turns: [{ prompt: '/compact', responses: [] }] };
+    const of = (log: CliLogEntry[]) =>
+      checkFakeCliRun({ cli: 'codex', scenario: empty, log, turns: [0] }).map((finding) => finding.rule);
+    expect(of([])).toEqual([]);
+    expect(of([start(0, { prompt: '/compact' })])).toContain('cli.compaction-through-cli');
+  });
+});

@@ -217,6 +217,42 @@ describe('cli.resume-continues-session from argv and the first request of the re
   });
 });
 
+describe('a real CLI around /compact (docs/protocol.md#r21-compaction)', () => {
+  const compact = scenario('compact');
+  const summary = (compact.turns[1]!.responses[0]!.text ?? []).join('');
+  const [remember, command, ask] = compact.turns.map((turn) => turn.prompt);
+
+  it("claude's turn after its /compact carries the summary, not turn 1's prompt, and continues the session", () => {
+    const log = [
+      start('claude', 0, 0),
+      start('claude', 1, 1000, { resume: 'abc' }),
+      start('claude', 2, 2000, { resume: 'abc' }),
+    ];
+    const after = request('anthropic', 3, 2, 2100, {
+      messages: [{ role: 'user', content: `This session is being continued. ${summary}\n\n${ask}` }],
+    });
+    const lost = request('anthropic', 3, 2, 2100, { messages: [{ role: 'user', content: ask }] });
+    expect(judge({ scenario: compact, log, requests: [after] }).rules).toEqual([]);
+    const { rules, findings } = judge({ scenario: compact, log, requests: [lost] });
+    expect(rules).toEqual(['cli.resume-continues-session']);
+    expect(findings[0]!.message).toMatch(/does not carry turn 2's summary/);
+  });
+
+  it('gemini: /compact in its argv fails; a summary request, then a new session carrying the summary, passes', () => {
+    const instruction = `Summarize this conversation.\n\nAdditional instructions: ${command!.replace('/compact ', '')}`;
+    const log = (turn2: string, turn3: Partial<StartEntry> = {}) => [
+      start('gemini', 0, 0, { prompt: remember }),
+      start('gemini', 1, 1000, { prompt: turn2, resume: 'g1' }),
+      start('gemini', 2, 2000, { prompt: `${summary}\n\n${ask}`, ...turn3 }),
+    ];
+    const of = (entries: CliLogEntry[]) =>
+      judge({ scenario: compact, cli: 'gemini', provider: 'gemini', log: entries });
+    expect(of(log(instruction)).rules).toEqual([]);
+    expect(of(log(command!)).rules).toEqual(['cli.compaction-through-cli']);
+    expect(of(log(instruction, { resume: 'g1' })).rules).toEqual(['cli.compaction-through-cli']);
+  });
+});
+
 describe('tool.not-run-twice from how often a tool call went to the CLI', () => {
   const single = scenario('single-tool');
   const prompt = single.turns[0]!.prompt;

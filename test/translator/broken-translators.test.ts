@@ -66,6 +66,13 @@ const CASES: BrokenCase[] = [
     profile: 'yume-app',
   },
   {
+    fixture: 'passes-compact-to-cli.mjs',
+    bug: 'passes /compact to a CLI that sends it to the model as text',
+    cli: 'gemini',
+    scenario: () => committed('compact'),
+    rules: ['cli.compaction-through-cli'],
+  },
+  {
     fixture: 'positional-prompt.mjs',
     bug: 'passes the prompt where it is parsed as options',
     cli: 'codex',

@@ -13,6 +13,7 @@ import { runFinding } from '../../rules/finding.js';
 import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
 import type { Finding } from '../../rules/types.js';
 import { checkPrompt, checkStarts, checkStdin } from '../checks.js';
+import { checkCompactionThroughCli, followsCompactionThroughCli, rememberedBefore } from '../compaction-checks.js';
 import type { OfficialCliName, ScriptScenario } from '../script-types.js';
 import type { CliLogEntry, StartEntry } from '../state.js';
 
@@ -83,11 +84,16 @@ function checkRerun(input: ObservedCliRunInput): Finding[] {
   return findings;
 }
 
-/** cli.resume-continues-session: a resumed turn names a session, and the CLI's first request carries the last turn. */
+/**
+ * cli.resume-continues-session: a resumed turn names a session, and the CLI's first request carries the last turn
+ * (its prompt, or the summary of a compaction since). The first turn after a compaction through the CLI starts a
+ * new session instead, which cli.compaction-through-cli judges.
+ */
 function checkResume(input: ObservedCliRunInput): ObservedCliRun {
   const out: ObservedCliRun = { findings: [], notVerified: [] };
   for (const turn of input.turns) {
     if (turn === 0 || input.scenario.turns[turn]?.resume !== true) continue;
+    if (followsCompactionThroughCli(input.cli, input.scenario, turn)) continue;
     const start = startsOf(input, turn)[0];
     if (!start || start.argError !== undefined) continue;
     if (start.resume === undefined) {
@@ -100,8 +106,8 @@ function checkResume(input: ObservedCliRunInput): ObservedCliRun {
       continue;
     }
     const first = requestsOf(input, turn)[0];
-    const previousPrompt = input.scenario.turns[turn - 1]?.prompt.trim();
-    if (!first || !previousPrompt) {
+    const remembered = rememberedBefore(input.scenario, turn);
+    if (!first || !remembered) {
       out.notVerified.push(
         checkNotVerified(
           'cli.resume-continues-session',
@@ -112,14 +118,15 @@ function checkResume(input: ObservedCliRunInput): ObservedCliRun {
       continue;
     }
     const history = requestView(input.provider, first.body, first.path).history;
-    const remembered = history.some(
-      (item) => item.role === 'user' && item.texts.some((text) => text.includes(previousPrompt)),
+    const squash = (text: string) => text.replace(/\s+/g, '');
+    const carried = history.some(
+      (item) => item.role === 'user' && item.texts.some((text) => squash(text).includes(squash(remembered.text))),
     );
-    if (!remembered)
+    if (!carried)
       out.findings.push(
         runFinding(
           'cli.resume-continues-session',
-          `turn ${turn + 1}: ${input.cli} was asked to resume ${JSON.stringify(start.resume)}, but its first request (#${first.index + 1}) does not carry turn ${turn}'s prompt: it did not continue that session`,
+          `turn ${turn + 1}: ${input.cli} was asked to resume ${JSON.stringify(start.resume)}, but its first request (#${first.index + 1}) does not carry ${remembered.what}: it did not continue that session`,
         ),
       );
   }
@@ -333,6 +340,7 @@ export function checkObservedCliRun(input: ObservedCliRunInput): ObservedCliRun 
       ...checkStdin(fakeShaped),
       ...checkRerun(input),
       ...checkHandedOnce(input),
+      ...checkCompactionThroughCli({ ...fakeShaped, log: prompts }),
       ...parts.flatMap((part) => part.findings),
     ],
     notVerified: parts.flatMap((part) => part.notVerified),

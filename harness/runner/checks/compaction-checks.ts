@@ -160,6 +160,11 @@ function compactedSessionCheck(input: CheckInput): Finding[] {
   const expectation = historyExpectation(scenario, scenario.turns.length);
   const id = input.processes.at(-1)?.reportedSessionId;
   if (!expectation.compaction || !id || !/^[A-Za-z0-9_-]+$/.test(id)) return [];
+  // An overflow turn that ended in an error result took R21's other way out: it compacted nothing.
+  const compacting = expectation.compaction.turn;
+  const ended = observedTurns(input).find((one) => one.turn === compacting);
+  const result = ended?.events.find((event) => event.kind === 'result');
+  if (metOverflow(scenario.turns[compacting]!) && result?.kind === 'result' && result.isError) return [];
   const file = path.join(input.home, '.yume', 'sessions', input.providerFlag, `${id}.json`);
   if (!existsSync(file)) return []; // session.file reports it
   let history: string;
