@@ -32,6 +32,8 @@ export interface CompactingRun {
   readonly workspace: string;
   /** The size of the session's last completed call; undefined: none. */
   readonly lastCallTokens: number | undefined;
+  /** Whether the session holds conversation, this run's included. */
+  readonly conversation: boolean;
   emit(line: Record<string, unknown>): void;
   init(): void;
   /** Bills a summary call and prints nothing; false when its stream stalled and broke off. */
@@ -88,7 +90,7 @@ function printCompaction(
 
 /** `/compact <hints>` as claude's own command (7-compact, 9-compact-interrupted, 10-compact-empty). */
 export async function compactOnCommand(run: CompactingRun, cursor: ScriptCursor): Promise<never> {
-  if (!run.past.conversation) {
+  if (!run.conversation) {
     run.init();
     run.emit(nothingToCompactLine());
     return run.finishCommand();
@@ -116,7 +118,7 @@ export async function compactOnCommand(run: CompactingRun, cursor: ScriptCursor)
  * run retries once; false when there is no conversation to compact or the summary failed.
  */
 export async function compactOnOverflow(run: CompactingRun, cursor: ScriptCursor, prompt: string): Promise<boolean> {
-  if (!run.past.conversation) return false;
+  if (!run.conversation) return false;
   run.emit(compactingStatusLine('auto'));
   const outcome = await summarize(run, cursor);
   if (outcome.kind === 'failed') {

@@ -107,6 +107,10 @@ class ClaudeRun implements CompactingRun {
     return this.runtime.workspace;
   }
 
+  get conversation(): boolean {
+    return this.past.conversation || this.requests > 0;
+  }
+
   emit(line: Record<string, unknown>): void {
     const stamped = {
       ...line,
@@ -127,7 +131,7 @@ class ClaudeRun implements CompactingRun {
     this.runtime.noteSession({
       billed: this.session,
       ...(this.lastCallTokens === undefined ? {} : { lastCallTokens: this.lastCallTokens }),
-      conversation: this.past.conversation || this.requests > 0,
+      conversation: this.conversation,
     });
     return this.runtime.exit(code);
   }
