@@ -11,7 +11,7 @@ import { addUsage } from '../session/store.js';
 import type { InterruptSignal } from '../tools/interrupt.js';
 import { compactedHistory, type Summary, summarize } from './compaction.js';
 import type { LoopContext } from './loop.js';
-import type { ShimSession, TurnEnd } from './turn-runner.js';
+import type { ShimSession, TurnEnd } from './turn-types.js';
 
 export interface CompactTurnDeps {
   emitter: Emitter;

@@ -7,7 +7,8 @@ import type { Emitter } from '../output/emitter.js';
 import { Interrupter } from '../tools/interrupt.js';
 import type { PermissionGate } from './permissions.js';
 import { type FrameRequest, parseFrameLine } from './stdin-frames.js';
-import type { TurnEnd, TurnRunner } from './turn-runner.js';
+import type { TurnRunner } from './turn-runner.js';
+import type { TurnEnd } from './turn-types.js';
 
 export interface PersistentDeps {
   runner: Pick<TurnRunner, 'run'>;

@@ -18,24 +18,8 @@ import type { PermissionGate } from './permissions.js';
 import { costUsd } from './pricing.js';
 import { runProviderTurn } from './provider-turn.js';
 import { ToolIdAllocator } from './tool-ids.js';
+import type { ShimSession, TurnEnd } from './turn-types.js';
 import { TurnUsage } from './usage.js';
-
-export interface ShimSession {
-  id: string;
-  file: string;
-  providerFlag: string;
-  model: string;
-  cwd: string;
-  title: string;
-  created: string;
-  history: HistoryEntry[];
-  usage: SessionUsage;
-  providerState?: unknown;
-  /** Compactions so far (docs/protocol.md#r21-compaction). */
-  compactionCount: number;
-  /** The last provider call's input + cache + output tokens (a compaction boundary's `pre_tokens`); 0: unknown. */
-  lastCallTokens: number;
-}
 
 export interface TurnRunnerOptions {
   emitter: Emitter;
@@ -48,11 +32,6 @@ export interface TurnRunnerOptions {
   system: string;
   maxModelCalls: number;
   log: (message: string) => void;
-}
-
-export interface TurnEnd {
-  isError: boolean;
-  interrupted: boolean;
 }
 
 export class TurnRunner {
