@@ -213,6 +213,16 @@ describe('history on resume', () => {
     const forgotten = await play([{ prompt: 'And what was the second line?', exchanges: [] }]);
     expect(rules(forgotten)).toEqual(['requests.history-on-resume']);
     expect(forgotten.map((finding) => finding.message).join('\n')).toContain('Read hello.txt.');
+    // The answer alone: found whatever its spacing, missed when another answer stands in its place.
+    const second = { prompt: 'And what was the second line?', exchanges: [] };
+    expect(await play([{ ...firstTurn, answer: ' It  greets\nyou. ' }, second])).toEqual([]);
+    const otherAnswer = await play([{ ...firstTurn, answer: 'It says goodbye.' }, second]);
+    expect(otherAnswer.map((finding) => [finding.rule, finding.message])).toEqual([
+      [
+        'requests.history-on-resume',
+        expect.stringContaining('the answer of turn 1 ("It greets you.") is not in the history'),
+      ],
+    ]);
   });
 });
 
