@@ -82,7 +82,20 @@ function ensurePrefix(wine) {
   if (existsSync(ready)) return prefix;
   log(`making the Wine prefix ${prefix} (Windows 10) ...`);
   const env = wineEnvironment(prefix);
-  run(wine, ['wineboot', '-i'], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+  try {
+    run(wine, ['wineboot', '-i'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    // Seen once right after apt-get installed Wine: the first wineboot of a new prefix failed and the second
+    // worked. Tried once more after the first one's wineserver has gone.
+    const said = String(/** @type {{ stderr?: unknown }} */ (error).stderr ?? '')
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join(' / ');
+    log(`wineboot -i failed (${said || /** @type {Error} */ (error).message.split('\n')[0]}); once more ...`);
+    run('/usr/bin/wineserver', ['-w'], { env, stdio: 'ignore' });
+    run(wine, ['wineboot', '-i'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  }
   run(wine, ['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/d', 'win10', '/f'], { env, stdio: 'ignore' });
   run('/usr/bin/wineserver', ['-w'], { env, stdio: 'ignore' });
   writeFileSync(ready, 'wineboot -i; HKCU\\Software\\Wine Version=win10\n');
