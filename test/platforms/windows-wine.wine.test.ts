@@ -34,8 +34,12 @@ const BASH_SCENARIOS = [
   'silent-command',
   'unicode-tool-output',
 ];
-/** The app-style kill on the providers the node22 pass does not play: every provider's leftovers are looked at. */
-const OTHER_PROVIDERS = ['openai-responses', 'gemini', 'anthropic', 'gemini-cli', 'codex-cli'];
+/**
+ * The app-style kill on the other CLI ids, each of which starts its CLI its own way through a .cmd (gemini's
+ * launcher relaunches itself as a worker; codex reads stdin). The REST ids run in the shim's one Node, as
+ * openai-chat does; they were played too while the shim's end with its starter was built, with the same outcome.
+ */
+const OTHER_PROVIDERS = ['gemini-cli', 'codex-cli'];
 const PASS_TIMEOUT_MS = 420_000;
 /** The hanging shim's timeout: long enough for Windows Node to start under a loaded Wine, short for the lane. */
 const HANG_TIMEOUT_MS = 20_000;
@@ -106,33 +110,21 @@ beforeAll(async () => {
     }).then((result) => {
       passes[name] = result;
     });
-  // The passes wait on Wine far more than they use the cores: side by side.
+  // The passes wait on Wine far more than they use the cores: side by side. The Bash and kill passes start once the
+  // short ones have ended, beside node22 only, so no more runs share Wine at once than before they were added (every
+  // process-table sample waits on Wine's WMI, which serves one query at a time): with all eight side by side, two
+  // lane runs on a loaded machine each had a claude-cli run of node22 fail, one on its moment's 8 s fallback, one on
+  // a CLI start that failed.
+  const node22 = pass('node22', '22', platform.standIns.all, [
+    windowsPath(shim22),
+    ...common,
+    ...pick(BOTH_PROVIDERS, '--scenario'),
+    '--provider',
+    'openai-chat',
+    '--provider',
+    'claude-cli',
+  ]);
   await Promise.all([
-    pass('node22', '22', platform.standIns.all, [
-      windowsPath(shim22),
-      ...common,
-      ...pick(BOTH_PROVIDERS, '--scenario'),
-      '--provider',
-      'openai-chat',
-      '--provider',
-      'claude-cli',
-    ]),
-    pass('bash', '22', platform.standIns.all, [
-      windowsPath(shim22),
-      ...common,
-      ...pick(BASH_SCENARIOS, '--scenario'),
-      '--provider',
-      'openai-chat',
-      '--provider',
-      'claude-cli',
-    ]),
-    pass('kill-other-providers', '22', platform.standIns.all, [
-      windowsPath(shim22),
-      ...common,
-      '--scenario',
-      'kill-and-resume',
-      ...pick(OTHER_PROVIDERS, '--provider'),
-    ]),
     pass('node22-bad-argument', '22', platform.standIns.all, [
       windowsPath(shim22),
       ...common,
@@ -176,6 +168,25 @@ beforeAll(async () => {
       'openai-chat',
       '--shim-arg',
       '100%',
+    ]),
+  ]);
+  await Promise.all([
+    node22,
+    pass('bash', '22', platform.standIns.all, [
+      windowsPath(shim22),
+      ...common,
+      ...pick(BASH_SCENARIOS, '--scenario'),
+      '--provider',
+      'openai-chat',
+      '--provider',
+      'claude-cli',
+    ]),
+    pass('kill-other-providers', '22', platform.standIns.all, [
+      windowsPath(shim22),
+      ...common,
+      '--scenario',
+      'kill-and-resume',
+      ...pick(OTHER_PROVIDERS, '--provider'),
     ]),
   ]);
   const lines = [
@@ -318,7 +329,8 @@ describe('the runner under Windows Node on Wine', () => {
         run.findings.filter((finding) => finding.rule.startsWith('process.')),
         describeRun(run),
       ).toEqual([]);
-      expect(run.timeline, describeRun(run)).not.toMatch(/stdout held open|tree killed by the harness/);
+      // Nothing was left for the harness to end (a loaded machine may still make it look: it then ends nothing).
+      expect(run.timeline, describeRun(run)).not.toMatch(/turn 2: exited [^\n]*ended: /);
     }
   });
 
