@@ -14,23 +14,6 @@ let relay: BashRelay;
 let prefix: string;
 let workspace: string;
 
-beforeAll(async () => {
-  // A Wine prefix's drive links: c: → drive_c, z: → /.
-  prefix = mkdtempSync(path.join(tmpdir(), 'relay-prefix-'));
-  mkdirSync(path.join(prefix, 'dosdevices'));
-  mkdirSync(path.join(prefix, 'drive_c', 'users', 'root', 'Temp'), { recursive: true });
-  symlinkSync('../drive_c', path.join(prefix, 'dosdevices', 'c:'));
-  symlinkSync('/', path.join(prefix, 'dosdevices', 'z:'));
-  workspace = mkdtempSync(path.join(tmpdir(), 'relay-workspace-'));
-  relay = await startBashRelay({ prefix });
-});
-
-afterAll(async () => {
-  await relay.stop();
-  rmSync(prefix, { recursive: true, force: true });
-  rmSync(workspace, { recursive: true, force: true });
-});
-
 interface StandInRun {
   child: ChildProcess;
   done: Promise<{ code: number | null; stdout: Buffer; stderr: string }>;
@@ -56,76 +39,96 @@ async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
-describe('the bash.exe stand-in and its relay', () => {
-  it("passes on bash's raw stdout, its stderr and its exit code, in the stand-in's folder", async () => {
-    const command = "printf 'raw: \\377\\376 ok \\342\\202\\254\\n'; echo oops >&2; pwd; exit 3";
-    const { code, stdout, stderr } = await standIn(['-c', command]).done;
-    expect(code).toBe(3);
-    expect(stdout).toEqual(
-      Buffer.concat([Buffer.from('raw: '), Buffer.from([0xff, 0xfe]), Buffer.from(` ok €\n${workspace}\n`)]),
-    );
-    expect(stderr).toBe('oops\n');
+// The relay runs where the Wine lane runs: on Linux (Debian's /bin/bash; /proc for a group's members).
+describe.runIf(process.platform === 'linux')("the Wine lane's bash", () => {
+  beforeAll(async () => {
+    // A Wine prefix's drive links: c: → drive_c, z: → /.
+    prefix = mkdtempSync(path.join(tmpdir(), 'relay-prefix-'));
+    mkdirSync(path.join(prefix, 'dosdevices'));
+    mkdirSync(path.join(prefix, 'drive_c', 'users', 'root', 'Temp'), { recursive: true });
+    symlinkSync('../drive_c', path.join(prefix, 'dosdevices', 'c:'));
+    symlinkSync('/', path.join(prefix, 'dosdevices', 'z:'));
+    workspace = mkdtempSync(path.join(tmpdir(), 'relay-workspace-'));
+    relay = await startBashRelay({ prefix });
   });
 
-  it('carries 5 MB of output whole', async () => {
-    const { code, stdout } = await standIn(['-c', 'yes yume-conformance-large-output-line | head -c 5242880']).done;
-    expect(code).toBe(0);
-    expect(stdout.length).toBe(5_242_880);
-    expect(stdout.subarray(0, 35).toString()).toBe('yume-conformance-large-output-line\n');
+  afterAll(async () => {
+    await relay.stop();
+    rmSync(prefix, { recursive: true, force: true });
+    rmSync(workspace, { recursive: true, force: true });
   });
 
-  it("ends the command's whole process group when the stand-in is killed", async () => {
-    const run = standIn(['-c', 'sleep 30 & echo $! > sleep.pid; wait']);
-    const pidFile = path.join(workspace, 'sleep.pid');
-    expect(await waitFor(() => readFileSync(pidFile, { flag: 'a+' }).toString().endsWith('\n'), 10_000)).toBe(true);
-    const sleeping = Number(readFileSync(pidFile, 'utf8'));
-    run.child.kill('SIGKILL');
-    await run.done;
-    const running = () => {
-      try {
-        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${sleeping}/stat`, 'utf8'));
-      } catch {
-        return false;
-      }
-    };
-    expect(await waitFor(() => !running(), 5000)).toBe(true);
-    expect(relay.leftovers()).toEqual([]);
+  describe('the bash.exe stand-in and its relay', () => {
+    it("passes on bash's raw stdout, its stderr and its exit code, in the stand-in's folder", async () => {
+      const command = "printf 'raw: \\377\\376 ok \\342\\202\\254\\n'; echo oops >&2; pwd; exit 3";
+      const { code, stdout, stderr } = await standIn(['-c', command]).done;
+      expect(code).toBe(3);
+      expect(stdout).toEqual(
+        Buffer.concat([Buffer.from('raw: '), Buffer.from([0xff, 0xfe]), Buffer.from(` ok €\n${workspace}\n`)]),
+      );
+      expect(stderr).toBe('oops\n');
+    });
+
+    it('carries 5 MB of output whole', async () => {
+      const { code, stdout } = await standIn(['-c', 'yes yume-conformance-large-output-line | head -c 5242880']).done;
+      expect(code).toBe(0);
+      expect(stdout.length).toBe(5_242_880);
+      expect(stdout.subarray(0, 35).toString()).toBe('yume-conformance-large-output-line\n');
+    });
+
+    it("ends the command's whole process group when the stand-in is killed", async () => {
+      const run = standIn(['-c', 'sleep 30 & echo $! > sleep.pid; wait']);
+      const pidFile = path.join(workspace, 'sleep.pid');
+      expect(await waitFor(() => readFileSync(pidFile, { flag: 'a+' }).toString().endsWith('\n'), 10_000)).toBe(true);
+      const sleeping = Number(readFileSync(pidFile, 'utf8'));
+      run.child.kill('SIGKILL');
+      await run.done;
+      const running = () => {
+        try {
+          return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${sleeping}/stat`, 'utf8'));
+        } catch {
+          return false;
+        }
+      };
+      expect(await waitFor(() => !running(), 5000)).toBe(true);
+      expect(relay.leftovers()).toEqual([]);
+    });
+
+    it('says what is wrong when it has no relay to ask', async () => {
+      const { code, stderr } = await standIn(['-c', 'true'], {}).done;
+      expect(code).toBe(127);
+      expect(stderr).toBe('bash (Wine stand-in): YUME_WINE_BASH_RELAY is not set, not host:port\n');
+    });
   });
 
-  it('says what is wrong when it has no relay to ask', async () => {
-    const { code, stderr } = await standIn(['-c', 'true'], {}).done;
-    expect(code).toBe(127);
-    expect(stderr).toBe('bash (Wine stand-in): YUME_WINE_BASH_RELAY is not set, not host:port\n');
-  });
-});
+  describe('paths and variables from Windows', () => {
+    it('maps drive paths through the drive links, matching a component without regard to case', () => {
+      expect(unixPathOf('C:\\users\\root\\temp\\run 1', prefix)).toBe(
+        path.join(prefix, 'dosdevices', 'c:', 'users', 'root', 'Temp', 'run 1'),
+      );
+      expect(unixPathOf('Z:\\tmp\\x', prefix)).toBe(path.join(prefix, 'dosdevices', 'z:', 'tmp', 'x'));
+      expect(unixPathOf('\\\\server\\share', prefix)).toBeUndefined();
+    });
 
-describe('paths and variables from Windows', () => {
-  it('maps drive paths through the drive links, matching a component without regard to case', () => {
-    expect(unixPathOf('C:\\users\\root\\temp\\run 1', prefix)).toBe(
-      path.join(prefix, 'dosdevices', 'c:', 'users', 'root', 'Temp', 'run 1'),
-    );
-    expect(unixPathOf('Z:\\tmp\\x', prefix)).toBe(path.join(prefix, 'dosdevices', 'z:', 'tmp', 'x'));
-    expect(unixPathOf('\\\\server\\share', prefix)).toBeUndefined();
-  });
-
-  it("gives bash Debian's PATH and the Windows folders as Linux paths", () => {
-    const env = linuxEnvironment(
-      {
-        Path: 'C:\\windows\\system32;C:\\windows',
-        PATHEXT: '.COM;.EXE',
-        HOME: 'C:\\users\\root',
-        TEMP: 'C:\\users\\root\\Temp',
-        '=C:': 'C:\\',
+    it("gives bash Debian's PATH and the Windows folders as Linux paths", () => {
+      const env = linuxEnvironment(
+        {
+          Path: 'C:\\windows\\system32;C:\\windows',
+          PATHEXT: '.COM;.EXE',
+          HOME: 'C:\\users\\root',
+          TEMP: 'C:\\users\\root\\Temp',
+          '=C:': 'C:\\',
+          YUME_SHIM_TOOL_RUN: 'marker',
+        },
+        prefix,
+      );
+      expect(env).toEqual({
+        PATH: '/usr/local/bin:/usr/bin:/bin',
+        HOME: path.join(prefix, 'dosdevices', 'c:', 'users', 'root'),
+        TEMP: path.join(prefix, 'dosdevices', 'c:', 'users', 'root', 'Temp'),
+        TMPDIR: path.join(prefix, 'dosdevices', 'c:', 'users', 'root', 'Temp'),
         YUME_SHIM_TOOL_RUN: 'marker',
-      },
-      prefix,
-    );
-    expect(env).toEqual({
-      PATH: '/usr/local/bin:/usr/bin:/bin',
-      HOME: path.join(prefix, 'dosdevices', 'c:', 'users', 'root'),
-      TEMP: path.join(prefix, 'dosdevices', 'c:', 'users', 'root', 'Temp'),
-      TMPDIR: path.join(prefix, 'dosdevices', 'c:', 'users', 'root', 'Temp'),
-      YUME_SHIM_TOOL_RUN: 'marker',
+      });
     });
   });
 });
