@@ -11,7 +11,7 @@
 // cannot be watched (nothing tells its death from a launcher that exits at once by design), and on Windows a
 // pid reused within one interval hides the death: in both cases the process runs on, as it would without this.
 
-/** How often the starter is looked at: the app's reader sees a killed process's output end within this. */
+/** How often the starter is looked at: a process whose launcher was killed ends within about this. */
 export const STARTER_POLL_MS = 100;
 
 export interface StarterWatchOptions {
