@@ -13,7 +13,7 @@ import {
   SYSTEM_TEMP_VARIABLE,
   type WatchedRoot,
 } from '../../harness/suite/home-temp-watch.js';
-import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
+import { runSuiteWithResults } from '../helpers/nothing-left-open.js';
 import { fixtureShim } from '../runner/helpers/run-fixture.js';
 
 const posix = process.platform !== 'win32';
@@ -80,7 +80,7 @@ describe('the real home and the system temp folder, watched around a suite', () 
 
 describe.runIf(posix).concurrent('a suite notes a shim that ignores HOME and TMPDIR, on the suite', () => {
   const suite = (shim: string, home: string, temp: string, roots: WatchedRoot[]) =>
-    runConformanceWithResults({
+    runSuiteWithResults({
       shim: fixtureShim(shim),
       providers: ['openai-chat'],
       scenarios: ['plain-text'],
