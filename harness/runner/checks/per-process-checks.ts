@@ -30,6 +30,23 @@ export interface ProcessPlace {
   official: OfficialCliBehaviour | undefined;
   /** How the official CLI's tool outputs are compared (its own forms), when the shim used one. */
   cliToolOptions: ToolOutputCliOptions | undefined;
+  /** What its stdout validated to (validateProcess); absent for a process that did not start. */
+  validation: ValidationResult | undefined;
+  /**
+   * The dialect its stdout is judged in: its own, or, when it printed only lines both dialects share (killed
+   * after `stream_event` deltas, before its first envelope), the run's (dialect-seen.ts, judgedDialect).
+   */
+  dialect: StreamDialect;
+}
+
+/** One process's stdout against the stream rules of the run's profile and mode. */
+export function validateProcess(input: CheckInput, process: ExecutedProcess): ValidationResult | undefined {
+  if (process.exit.spawnError) return undefined;
+  return validateStream(process.exit.stdout, {
+    profile: input.profile,
+    mode: input.persistent ? 'persistent' : 'spawn-per-turn',
+    keepEvents: false,
+  });
 }
 
 /** One process judged: its findings and unjudged checks, its golden's text, and what its stdout validated to. */
@@ -41,15 +58,10 @@ export interface ProcessChecked extends CheckResult {
 
 export function perProcessChecks(input: CheckInput, process: ExecutedProcess, place: ProcessPlace): ProcessChecked {
   const asProcess = processChecks(process, input.persistent);
-  if (process.exit.spawnError) return { ...asProcess, golden: undefined };
-  const validation = validateStream(process.exit.stdout, {
-    profile: input.profile,
-    mode: input.persistent ? 'persistent' : 'spawn-per-turn',
-    keepEvents: false,
-  });
+  const { validation, dialect } = place;
+  if (!validation) return { ...asProcess, golden: undefined };
   const streamFindings = process.killed ? killedStreamFindings(validation.findings, process) : validation.findings;
   const golden = input.recordOnly ? undefined : goldenChecks(input, process, place);
-  const dialect = validation.dialect;
   const persistent = input.persistent
     ? [
         persistentChecks(process, input.scenario),
