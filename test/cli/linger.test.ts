@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
 
 const STRAY_TIMER = '--import=data:text/javascript,setTimeout(()=>{},60000)';
+// The child gets an empty environment: with NODE_OPTIONS it would start a child of its own, and so on.
 const STRAY_CHILD =
-  "--import=data:text/javascript,import{spawn}from'node:child_process';spawn(process.execPath,['-e','setTimeout(()=>{},7000)'],{stdio:['ignore','pipe','pipe']})";
+  "--import=data:text/javascript,import{spawn}from'node:child_process';spawn(process.execPath,['-e','setTimeout(()=>{},7000)'],{stdio:['ignore','pipe','pipe'],env:{}})";
 
 describe.concurrent('a finished command with something left open', () => {
   it('exits after the linger limit with its own exit code and says what was open', async () => {
