@@ -60,7 +60,8 @@ export function perProcessChecks(input: CheckInput, process: ExecutedProcess, pl
   const asProcess = processChecks(process, input.persistent);
   const { validation, dialect } = place;
   if (!validation) return { ...asProcess, golden: undefined };
-  const streamFindings = process.killed ? killedStreamFindings(validation.findings, process) : validation.findings;
+  const judged = input.invocation === 'spec' ? validation.findings.filter(notCausedBySpecStart) : validation.findings;
+  const streamFindings = process.killed ? killedStreamFindings(judged, process) : judged;
   const golden = input.recordOnly ? undefined : goldenChecks(input, process, place);
   const persistent = input.persistent
     ? [
@@ -81,6 +82,12 @@ export function perProcessChecks(input: CheckInput, process: ExecutedProcess, pl
   ]);
   return { ...all, golden: golden?.golden, validation };
 }
+
+/**
+ * The spec invocation's `start` command line asks a shim for the flat dialect (R1a): a flat stream there is what
+ * the runner asked for, never a warning of the app's profile (docs/protocol.md#r1a-the-reference-shim-speaks-the-app-dialect-when-the-app-starts-it).
+ */
+const notCausedBySpecStart = (finding: Finding) => finding.rule !== 'app.flat-dialect';
 
 function findingsOnly(findings: Finding[]): CheckResult {
   return { findings, notVerified: [] };
