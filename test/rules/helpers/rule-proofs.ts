@@ -38,6 +38,8 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   fixture('requests.tool-result-content', 'sends-wrong-tool-output.mjs', 'single-tool', mini('single-tool')),
   fixture('secrets.no-credential-echo', 'echoes-api-key.mjs', 'plain-text', mini('plain-text')),
   fixture('usage.totals', 'reports-wrong-usage.mjs', 'single-tool', mini('single-tool')),
+  // an interrupted turn still owes the usage of the call that completed before the interrupt (R4)
+  fixture('usage.totals', 'drops-usage-on-interrupt.mjs', 'interrupt-during-bash', mini('interrupt-during-bash')),
   fixture('session.file', 'forgets-session-file.mjs', 'plain-text', mini('plain-text')),
   fixture('streaming.incremental', 'buffers-text-until-done.mjs', 'plain-text', mini('plain-text')),
   // Claude Code's forms: no partial text before a stream cut (a SHOULD), the cut shown as assistant text
