@@ -41,8 +41,17 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   fixture('requests.tool-result-content', 'sends-wrong-tool-output.mjs', 'single-tool', mini('single-tool')),
   fixture('secrets.no-credential-echo', 'echoes-api-key.mjs', 'plain-text', mini('plain-text')),
   fixture('usage.totals', 'reports-wrong-usage.mjs', 'single-tool', mini('single-tool')),
+  // an interrupted turn still owes the usage of the call that completed before the interrupt (R4)
+  fixture('usage.totals', 'drops-usage-on-interrupt.mjs', 'interrupt-during-bash', mini('interrupt-during-bash')),
   fixture('session.file', 'forgets-session-file.mjs', 'plain-text', mini('plain-text')),
   fixture('streaming.incremental', 'buffers-text-until-done.mjs', 'plain-text', mini('plain-text')),
+  // a turn killed after stream_event deltas alone: judged in the dialect the run's other turns printed (R1), so
+  // flat turns' deltas still warn and envelopes' do not (the app's invocation, whose openai id is the Responses API)
+  fixture('streaming.incremental', 'prints-claude-forms-flat.mjs', 'kill-and-resume', {
+    shim: 'prints-claude-forms.mjs',
+    scenario: 'kill-and-resume',
+    options: { invocation: { kind: 'yume-app' }, profile: 'yume-app', provider: 'openai-responses', timeoutMs: 20_000 },
+  }),
   // Claude Code's forms: no partial text before a stream cut (a SHOULD), the cut shown as assistant text
   fixture('golden.partial-text', 'prints-claude-forms.mjs', 'fault-stream-cut', mini('fault-stream-cut')),
   fixture('process.exit-after-result', 'lingers-after-result.mjs', 'plain-text', mini('plain-text')),
