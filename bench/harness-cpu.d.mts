@@ -16,3 +16,7 @@ export declare function harnessCpu(input: {
 }): HarnessCpu;
 
 export declare function median(values: readonly number[]): number;
+
+export declare function clockTicks(): number;
+
+export declare function cpuNow(ticks: number): { own: number; children: number | undefined };

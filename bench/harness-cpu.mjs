@@ -8,6 +8,8 @@
 // they move together when the machine speeds up or slows down. The earlier measure, the suite's CPU minus
 // the CPU of bare passes taken before and after it, set two large sums taken at different times against
 // each other and read 0.18x and then 0.35x for the same code; it is kept beside this one as a cross-check.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /**
  * The suite's CPU split into harness and shims, from the runner's own CPU, its children's, and the results'
@@ -41,4 +43,30 @@ export function harnessCpu({ ownCpuMs, childrenCpuMs, results }) {
 /** The median of a list (the upper middle one of an even count), as the bench judges its samples. */
 export function median(values) {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
+/** Clock ticks per second of /proc's CPU times (getconf CLK_TCK; 100 where it cannot be asked). */
+export function clockTicks() {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+}
+
+/**
+ * CPU ms of this process and of the children it has waited for (children: Linux only, undefined elsewhere).
+ * @param {number} ticks clockTicks()
+ */
+export function cpuNow(ticks) {
+  const own = process.cpuUsage();
+  let children;
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    children = ((Number(fields[13]) + Number(fields[14])) * 1000) / ticks; // cutime + cstime
+  } catch {
+    children = undefined;
+  }
+  return { own: (own.user + own.system) / 1000, children };
 }

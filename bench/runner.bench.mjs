@@ -28,14 +28,13 @@
 //
 // The harness modules are bundled from their TypeScript sources with esbuild into .tmp/ (packages stay
 // external and resolve from node_modules); the reference shim is dist/yume-shim.cjs (built first).
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BARE_TIMEOUT_MS, bareRun, preflightSettings } from './bare-driver.mjs';
 import { buildDist } from './build-dist.mjs';
-import { harnessCpu, median } from './harness-cpu.mjs';
+import { clockTicks, cpuNow, harnessCpu, median } from './harness-cpu.mjs';
 import { importFromSources } from './import-sources.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -79,31 +78,9 @@ function loadHarness() {
   });
 }
 
-/** CPU ms of this process and of the children it has waited for (Linux; undefined elsewhere). */
-function cpuNow(clockTicks) {
-  const own = process.cpuUsage();
-  let children;
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    children = ((Number(fields[13]) + Number(fields[14])) * 1000) / clockTicks; // cutime + cstime
-  } catch {
-    children = undefined;
-  }
-  return { own: (own.user + own.system) / 1000, children };
-}
-
 /** "others 1.2 s": CPU the machine spent on programs other than this process and its children, between two readings. */
 function othersText(machineBefore, machineAfter, ownCpuMs) {
   return `other programs on the machine ${seconds(Math.max(0, machineAfter - machineBefore - ownCpuMs))} of CPU meanwhile`;
-}
-
-function clockTicks() {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;

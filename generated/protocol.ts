@@ -6,7 +6,7 @@
 export const PROTOCOL_VERSION = '1.3';
 
 /** Version of the report, preset and expected-failures formats (schemas/report-version.json); no shim sees it. */
-export const REPORT_VERSION = '2.0';
+export const REPORT_VERSION = '2.1';
 
 /**
  * Any document described by schemas/ (index type generated to emit every schema once).
@@ -661,6 +661,10 @@ export interface ReportSummary {
    * SHOULD findings over all runs.
    */
   warnings: number;
+  /**
+   * Runs with at least one SHOULD finding: every report says "N warnings in M runs", N being warnings and M this count (each rule's own count is its findings in its runs).
+   */
+  runsWithWarnings?: number;
   /**
    * Runs that could not be verified.
    */

@@ -3,8 +3,9 @@
 // the official binaries) into the cache folder of the real programs (scripts/real-programs.mjs), a Wine prefix
 // that reports Windows 10 (Node exits with code 216 on Wine's default), and the stand-ins for what Wine lacks
 // (test/platforms/wine-stand-ins/: a git that only makes the runner's repositories, a powershell.exe that only
-// answers the process table's query), built into Windows executables (Node's single executable applications:
-// a copy of node.exe carrying the script). Each step says what it did; one that cannot be done is an error.
+// answers the process table's query, a bash.exe that has the lane's relay run Debian's /bin/bash), built into
+// Windows executables (Node's single executable applications: a copy of node.exe carrying the script). Each
+// step says what it did; one that cannot be done is an error.
 //
 //   node scripts/platforms-wine-setup.mjs     set up, then print what the lane uses
 import { execFileSync } from 'node:child_process';
@@ -81,15 +82,31 @@ function ensurePrefix(wine) {
   if (existsSync(ready)) return prefix;
   log(`making the Wine prefix ${prefix} (Windows 10) ...`);
   const env = wineEnvironment(prefix);
-  run(wine, ['wineboot', '-i'], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+  try {
+    run(wine, ['wineboot', '-i'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    // Seen once right after apt-get installed Wine: the first wineboot of a new prefix failed and the second
+    // worked. Tried once more after the first one's wineserver has gone.
+    const said = String(/** @type {{ stderr?: unknown }} */ (error).stderr ?? '')
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join(' / ');
+    log(`wineboot -i failed (${said || /** @type {Error} */ (error).message.split('\n')[0]}); once more ...`);
+    run('/usr/bin/wineserver', ['-w'], { env, stdio: 'ignore' });
+    run(wine, ['wineboot', '-i'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  }
   run(wine, ['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/d', 'win10', '/f'], { env, stdio: 'ignore' });
   run('/usr/bin/wineserver', ['-w'], { env, stdio: 'ignore' });
   writeFileSync(ready, 'wineboot -i; HKCU\\Software\\Wine Version=win10\n');
   return prefix;
 }
 
+/** What a build holds besides its sources: changed when the build itself changes (2: one file per name). */
+const STAND_INS_LAYOUT = '2';
+
 function sourceHash() {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(STAND_INS_LAYOUT);
   for (const file of readdirSync(STAND_INS_SOURCE).sort()) {
     if (!file.endsWith('.cjs')) continue;
     hash.update(file).update(readFileSync(path.join(STAND_INS_SOURCE, file)));
@@ -98,8 +115,9 @@ function sourceHash() {
 }
 
 /**
- * The stand-ins as Windows executables: `<dir>/all` holds git.exe and powershell.exe, `<dir>/git-only` git.exe
- * alone (the pass that shows what the runner says without a process table). Rebuilt when their sources change.
+ * The stand-ins as Windows executables: `<dir>/all` holds git.exe, powershell.exe and bash.exe, `<dir>/git-only`
+ * git.exe alone (the pass that shows what the runner says without a process table). Rebuilt when their sources
+ * change.
  */
 async function ensureStandIns({ wine, prefix, node22, postject }) {
   const dir = path.join(realProgramsDir(), `wine-stand-ins-${sourceHash()}`);
@@ -138,13 +156,13 @@ async function ensureStandIns({ wine, prefix, node22, postject }) {
       stdio: 'ignore',
     },
   );
-  for (const [folder, names] of [
-    ['all', ['git.exe', 'powershell.exe']],
-    ['git-only', ['git.exe']],
-  ]) {
-    mkdirSync(path.join(work, folder));
-    for (const name of names) linkSync(exe, path.join(work, folder, name));
-  }
+  // One file per name: Wine names a process after the first path its file was started from, so with hard links
+  // the process query showed the shim's bash.exe as powershell.exe. The same name may share a file.
+  mkdirSync(path.join(work, 'all'));
+  mkdirSync(path.join(work, 'git-only'));
+  for (const name of ['git.exe', 'powershell.exe']) copyFileSync(exe, path.join(work, 'all', name));
+  renameSync(exe, path.join(work, 'all', 'bash.exe'));
+  linkSync(path.join(work, 'all', 'git.exe'), path.join(work, 'git-only', 'git.exe'));
   rmSync(dir, { recursive: true, force: true });
   renameSync(work, dir);
   // Builds of earlier sources are of no use any more (each holds a copy of node.exe).
@@ -169,7 +187,7 @@ export async function ensureWinePlatform() {
   const prefix = ensurePrefix(wine);
   log(`Wine prefix (Windows 10) at ${prefix}`);
   const standIns = await ensureStandIns({ wine, prefix, node22: nodes[22], postject });
-  log(`stand-ins: ${standIns.all} (git.exe, powershell.exe); ${standIns.gitOnly} (git.exe)`);
+  log(`stand-ins: ${standIns.all} (git.exe, powershell.exe, bash.exe); ${standIns.gitOnly} (git.exe)`);
   return { wine, prefix, nodes, standIns };
 }
 

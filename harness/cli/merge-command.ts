@@ -79,7 +79,7 @@ export function registerMergeCommand(program: Command): void {
     .option('--interop', 'the reports are of different shims: an HTML matrix scenario × shim (needs --out-dir)')
     .option(
       '--reporter <name[:file]>',
-      'with --shards: human, json, junit or html; repeatable (default human)',
+      'with --shards: human, json, junit or html; repeatable (default human; naming one replaces the human report unless human is named too)',
       collect,
     )
     .option('--out <file>', 'with --shards: also write the merged JSON report to this file')

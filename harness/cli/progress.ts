@@ -1,7 +1,7 @@
 // Progress of `run` on stderr. On a terminal, one status line redrawn in place (done/total, failed, elapsed,
 // ETA, runs at once), with each run that did not pass or was not verified printed above it as it ends; elsewhere
 // (CI logs, pipes) one line per finished run, and with --verbose a line each time the runs at once change.
-import { runLabel } from '../report/run-label.js';
+import { printedDialectNote, runLabel } from '../report/run-label.js';
 import { notVerifiedLine } from '../rules/not-verified.js';
 import type { RunResult } from '../runner/results/run-types.js';
 
@@ -27,7 +27,7 @@ export function progressLine(result: RunResult, done: number, total: number): st
         : musts
           ? ` (${musts} MUST finding${musts > 1 ? 's' : ''})`
           : '';
-  return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(14)} ${runLabel(result)} · ${(result.durationMs / 1000).toFixed(1)} s${tail}\n`;
+  return `[${String(done).padStart(width)}/${total}] ${mark.padEnd(14)} ${runLabel(result)}${printedDialectNote(result)} · ${(result.durationMs / 1000).toFixed(1)} s${tail}\n`;
 }
 
 /** `m:ss` (or `h:mm:ss`). */

@@ -13,6 +13,7 @@ import { requiredUnder } from '../mock/scenario/scenario-types.js';
 import type { OfficialCliSettings } from '../official-cli/backend.js';
 import { OFFICIAL_CLI_NAMES, type OfficialCliName } from '../official-cli/script-types.js';
 import { runnerPlatform } from '../process/platform.js';
+import { warningsText } from '../report/model.js';
 import { emitReports, parseReporterSpec, prepareReportFiles } from '../report/reporters.js';
 import { notVerifiedText } from '../rules/not-verified.js';
 import { invocationName } from '../runner/config/invocation.js';
@@ -185,8 +186,8 @@ function verdictLine(report: ConformanceRunReport): string {
   const parts = [`${summary.passed} passed`, `${summary.failed} failed`];
   if (summary.expectedFailures) parts.push(`${summary.expectedFailures} expected failure(s)`);
   if (summary.partial) parts.push(`${summary.partial} partial`);
-  parts.push(`${summary.notVerified} not verified`, `${summary.warnings} warning(s)`);
-  return `yume-conformance: ${report.verdict.toUpperCase()} — ${parts.join(', ')} (exit ${report.exitCode})\n`;
+  parts.push(`${summary.notVerified} not verified`, warningsText(summary));
+  return `yume-conformance: ${report.verdict.toUpperCase()} — ${parts.join(', ')} (exit ${report.exitCode}); the named --reporter replaced the human report (add --reporter human to keep it)\n`;
 }
 
 async function runAction(shim: string | undefined, flags: RunFlags): Promise<void> {
@@ -260,7 +261,7 @@ export function registerRunCommand(program: Command): void {
     .option('--invocation <how>', 'spec (default), yume-app, or a template file (schemas/invocation.schema.json)')
     .option(
       '--reporter <name[:file]>',
-      'human, json, junit or html, to stdout or a file; repeatable (default: human)',
+      'human, json, junit or html, to stdout or a file; repeatable (default: human). Naming one replaces the human report on stdout unless human is named too (the verdict line then goes to stderr)',
       collect,
     )
     .option('--out <file>', 'also write the JSON report to this file')

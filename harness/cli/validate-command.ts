@@ -108,7 +108,7 @@ export function registerValidateCommand(program: Command): void {
     .addOption(new Option('--profile <profile>', 'rule profile').choices(['spec', 'yume-app']).default('spec'))
     .option(
       '--reporter <name[:file]>',
-      `report format, repeatable: ${reporterNames().join(', ')}; NAME:FILE writes to a file (default: human)`,
+      `report format, repeatable: ${reporterNames().join(', ')}; NAME:FILE writes to a file (default: human; naming one replaces the human report unless human is named too)`,
       collect,
       [],
     )

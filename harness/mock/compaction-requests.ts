@@ -2,12 +2,14 @@
 // what the turns after a compaction must carry (and no longer carry), what a summary request is, and that a
 // context overflow is never answered by sending the same oversized request again.
 import { isCompactPrompt } from '../../common/compact-command.js';
-import type { CheckedRequest } from './request-checks.js';
+import type { RecordedRequest } from './mock-types.js';
 import { type HistoryItem, requestView } from './request-views.js';
 import { summaryText } from './scenario/response-script.js';
 import type { MockProviderId, Scenario, Turn } from './scenario/scenario-types.js';
 
 type Report = (rule: string, message: string, dedupeKey?: string) => void;
+/** The recorded fields these checks read (request-checks.ts's CheckedRequest has them all). */
+type SeenRequest = Pick<RecordedRequest, 'index' | 'body' | 'path' | 'responseIndex' | 'outcome'>;
 
 /** The summary a turn's script answers with, when the turn compacted (by `/compact`, or on its own). */
 function scriptedSummary(turn: Turn): string | undefined {
@@ -97,7 +99,7 @@ export function checkCompactedHistory(
 export function checkSummaryRequests(
   ctx: { scenario: Scenario; provider: MockProviderId; report: Report },
   t: number,
-  inTurn: readonly CheckedRequest[],
+  inTurn: readonly SeenRequest[],
 ): void {
   const { scenario, provider, report } = ctx;
   const turn = scenario.turns[t]!;
@@ -158,7 +160,7 @@ export function checkSummaryRequests(
 export function checkOverflowResend(
   ctx: { scenario: Scenario; provider: MockProviderId; report: Report },
   t: number,
-  inTurn: readonly CheckedRequest[],
+  inTurn: readonly SeenRequest[],
 ): void {
   const { scenario, provider, report } = ctx;
   const responses = scenario.turns[t]!.responses;

@@ -306,10 +306,13 @@ function checkHistory(ctx: RequestCheckContext, t: number, request: CheckedReque
     .filter((item) => item.role === 'user')
     .flatMap((item) => item.texts)
     .join('\n');
-  const assistantText = history
-    .filter((item) => item.role === 'assistant')
-    .flatMap((item) => item.texts)
-    .join('');
+  // Squashed once, not once per earlier turn: the history grows with the session, and so does the loop below.
+  const assistantText = squash(
+    history
+      .filter((item) => item.role === 'assistant')
+      .flatMap((item) => item.texts)
+      .join(''),
+  );
   const sentCallIds = new Set(history.flatMap((item) => item.toolCalls.map((call) => call.id)));
   const where = `turn ${t + 1}, request #${request.index + 1}`;
   // Killed turns and commands are optional; turns a compaction replaced must be gone (compaction-requests.ts).
@@ -330,7 +333,7 @@ function checkHistory(ctx: RequestCheckContext, t: number, request: CheckedReque
     const answer = [...previous.responses].reverse().find((response) => response.text?.length && !response.fault);
     const text = answer?.text?.join('') ?? '';
     // Shims may trim whitespace; compare the trimmed text without its spacing.
-    if (text && !squash(assistantText).includes(squash(text))) {
+    if (text && !assistantText.includes(squash(text))) {
       report(
         'requests.history-on-resume',
         `${where}: the answer of turn ${earlier + 1} (${JSON.stringify(text.slice(0, 60))}) is not in the history`,

@@ -17,6 +17,16 @@ import { writeRealCliWrapper } from './real/wrapper.js';
 import type { OfficialCliName, ScriptScenario } from './script-types.js';
 import { type CliLogEntry, writeState } from './state.js';
 
+/**
+ * Resolves true when the CLI logs that the turn's stream stalls or a tool started, false after `timeoutMs` or
+ * once `signal` aborts (the run is over: its poll must not hold a finished runner open).
+ */
+export type CliEventWait = (
+  turn: number,
+  event: 'stall' | 'tool-start',
+  wait: { timeoutMs: number; signal: AbortSignal },
+) => Promise<boolean>;
+
 export type OfficialCliMode = 'fake' | 'real';
 
 export interface OfficialCliSettings {
@@ -53,7 +63,7 @@ export interface InstalledOfficialCli {
    * Resolves when the CLI logs that the turn's stream stalls or a tool started. Absent when the CLI cannot
    * tell (a real one): the runner then watches the mock, as for a REST shim.
    */
-  waitFor?: (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) => Promise<boolean>;
+  waitFor?: CliEventWait;
   readLog(): CliLogEntry[];
   /**
    * What the checks must know of this CLI (behaviour.ts): its quirks (what it leaves out of its stdout, the
@@ -151,8 +161,8 @@ async function installFake(options: InstallOfficialCliOptions, files: CliFiles):
   return {
     mode: 'fake',
     env: installed.env,
-    waitFor: (turn, event, timeoutMs) =>
-      waitForFakeCliEvent(logFile, (entry) => entry.event === event && entry.turnIndex === turn, { timeoutMs }).then(
+    waitFor: (turn, event, wait) =>
+      waitForFakeCliEvent(logFile, (entry) => entry.event === event && entry.turnIndex === turn, wait).then(
         (entry) => entry !== undefined,
       ),
     behaviour: officialCliBehaviour(options.cli, { logsInside: true }),

@@ -2,7 +2,8 @@
 // either, so the golden is adjusted before the comparison (omissions.ts lists, per CLI,
 // what it omits — taken from the real CLIs' captures): its own tool calls replace the app's (codex runs a
 // Read as `cat`), text of a message cut short is not printed (codex, claude), a failing shell command shows
-// as a success and read_file output is not printed (gemini).
+// as a success and read_file output is not printed (gemini), and the usage of an interrupted turn is an
+// estimate where the CLI reports usage only when it ends (gemini, codex).
 import { readFileSync } from 'node:fs';
 import {
   type ModelItem,
@@ -56,6 +57,11 @@ function withoutTrailingText(items: ModelItem[]): ModelItem[] {
   const end = resultAt < 0 ? items.length : resultAt;
   if (end > 0 && items[end - 1]!.kind === 'text') return [...items.slice(0, end - 1), ...items.slice(end)];
   return items;
+}
+
+/** A result whose usage the shim could only estimate: compared for being present and above 0 (R4). */
+function withEstimatedUsage(item: ModelItem): ModelItem {
+  return item.kind === 'result' && item.usage ? { ...item, usage: { estimated: true } } : item;
 }
 
 /** What translating the golden calls of one turn needs; `used` holds the scripted calls already matched. */
@@ -121,6 +127,7 @@ export function adjustGoldenForCli(
     );
     if (omissions.dropsMalformedEvents && endsInMalformedChunk(turn)) return { items: successfulEnding(turn) };
     if (omissions.partialText && turnEndsInCutMessage(turn)) items = withoutTrailingText(items);
+    if (omissions.usageOnlyAtEnd && turn.interrupt) items = items.map(withEstimatedUsage);
     return { items };
   });
 }

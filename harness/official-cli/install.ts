@@ -91,9 +91,23 @@ export async function waitForFakeCliEvent(
 ): Promise<CliLogEntry | undefined> {
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
+    if (options.signal?.aborted) return undefined;
     const found = readLog(logFile).find(predicate);
     if (found) return found;
-    if (Date.now() >= deadline || options.signal?.aborted) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 25));
+    if (Date.now() >= deadline) return undefined;
+    await pause(options.pollMs ?? 25, options.signal);
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts: a poll whose run is over must not keep the runner alive. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { watchStarter } from '../../common/starter-watch.js';
 import { parseClaudeArgs } from './args/claude-args.js';
 import { parseCodexArgs } from './args/codex-args.js';
 import { parseGeminiArgs } from './args/gemini-args.js';
@@ -28,6 +29,7 @@ import {
   STATE_ENV,
   type StartEntry,
 } from './state.js';
+import { stopRunningCommand } from './workspace-tools.js';
 
 /** Set in the environment of the worker process gemini relaunches itself as. */
 const CHILD_ENV = 'YUME_CONFORMANCE_FAKE_CLI_CHILD';
@@ -196,6 +198,22 @@ function logRealStart(cli: OfficialCliName, launcherArgs: string[]): void {
   }
 }
 
+/**
+ * On Windows the launcher is a .cmd (harness/process/command-shims.ts): cmd.exe starts this process, and a shim
+ * that ends its CLI by the pid it started ends cmd.exe alone (the reference shim does so when it must exit at
+ * once, and wherever `taskkill /T` fails, as under Wine). This process then ends with its cmd.exe, the running
+ * command first, and the gemini worker with its launcher (common/starter-watch.ts). On POSIX the launcher execs
+ * Node, and the shim ends the CLI's process group.
+ */
+function watchLauncher(): void {
+  if (process.platform !== 'win32') return;
+  const onGone = () => {
+    stopRunningCommand();
+    process.exit(1);
+  };
+  watchStarter(onGone, { platform: 'win32', starter: process.ppid });
+}
+
 async function main(): Promise<void> {
   const first = process.argv[2] ?? '';
   if (first.startsWith(LOG_START_ARGUMENT)) {
@@ -204,6 +222,7 @@ async function main(): Promise<void> {
     logRealStart(cli, process.argv.slice(3));
     return;
   }
+  watchLauncher();
   const [name, ...rest] = process.argv.slice(2);
   if (!OFFICIAL_CLI_NAMES.includes(name as OfficialCliName))
     fatal(`usage: fake-cli.js <${OFFICIAL_CLI_NAMES.join('|')}> [the CLI's arguments]`);

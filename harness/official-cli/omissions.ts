@@ -3,7 +3,8 @@
 // the captures: gemini prints no read_file content and reports a failing shell command as success; codex
 // and claude print whole messages only, so a message cut short (interrupt, broken stream) never appears;
 // codex runs every tool through its shell or apply_patch, so its calls are not the app's tool calls, and it
-// drops a stream event it cannot parse (the turn goes on).
+// drops a stream event it cannot parse (the turn goes on); gemini and codex print usage only in their closing
+// event, which an interrupted run never reaches.
 import type { OfficialCliName, ScriptToolCall } from './script-types.js';
 import { expectedTranslation, type TranslationContext } from './tool-mapping.js';
 
@@ -33,6 +34,12 @@ export interface CliOmissions {
    * gemini and codex end the turn with the API's error (their `8-overflow`), R21's other way out.
    */
   compactsOnOverflow: boolean;
+  /**
+   * Usage is printed only in the closing event (gemini's `result` stats, codex's `turn.completed`), which an
+   * interrupted CLI never prints: the usage of the calls that completed before the interrupt is unknown to the
+   * shim, which estimates it (R4), so it is compared only for being present and above 0.
+   */
+  usageOnlyAtEnd: boolean;
 }
 
 export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
@@ -43,6 +50,7 @@ export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
     ownToolCalls: false,
     retriesOnStderrOnly: true,
     dropsMalformedEvents: false,
+    usageOnlyAtEnd: true,
     compactsOnCommand: false,
     compactsOnOverflow: false,
   },
@@ -53,6 +61,7 @@ export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
     ownToolCalls: true,
     retriesOnStderrOnly: false,
     dropsMalformedEvents: true,
+    usageOnlyAtEnd: true,
     compactsOnCommand: false,
     compactsOnOverflow: false,
   },
@@ -63,6 +72,8 @@ export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
     ownToolCalls: false,
     retriesOnStderrOnly: false,
     dropsMalformedEvents: false,
+    // Each assistant message carries its usage, and after SIGINT claude still prints its result with the totals.
+    usageOnlyAtEnd: false,
     compactsOnCommand: true,
     compactsOnOverflow: true,
   },

@@ -4,7 +4,13 @@
 
 export class TimerScope {
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly closing = new AbortController();
   private closed = false;
+
+  /** Aborted when the scope closes: waits that poll on their own timers (a fake CLI's log) stop with it. */
+  get signal(): AbortSignal {
+    return this.closing.signal;
+  }
 
   /** Resolves after `ms`, unless the scope closes first. */
   delay(ms: number): Promise<void> {
@@ -25,6 +31,7 @@ export class TimerScope {
 
   close(): void {
     this.closed = true;
+    this.closing.abort();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }

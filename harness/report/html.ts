@@ -5,7 +5,14 @@
 // holds the target), so other pages (the interop matrix) can point at a run.
 import type { ProcessRecord, RequestRecord, RunResult } from '../runner/results/run-types.js';
 import { escapeHtml, type TranscriptView, transcriptTable, viewFromReport, visible } from './html-transcript.js';
-import type { ConformanceReport, ReportFinding, ReportNotVerified, ReportRequest, ReportRun } from './model.js';
+import {
+  type ConformanceReport,
+  type ReportFinding,
+  type ReportNotVerified,
+  type ReportRequest,
+  type ReportRun,
+  warningsText,
+} from './model.js';
 import { runLabel } from './run-label.js';
 import { matrixHtml } from './run-matrix.js';
 import { REQUEST_BODY_CHARS } from './run-output.js';
@@ -141,9 +148,14 @@ table.matrix td.error a{background:#6b1d9a}table.matrix td.partial a,table.matri
  */
 export function renderHtml(report: ConformanceReport, results?: readonly RunResult[]): string {
   const summary = report.summary;
+  // The warnings as every report says them, "N warnings in M runs", in place of the two numbers.
   const counts = Object.entries(summary)
-    .filter(([, value]) => typeof value === 'number')
-    .map(([name, value]) => `<span>${escapeHtml(name)}: <b>${String(value)}</b></span>`)
+    .filter(([name, value]) => typeof value === 'number' && name !== 'runsWithWarnings')
+    .map(([name, value]) =>
+      name === 'warnings'
+        ? `<span><b>${escapeHtml(warningsText(summary))}</b></span>`
+        : `<span>${escapeHtml(name)}: <b>${String(value)}</b></span>`,
+    )
     .join('');
   const verdict = typeof report.verdict === 'string' ? report.verdict : summary.failed > 0 ? 'failed' : 'passed';
   const header = [

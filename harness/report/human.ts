@@ -10,11 +10,12 @@ import {
   type ReportFinding,
   type ReportRun,
   VALIDATE_PROVIDER,
+  warningsText,
 } from './model.js';
 import { findingsByRule, type RuleTally } from './rule-tally.js';
-import { runLabel } from './run-label.js';
+import { printedDialectNote, runLabel } from './run-label.js';
 import { matrixLines } from './run-matrix.js';
-import { groupRuns, type RunGroup, statusCounts } from './status-groups.js';
+import { groupRuns, type RunGroup, statusCounts, withRepeats } from './status-groups.js';
 
 /** What the report says of an inconclusive run (R19). */
 export const INCONCLUSIVE_ADVICE =
@@ -93,7 +94,7 @@ function runBlock(c: ChalkInstance, run: ReportRun, group: RunGroup, verbose: bo
     .filter(Boolean)
     .join(', ');
   const out = [
-    `  ${paint(c, group.key)(group.mark)} ${c.bold(printable(runLabel(run)))}${details ? c.gray(`  (${details})`) : ''}`,
+    `  ${paint(c, group.key)(group.mark)} ${c.bold(printable(runLabel(run)))}${printedDialectNote(run)}${details ? c.gray(`  (${details})`) : ''}`,
   ];
   if (run.error) out.push(`    ${c.magenta(printable(run.error))}`);
   const replayed = attemptsLine(run);
@@ -110,6 +111,17 @@ function runBlock(c: ChalkInstance, run: ReportRun, group: RunGroup, verbose: bo
     .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   for (const finding of findings) out.push(...findingLines(c, finding, run));
   return out;
+}
+
+/** The runs that failed the same way as the one shown above them, by identity only. */
+function repeatLines(c: ChalkInstance, repeats: readonly ReportRun[], group: RunGroup): string[] {
+  if (repeats.length === 0) return [];
+  return [
+    c.gray(`    the same rules on the same lines in ${repeats.length} more run(s):`),
+    ...repeats.map(
+      (run) => `      ${paint(c, group.key)(group.mark)} ${printable(runLabel(run))}${printedDialectNote(run)}`,
+    ),
+  ];
 }
 
 /** Findings on the suite as a whole (no run is blamed): after the runs, before the counts. */
@@ -132,7 +144,7 @@ function tallyBlock(c: ChalkInstance, tally: RuleTally, verbose: boolean): strin
   out.push(...(verbose || message.length <= 3 ? message : [...message.slice(0, 3), '           …']));
   if (tally.fix) out.push(`           ${c.green('fix:')} ${printable(tally.fix)}`);
   const shown = verbose ? tally.runs : tally.runs.slice(0, RUNS_SHOWN);
-  for (const run of shown) out.push(`           ${c.gray('·')} ${printable(runLabel(run))}`);
+  for (const run of shown) out.push(`           ${c.gray('·')} ${printable(runLabel(run))}${printedDialectNote(run)}`);
   if (shown.length < runs)
     out.push(c.gray(`           · and ${runs - shown.length} more run(s) (--verbose lists them)`));
   return out;
@@ -143,8 +155,8 @@ function countsLine(c: ChalkInstance, report: ConformanceReport): string {
     const text = `${count} ${key.replace(/-/g, ' ')}`;
     return count > 0 ? paint(c, key)(text) : text;
   });
-  const warnings = report.summary.warnings;
-  parts.push(warnings > 0 ? c.yellow(`${warnings} warning(s)`) : `${warnings} warning(s)`);
+  const warnings = warningsText(report.summary);
+  parts.push(report.summary.warnings > 0 ? c.yellow(warnings) : warnings);
   if (report.interrupted) parts.push(c.yellow('interrupted'));
   return `${report.runs.length} run(s): ${parts.join(', ')}`;
 }
@@ -195,7 +207,9 @@ export function renderHuman(report: ConformanceReport, options: HumanOptions): s
     lines.push(
       `${paint(c, group.key)(`${group.label} (${group.runs.length})`)}${group.hint ? c.gray(`: ${group.hint}`) : ''}`,
     );
-    for (const run of group.runs) lines.push(...runBlock(c, run, group, verbose), '');
+    const shown = (finding: ReportFinding) => verbose || finding.severity !== 'INFO';
+    for (const { run, repeats } of withRepeats(group, shown))
+      lines.push(...runBlock(c, run, group, verbose), ...repeatLines(c, repeats, group), '');
   }
   const warnings = findingsByRule(report.runs, 'SHOULD');
   if (warnings.length > 0) {

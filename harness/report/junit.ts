@@ -83,7 +83,7 @@ export function renderJunit(report: ConformanceReport): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="yume-conformance" tests="${runs.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
     `  <testsuite name="yume-conformance" tests="${runs.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
-    `    <properties><property name="warnings" value="${summary.warnings}"/>${startFailure}</properties>`,
+    `    <properties><property name="warnings" value="${summary.warnings}"/><property name="runsWithWarnings" value="${summary.runsWithWarnings ?? 0}"/>${startFailure}</properties>`,
     ...runs.map(testcase),
     ...(suiteNotes ? [`    <system-out>${xmlEscape(suiteNotes)}</system-out>`] : []),
     '  </testsuite>',

@@ -10,6 +10,7 @@ import type {
 } from '../../generated/protocol.js';
 import { PROTOCOL_VERSION, REPORT_VERSION } from '../../generated/protocol.js';
 import type { Finding } from '../rules/types.js';
+import { warningsOf } from '../runner/results/verdict.js';
 import type { ValidationResult } from '../validate/validate-stream.js';
 
 export type {
@@ -40,16 +41,26 @@ export function statusOf(findings: readonly Finding[]): RunStatus {
   return findings.some((f) => f.severity === 'MUST') ? 'failed' : 'passed';
 }
 
-/** Counts runs by status and SHOULD findings over all runs. */
+/** "N warnings in M runs", as every report says it (summary.warnings and summary.runsWithWarnings). */
+export function warningsText(summary: Pick<ReportSummary, 'warnings' | 'runsWithWarnings'>): string {
+  const { warnings } = summary;
+  const runs = summary.runsWithWarnings ?? 0;
+  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  return warnings === 0 ? '0 warnings' : `${plural(warnings, 'warning')} in ${plural(runs, 'run')}`;
+}
+
+/** Counts runs by status, and SHOULD findings and the runs they are in over all runs. */
 export function summarize(runs: readonly ReportRun[]): ReportSummary {
-  const summary: ReportSummary = { passed: 0, failed: 0, warnings: 0, notVerified: 0, partial: 0 };
+  const summary: ReportSummary = { passed: 0, failed: 0, warnings: 0, runsWithWarnings: 0, notVerified: 0, partial: 0 };
   for (const run of runs) {
     if (run.status === 'passed') summary.passed += 1;
     else if (run.status === 'failed') summary.failed += 1;
     else if (run.status === 'not-verified') summary.notVerified += 1;
     else if (run.status === 'error') summary.errors = (summary.errors ?? 0) + 1;
     else summary.partial = (summary.partial ?? 0) + 1;
-    for (const finding of run.findings) if (finding.severity === 'SHOULD') summary.warnings += 1;
+    const warnings = warningsOf(run);
+    summary.warnings += warnings;
+    if (warnings > 0) summary.runsWithWarnings = (summary.runsWithWarnings ?? 0) + 1;
   }
   return summary;
 }

@@ -29,3 +29,14 @@ export function runLabel(run: RunLabelFields): string {
   if (run.seed !== undefined) parts.push(`seed=${run.seed}`);
   return parts.join(' ');
 }
+
+/**
+ * ` (printed claude)` when the run's stdout spoke another dialect than the one the runner asked for: the label
+ * names the one asked (it is the run's identity), the report says beside it what was printed.
+ */
+export function printedDialectNote(run: Pick<RunLabelFields, 'dialect' | 'dialectSeen'>): string {
+  const { dialect, dialectSeen } = run;
+  return dialect !== undefined && dialectSeen !== undefined && dialectSeen !== dialect
+    ? ` (printed ${dialectSeen})`
+    : '';
+}

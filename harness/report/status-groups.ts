@@ -1,7 +1,7 @@
 // How the terminal report groups the runs that did not pass, worst first. The list is data: a status the
 // report model gains later (flaky, inconclusive, ...) gets its own group from its entry here, or, without
 // one, a group of its own after the known ones, so no run is ever left out of the report.
-import type { ReportRun } from './model.js';
+import type { ReportFinding, ReportRun } from './model.js';
 
 export interface GroupDefinition {
   /** A run status, or `expected-failure` (a failed run the --expected-failures file covers). */
@@ -65,4 +65,42 @@ export function statusCounts(runs: readonly ReportRun[]): { key: string; mark: s
   return [...counts.entries()]
     .filter(([key, count]) => count > 0 || key === 'passed' || key === 'failed')
     .map(([key, count]) => ({ key, mark: markOf(key), count }));
+}
+
+/** A run shown in full, and the runs listed under it by identity because they failed the same way. */
+export interface RunWithRepeats {
+  run: ReportRun;
+  repeats: ReportRun[];
+}
+
+/** What a failed run is recognised by: its scenario and provider, and each shown finding's rule and line. */
+function failureKey(run: ReportRun, shown: (finding: ReportFinding) => boolean): string {
+  const findings = run.findings
+    .filter(shown)
+    .map((finding) => `${finding.severity} ${finding.rule} ${finding.line ?? '-'}`)
+    .sort();
+  return JSON.stringify([run.scenario, run.provider, findings]);
+}
+
+/**
+ * The runs of a group, each failed run of one scenario and provider whose shown findings name the same rules on the
+ * same lines as an earlier one (another profile, dialect or seed) listed under that one instead of in full: a
+ * shim that breaks one thing fails it in every sampled combination. Other groups are kept run by run.
+ */
+export function withRepeats(group: RunGroup, shown: (finding: ReportFinding) => boolean): RunWithRepeats[] {
+  if (group.key !== 'failed') return group.runs.map((run) => ({ run, repeats: [] }));
+  const first = new Map<string, RunWithRepeats>();
+  const out: RunWithRepeats[] = [];
+  for (const run of group.runs) {
+    const key = failureKey(run, shown);
+    const earlier = first.get(key);
+    if (earlier) {
+      earlier.repeats.push(run);
+      continue;
+    }
+    const entry = { run, repeats: [] };
+    first.set(key, entry);
+    out.push(entry);
+  }
+  return out;
 }

@@ -77,7 +77,7 @@ export const RUN_RULES = defineRules('run', [
     severity: 'INFO',
     source: 'docs/protocol.md#writes-outside-the-workspace',
     title:
-      'New entries in the real home or the system temp folder during the suite (a shim that ignores HOME or TMPDIR)',
+      "New entries of the shims' user in the real home or the system temp folder during the suite (a shim that ignores HOME or TMPDIR)",
     fix: 'Find the home through HOME (USERPROFILE on Windows) and temporary files through TMPDIR (TEMP), as os.homedir() and os.tmpdir() do; never through the password database or a fixed /tmp.',
   },
   {

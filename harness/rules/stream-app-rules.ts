@@ -98,8 +98,10 @@ export const APP_RULES: readonly RuleInput[] = [
     id: 'app.flat-dialect',
     severity: 'SHOULD',
     profiles: APP,
-    source: 'docs/protocol.md#r1-dialects, docs/protocol.md#how-the-app-reads-a-stream',
-    title: "Prefer Claude envelopes (flat lines show twice in a new tab's first turn)",
+    source:
+      'docs/protocol.md#r1-dialects, docs/protocol.md#r1a-the-reference-shim-speaks-the-app-dialect-when-the-app-starts-it, docs/protocol.md#how-the-app-reads-a-stream',
+    title:
+      "Prefer Claude envelopes (flat lines show twice in a new tab's first turn); runs started with the spec invocation, which asks for flat, are not warned",
     fix: 'Print `assistant`/`user` envelopes (the reference shim: `--dialect claude` or YUME_SHIM_DIALECT=claude).',
   },
 ];

@@ -44,6 +44,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 export class Redactor {
   private readonly secrets: readonly string[];
   private readonly literal: RegExp | undefined;
+  /** Any secret or key shape at all: one pass that lets text without one through untouched. */
+  private readonly any: RegExp;
 
   constructor(secrets: Iterable<string>) {
     this.secrets = [...new Set(secrets)];
@@ -56,6 +58,8 @@ export class Redactor {
     // Longest first, so a secret that contains another is replaced whole.
     const sorted = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
     this.literal = sorted.length > 0 ? new RegExp(sorted.join('|'), 'g') : undefined;
+    const sources = [...(this.literal ? [this.literal.source] : []), ...KNOWN_KEY_PATTERNS.map((key) => key.source)];
+    this.any = new RegExp(sources.join('|'));
   }
 
   /** The suite's redactor: the runner's secret-looking variables and every dummy credential. */
@@ -69,6 +73,10 @@ export class Redactor {
   }
 
   text(text: string): string {
+    // A run's request bodies carry the whole history, so a long session hands over many megabytes, nearly always
+    // without a secret: one scan of the alternation costs about a fifth of the replacements' nine. It matches
+    // where any of them would, so the text it lets through is what they would have returned.
+    if (!this.any.test(text)) return text;
     let out = this.literal ? text.replace(this.literal, REDACTED) : text;
     for (const pattern of KNOWN_KEY_PATTERNS) out = out.replace(pattern, REDACTED);
     return out;

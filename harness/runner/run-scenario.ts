@@ -235,6 +235,7 @@ function checkInputOf(
     profile: spec.profile,
     dialect: spec.dialect ?? (settings.capabilities.dialects.includes('claude') ? 'claude' : 'flat'),
     persistent: check.persistent,
+    invocation: spec.invocation.kind,
     processes,
     workspace: dirs.workspace,
     home: dirs.home,

@@ -2,9 +2,11 @@
 // os.userInfo().homedir) or writes to a fixed /tmp ignores the HOME and TMPDIR a run gives it, and writes into
 // the user's real home or the system temp folder. The top level of each is listed before the suite's first run
 // and after its last; what is new is a note on the suite (INFO): runs go in parallel, so no run can be blamed,
-// and other programs of the machine write there too. The runner's own folders and the caches of programs the
-// runner knows are never listed. Nothing found there is removed: it is not the runner's to delete.
-import { readdirSync } from 'node:fs';
+// and other programs of the machine write there too. Only entries owned by the user the shims run as (the
+// runner's own: it starts them) are listed, since no shim can make another user's; that user's other programs
+// may still add some. The runner's own folders and the caches of programs the runner knows are never listed.
+// Nothing found there is removed: it is not the runner's to delete.
+import { lstatSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PlatformName } from '../process/platform.js';
@@ -69,6 +71,28 @@ function entryHolding(root: string, folder: string): string | undefined {
   return relative.split(path.sep)[0];
 }
 
+/** The uid that owns a path (undefined where it cannot be read, or the platform has no owners: Windows). */
+export type OwnerOf = (file: string) => number | undefined;
+
+function ownerOf(file: string): number | undefined {
+  try {
+    return lstatSync(file).uid;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whose entries are listed: the user the shims run as (the runner's), and how to read an entry's owner. */
+export interface EntryOwner {
+  uid: number | undefined;
+  ownerOf: OwnerOf;
+}
+
+/** The runner's user, which every shim it starts runs as (undefined on Windows: every entry is listed). */
+export function shimUser(): EntryOwner {
+  return { uid: process.getuid?.(), ownerOf };
+}
+
 /** A listing of the watched roots, taken before the suite; finish() compares with a second one. */
 export class HomeTempWatch {
   private constructor(
@@ -76,14 +100,24 @@ export class HomeTempWatch {
     private readonly before: readonly (Set<string> | undefined)[],
     /** The runner's own folders (scratch, cache): the entry of a root that holds one is never listed. */
     private readonly own: readonly string[],
+    private readonly owner: EntryOwner,
   ) {}
 
-  static start(roots: readonly WatchedRoot[], own: readonly string[] = []): HomeTempWatch {
+  static start(roots: readonly WatchedRoot[], own: readonly string[] = [], owner = shimUser()): HomeTempWatch {
     return new HomeTempWatch(
       roots,
       roots.map((root) => topLevel(root.folder)),
       own,
+      owner,
     );
+  }
+
+  /** An entry another user owns was made by none of the shims (they run as the runner's user). */
+  private shimsCouldMake(file: string): boolean {
+    const { uid, ownerOf: owner } = this.owner;
+    if (uid === undefined) return true;
+    const found = owner(file);
+    return found === undefined || found === uid;
   }
 
   /** New entries of each root since start(), as one note per root (none when nothing is new). */
@@ -97,6 +131,7 @@ export class HomeTempWatch {
       const added = [...after]
         .filter((name) => !before.has(name) && !runners.has(name))
         .filter((name) => !KNOWN_ENTRIES.some((pattern) => pattern.test(name)))
+        .filter((name) => this.shimsCouldMake(path.join(root.folder, name)))
         .sort();
       if (added.length === 0) return;
       const shown = added.slice(0, SHOWN_ENTRIES).map((name) => path.join(root.folder, name));
@@ -104,10 +139,18 @@ export class HomeTempWatch {
       findings.push(
         runFinding(
           'workspace.outside-home-temp',
-          `new in ${root.label} (${root.folder}) during the suite, where a shim that ignores ${root.variable} writes (other programs on this machine may have made them too; runs go in parallel, so no run is blamed): ${shown.join(', ')}${more}`,
+          `new in ${root.label} (${root.folder}) during the suite, where a shim that ignores ${root.variable} writes (${this.whose()}; runs go in parallel, so no run is blamed): ${shown.join(', ')}${more}`,
         ),
       );
     });
     return findings;
+  }
+
+  /** Which entries the note lists, and who else may have made them. */
+  private whose(): string {
+    const { uid } = this.owner;
+    return uid === undefined
+      ? 'other programs on this machine may have made them too'
+      : `only entries of the user the shims run as (uid ${uid}) are listed; that user's other programs may have made them too`;
   }
 }

@@ -13,7 +13,7 @@ import { addUsage } from '../session/store.js';
 import type { InterruptSignal } from '../tools/interrupt.js';
 import { compactedHistory, type Summary, summarize, summaryInstruction } from './compaction.js';
 import type { LoopContext } from './loop.js';
-import type { ShimSession, TurnEnd } from './shim-session.js';
+import type { ShimSession, TurnEnd } from './turn-types.js';
 
 export interface CompactTurnDeps {
   emitter: Emitter;

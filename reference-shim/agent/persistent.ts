@@ -6,9 +6,9 @@ import type { Readable } from 'node:stream';
 import type { Emitter } from '../output/emitter.js';
 import { Interrupter } from '../tools/interrupt.js';
 import type { PermissionGate } from './permissions.js';
-import type { TurnEnd } from './shim-session.js';
 import { type FrameRequest, parseFrameLine } from './stdin-frames.js';
 import type { TurnRunner } from './turn-runner.js';
+import type { TurnEnd } from './turn-types.js';
 
 export interface PersistentDeps {
   runner: Pick<TurnRunner, 'run'>;

@@ -42,6 +42,10 @@ class PairingSink implements TurnSink {
   allText = '';
   /** Where this turn's prompt is in the history: what a compaction replaces is before it. */
   private promptAt: number;
+  /** Tool calls the provider announced before any interrupt: each came from a model answer that completed. */
+  callsAnnounced = 0;
+  /** Characters of those calls' inputs, for an estimate of the answers' size. */
+  callChars = 0;
 
   constructor(private readonly context: ProviderTurnContext) {
     this.promptAt = context.history.length - 1;
@@ -70,6 +74,8 @@ class PairingSink implements TurnSink {
   toolUse(call: { id?: string; name: string; input: Record<string, unknown> }): string {
     const id = this.context.ids.allocate(call.id, `call_${this.context.provider.id.replace(/[^A-Za-z0-9]/g, '_')}_`);
     if (this.interrupted) return id; // announced after the interrupt: never printed, never answered
+    this.callsAnnounced += 1;
+    this.callChars += call.name.length + JSON.stringify(call.input ?? {}).length;
     this.pending.set(id, {
       id,
       ...(call.id && call.id !== id ? { wireId: call.id } : {}),
@@ -199,9 +205,13 @@ export async function runProviderTurn(context: ProviderTurnContext): Promise<Loo
       ? 'Interrupted before the tool reported a result.'
       : 'The provider reported no result for this call.',
   );
-  if (outcome.kind === 'success' && !context.usage.hasAny) {
+  // R4: a CLI that reported no usage is estimated. Gemini and codex report it only in their closing event, which
+  // an interrupted CLI never prints: a turn interrupted after a tool call (so after a model answer that completed)
+  // is estimated too, never left without usage; one interrupted in its first answer may omit it.
+  const answered = outcome.kind === 'success' || (outcome.kind === 'interrupted' && sink.callsAnnounced > 0);
+  if (answered && !context.usage.hasAny) {
     context.stats.modelCalls = Math.max(1, context.stats.modelCalls);
-    context.usage.addEstimate(requestChars, sink.allText.length);
+    context.usage.addEstimate(requestChars, sink.allText.length + sink.callChars);
   }
   return outcome;
 }

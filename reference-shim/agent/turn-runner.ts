@@ -16,8 +16,8 @@ import { type LoopContext, type LoopOutcome, runAgentLoop } from './loop.js';
 import type { PermissionGate } from './permissions.js';
 import { costUsd } from './pricing.js';
 import { runProviderTurn } from './provider-turn.js';
-import type { ShimSession, TurnEnd } from './shim-session.js';
 import { ToolIdAllocator } from './tool-ids.js';
+import type { ShimSession, TurnEnd } from './turn-types.js';
 import { TurnUsage } from './usage.js';
 
 export interface TurnRunnerOptions {

@@ -2,6 +2,7 @@
 // frame loop (persistent mode), with signal handling (R6) and exit codes (R5: 0 after success).
 import { realpathSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
+import { watchStarter } from '../../common/starter-watch.js';
 import { PermissionGate } from '../agent/permissions.js';
 import { type PersistentDeps, startPersistent } from '../agent/persistent.js';
 import { systemPrompt } from '../agent/system-prompt.js';
@@ -16,6 +17,7 @@ import { HistoryFileError } from '../session/history-file.js';
 import { SessionFileError } from '../session/store.js';
 import { Interrupter } from '../tools/interrupt.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { endRunningToolsNow } from '../tools/running-tools.js';
 import { SHIM_VERSION } from '../version.js';
 import { ArgumentError, parseCommandLine, type ShimOptions } from './args.js';
 import { HELP_TEXT } from './help.js';
@@ -80,7 +82,18 @@ interface ShimIo {
   stderr: (message: string) => void;
 }
 
+/**
+ * The process that started the shim is gone: a `.cmd` launcher's cmd.exe that the app's stop ended (SIGKILL to
+ * the pid it started, R14), or the app itself. Nothing reads the shim any more, and on Windows nothing would end
+ * it: its tools end, and it exits at once, printing nothing more (common/starter-watch.ts).
+ */
+function endWithStarter(): never {
+  endRunningToolsNow();
+  process.exit(EXIT_INTERRUPTED);
+}
+
 export async function runShim(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<never> {
+  watchStarter(endWithStarter, { platform: process.platform, starter: process.ppid });
   const redactor = new SecretRedactor(env);
   const stdout = new StdoutSink();
   const writer = new LineWriter(stdout, redactor);

@@ -2,7 +2,7 @@
 // session under that id when there is none (the app passes its tab id on a first turn); --session-id names a
 // new session; otherwise a fresh id. --history-file replaces the loaded history as the starting point.
 import { existsSync } from 'node:fs';
-import type { ShimSession } from '../agent/shim-session.js';
+import type { ShimSession } from '../agent/turn-types.js';
 import { isoTimestamp } from '../session/clock.js';
 import { readHistoryFile } from '../session/history-file.js';
 import { newSessionId } from '../session/ids.js';

@@ -8,6 +8,7 @@ import { delimiter, join } from 'node:path';
 import { randomHex } from '../output/ids.js';
 import { CappedOutput } from './output-cap.js';
 import { killTree } from './process-tree.js';
+import { trackToolProcess } from './running-tools.js';
 import { optionalInteger, requireString, type Tool, type ToolOutcome } from './types.js';
 import { markedEnv, ToolWatchdog } from './watchdog.js';
 
@@ -65,6 +66,7 @@ export const bashTool: Tool = {
         windowsHide: true,
       });
       watchdog.watch(child.pid);
+      const untrack = trackToolProcess(child.pid, marker);
       const { stdout, stderr } = child;
       stdout.on('data', (chunk: Buffer) => output.push(chunk));
       stderr.on('data', (chunk: Buffer) => output.push(chunk));
@@ -85,6 +87,7 @@ export const bashTool: Tool = {
       const finish = async (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error): Promise<void> => {
         if (settled) return;
         settled = true;
+        untrack();
         clearTimeout(timer);
         context.signal.removeEventListener('abort', onAbort);
         await watchdog.stop();

@@ -10,6 +10,13 @@ const benchDir = path.join(repoRoot, 'bench');
 
 /** The smallest run of each bench, with the lines it must print (dist/ is built by the tests' global setup). */
 const SMOKE: Record<string, { args: string[]; prints: RegExp[] }> = {
+  'long-session.bench.mjs': {
+    args: ['--no-build', '--short', '1', '--long', '2', '--samples', '1', '--file-kb', '1'],
+    prints: [
+      /^sample 1\/1: 2 turns \(1 run, passed\)/m,
+      /^goal long-session harness CPU 2 turns over 1 <= 2\.5x: ratio \d/m,
+    ],
+  },
   'runner.bench.mjs': {
     args: ['--no-build', '--no-full', '--samples', '1', '--scenario', 'plain-text', '--provider', 'openai-chat'],
     prints: [

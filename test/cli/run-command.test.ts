@@ -61,6 +61,8 @@ describe.concurrent('yume-conformance run', () => {
     const progress = result.stderr.split('\n').filter((line) => /^\[\s*\d+\/\d+\]/.test(line));
     expect(progress).toHaveLength(report.runs.length);
     expect(result.stderr).toMatch(/yume-conformance: PASSED — \d+ passed, 0 failed/);
+    // Why stdout holds no human report: the named reporters replaced it, as in vitest.
+    expect(result.stderr).toContain('the named --reporter replaced the human report (add --reporter human to keep it)');
     expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites[\s\S]*<testcase/);
     const html = readFileSync(path.join(dir, 'report.html'), 'utf8');
     for (const part of [
@@ -72,6 +74,13 @@ describe.concurrent('yume-conformance run', () => {
       'first assistant text on stdout',
     ])
       expect(html).toContain(part);
+  });
+
+  it('--help says a named reporter replaces the human report unless human is named too', async () => {
+    const help = await yumeConformance(['run', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      'Naming one replaces the human report on stdout unless human is named too',
+    );
   });
 
   it('exits 1 with the failing rule when a check fails', async () => {

@@ -79,7 +79,14 @@ describe.concurrent('yume-conformance validate', () => {
     const report = JSON.parse(r.stdout);
     const validate = validatorFor('report.schema.json');
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
-    expect(report.summary).toEqual({ passed: 0, failed: 1, warnings: 1, notVerified: 0, partial: 0 });
+    expect(report.summary).toEqual({
+      passed: 0,
+      failed: 1,
+      warnings: 1,
+      runsWithWarnings: 1,
+      notVerified: 0,
+      partial: 0,
+    });
     expect(report.runs[0]).toMatchObject({
       scenario: bad,
       status: 'failed',

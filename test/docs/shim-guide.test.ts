@@ -25,6 +25,7 @@ const ANSWERS: [string, string][] = [
   ['docs/writing-a-shim.md', 'session-history-for-anthropic-and-claude-cli'],
   ['docs/writing-a-shim.md', 'interactive-mode-without-persistent-mode'],
   ['docs/writing-a-shim.md', 'a-stream-that-ends-without-its-finish-marker'],
+  ['docs/writing-a-shim.md', 'a-launcher-on-windows-cmd'],
   ['docs/writing-a-shim.md', 'which-runs-a-plain-run-makes'],
   ['docs/writing-a-shim.md', 'providers-the-app-cannot-start'],
   ['docs/writing-a-shim.md', 'a-shim-for-the-yume-app'],

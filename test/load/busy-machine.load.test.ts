@@ -17,10 +17,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ReportRun } from '../../harness/report/model.js';
-import { type ConformanceRunReport, type RunOptions, runConformance } from '../../harness/suite/run-conformance.js';
+import type { ConformanceRunReport, RunOptions } from '../../harness/suite/run-conformance.js';
 // @ts-expect-error: plain ESM script without declarations
 import { ensureRealProgram } from '../../scripts/real-programs.mjs';
 import { type BusyLoops, startBusyLoops } from '../helpers/busy-loops.js';
+import { runSuite } from '../helpers/nothing-left-open.js';
 import { describeFindings, fixtureShim, rules, runFixture } from '../runner/helpers/run-fixture.js';
 
 /** R18a: the lane's whole budget on an idle 2-core machine, and each round's share of it (printed, not asserted). */
@@ -106,7 +107,7 @@ async function besideBusyLoops(
   const stop = setTimeout(() => signals.emit('SIGINT', 'SIGINT'), shareMs * HANG_FACTOR);
   try {
     const started = performance.now();
-    const report = await runConformance({ ...options, signals });
+    const report = await runSuite({ ...options, signals });
     const elapsedMs = performance.now() - started;
     expect(loops.spinning(), 'a busy loop ended before the round did').toBe(loops.count);
     return { report, elapsedMs };

@@ -213,6 +213,58 @@ describe('history on resume', () => {
     const forgotten = await play([{ prompt: 'And what was the second line?', exchanges: [] }]);
     expect(rules(forgotten)).toEqual(['requests.history-on-resume']);
     expect(forgotten.map((finding) => finding.message).join('\n')).toContain('Read hello.txt.');
+    // The answer alone: found whatever its spacing, missed when another answer stands in its place.
+    const second = { prompt: 'And what was the second line?', exchanges: [] };
+    expect(await play([{ ...firstTurn, answer: ' It  greets\nyou. ' }, second])).toEqual([]);
+    const otherAnswer = await play([{ ...firstTurn, answer: 'It says goodbye.' }, second]);
+    expect(otherAnswer.map((finding) => [finding.rule, finding.message])).toEqual([
+      [
+        'requests.history-on-resume',
+        expect.stringContaining('the answer of turn 1 ("It greets you.") is not in the history'),
+      ],
+    ]);
+  });
+});
+
+// R8: an interrupted turn belongs to the history a later turn sends (its prompt; its cut-off answer may be left
+// out); a turn the app's SIGKILL ended may be there or not. docs/writing-a-shim.md#an-interrupted-turn-in-the-resumed-history
+describe('an interrupted or killed turn in the history of the next', () => {
+  const stopped = (stop: 'interrupt' | 'kill'): Scenario => ({
+    id: `history-after-${stop}`,
+    title: 't',
+    description: 'd',
+    spec: 'R8',
+    turns: [
+      {
+        prompt: 'Tell me a long story.',
+        ...(stop === 'interrupt' ? { interrupt: 'after-first-text' as const } : { kill: 'after-first-text' as const }),
+        responses: [{ text: ['Once upon ', 'a time.'], stall: 'after-first-text' }],
+        expect: { isError: true },
+      },
+      { prompt: 'A short one, please.', resume: true, responses: [{ text: ['Fine.'] }], expect: { isError: false } },
+    ],
+  });
+  const nextTurn = async (stop: 'interrupt' | 'kill', history: Conversation['turns']): Promise<string[]> => {
+    const scenario = stopped(stop);
+    const server = await startMockServer({ scenario, provider: 'openai-chat' });
+    servers.push(server);
+    server.setTurn(1);
+    await send('openai-chat', server.url, conversationBody('openai-chat', { turns: history, tools: [] }));
+    return rules(checkProviderRequests(scenario, 'openai-chat', server.requests()));
+  };
+  const next = { prompt: 'A short one, please.', exchanges: [] };
+
+  test('an interrupted turn: its prompt is owed, its cut-off answer is not', async () => {
+    const withPrompt = [{ prompt: 'Tell me a long story.', exchanges: [] }, next];
+    const withPartial = [{ prompt: 'Tell me a long story.', exchanges: [], answer: 'Once upon ' }, next];
+    expect(await nextTurn('interrupt', withPrompt)).toEqual([]);
+    expect(await nextTurn('interrupt', withPartial)).toEqual([]);
+    expect(await nextTurn('interrupt', [next])).toEqual(['requests.history-on-resume']);
+  });
+
+  test('a killed turn may be in the history or not', async () => {
+    expect(await nextTurn('kill', [next])).toEqual([]);
+    expect(await nextTurn('kill', [{ prompt: 'Tell me a long story.', exchanges: [] }, next])).toEqual([]);
   });
 });
 

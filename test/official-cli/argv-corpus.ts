@@ -2,7 +2,6 @@
 // scenarios, permission modes, resume and stdin-prompt variants, reduced to one argv per shape (the
 // prompt's text and the workspace path vary, the shape does not), plus argv known to be refused.
 import path from 'node:path';
-import { isCompactPrompt } from '../../common/compact-command.js';
 import type { CorpusEntry } from '../../harness/drift/differential.js';
 import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
 import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
@@ -88,10 +87,8 @@ function shapeOf(argv: string[], prompt: string): string {
 /** The corpus for one CLI: the translators' argv (one per shape), then the known-bad ones. */
 export function buildArgvCorpus(cli: OfficialCliName, transcripts: string): CorpusEntry[] {
   const prompts = new Set<string>();
-  // `/compact` is a command, not a prompt: gemini and codex are asked for a summary instead, and claude runs it
-  // without its model (docs/protocol.md#r21-compaction), so it stands for no argv shape of its own.
   for (const scenario of loadAllScenarios(transcripts))
-    for (const turn of scenario.turns) if (!isCompactPrompt(turn.prompt)) prompts.add(turn.prompt ?? 'hi');
+    for (const turn of scenario.turns) prompts.add(turn.prompt ?? 'hi');
   // A prompt that looks like flags: the case the translators guard with `--` or `--prompt=`.
   prompts.add('-rf --help');
   const seen = new Set<string>();

@@ -253,5 +253,16 @@ describe.runIf(process.platform !== 'win32')('launchers on PATH', () => {
     expect(readFakeCliLog(logFile).filter((entry) => entry.event === 'start')).toHaveLength(1);
     expect(spawnSync('claude', ['--version'], { env: { PATH: binDir }, encoding: 'utf8' }).error).toBeDefined(); // not installed
     expect(await waitForFakeCliEvent(logFile, (entry) => entry.event === 'stall', { timeoutMs: 50 })).toBeUndefined();
+    // A wait whose run is over stops at once, however long it was to last (it must not hold the runner open).
+    const over = new AbortController();
+    const started = performance.now();
+    const waiting = waitForFakeCliEvent(logFile, (entry) => entry.event === 'stall', {
+      timeoutMs: 60_000,
+      pollMs: 10_000,
+      signal: over.signal,
+    });
+    over.abort();
+    expect(await waiting).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

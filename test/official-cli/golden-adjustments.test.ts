@@ -53,6 +53,53 @@ describe('Type-B golden adjustments (R10, harness/official-cli/omissions.ts)', (
     expect(compareWithGolden({ label: 'g', turns: golden }, observed, 'o')[0]?.rule).toBe('golden.tool-calls');
   });
 
+  // gemini and codex print usage only in their closing event, which an interrupted run never reaches: the shim
+  // estimates the usage of the calls that completed, and only its presence is compared. claude still prints its
+  // result after SIGINT, so its totals are compared as they are.
+  it.each([
+    ['gemini', true],
+    ['codex', true],
+    ['claude', false],
+  ] as const)('compares the usage of an interrupted turn on %s as an estimate: %s', (cli, estimated) => {
+    const duringBash: Turn = {
+      prompt: 'p',
+      interrupt: 'during-tool',
+      responses: [
+        {
+          toolCalls: [{ id: 'b1', name: 'Bash', input: { command: 'sleep 30' } }],
+          usage: { input_tokens: 128, output_tokens: 22 },
+        },
+      ],
+      expect: { isError: true },
+    };
+    const turn = (...ending: object[]) =>
+      buildTurnModels(
+        toCanonicalEvents(
+          jsonl(
+            { type: 'tool_use', id: 'c1', name: 'Bash', input: { command: 'sleep 30' } },
+            { type: 'tool_result', tool_use_id: 'c1', content: 'interrupted', is_error: true },
+            { type: 'interrupt' },
+            ...ending,
+          ),
+        ),
+        {},
+      );
+    const reported = turn({ type: 'result', is_error: true, usage: { input_tokens: 128, output_tokens: 22 } });
+    const estimate = turn({
+      type: 'result',
+      is_error: true,
+      usage: { input_tokens: 40, output_tokens: 9, estimated: true },
+    });
+    const none = turn({ type: 'result', is_error: true });
+    const adjusted = adjustGoldenForCli(reported, [duringBash], cli, { workspace: '/w' });
+    const rulesFor = (observed: typeof reported) =>
+      compareWithGolden({ label: 'g', turns: adjusted }, observed, 'o').map((finding) => finding.rule);
+    expect(rulesFor(estimate)).toEqual(estimated ? [] : ['usage.totals']);
+    expect(rulesFor(reported)).toEqual([]);
+    // Left out, the usage fails either way: calls completed before the interrupt (R4).
+    expect(rulesFor(none)).toEqual(['usage.totals']);
+  });
+
   it('drops the partial text of a message cut short for CLIs that print whole messages only', () => {
     const interrupted: Turn = {
       prompt: 'p',

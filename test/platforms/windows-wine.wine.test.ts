@@ -1,8 +1,9 @@
 // The Windows paths, end to end under Wine (R20). This is not Windows: Debian's Wine 8 runs the official Windows
 // Node builds, with stand-ins only for what Wine lacks (scripts/platforms-wine-setup.mjs builds them from
 // test/platforms/wine-stand-ins/: a git doing only the runner's `git init`, a powershell.exe answering only the
-// process table's query). Wine's own cmd.exe and taskkill stay (its taskkill has no /T, so every tree kill
-// takes the per-pid fallback). The runner (dist/cli.js) plays the reference shim started through a .cmd.
+// process table's query, a bash.exe that has the lane's relay run Debian's /bin/bash, wine-bash-relay.ts). Wine's
+// own cmd.exe and taskkill stay (its taskkill has no /T, so every tree kill takes the per-pid fallback). The
+// runner (dist/cli.js) plays the reference shim started through a .cmd.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WINDOWS_PROCESS_QUERY } from '../../common/windows-processes.js';
 import { writeAuthHelpers } from '../../harness/mock/auth-helpers.js';
 import { ensureWinePlatform } from '../../scripts/platforms-wine-setup.mjs';
+import { type BashRelay, describeCommands, RELAY_VARIABLE, startBashRelay } from './wine-bash-relay.js';
 import {
   type LaneRun,
   type RunnerPass,
@@ -24,6 +26,20 @@ import {
 
 const REQUIRED = ['plain-text', 'single-tool', 'multi-tool', 'tool-error', 'interrupt'];
 const BOTH_PROVIDERS = [...REQUIRED, 'persistent-interrupt', 'kill-and-resume'];
+/** The scenarios that need bash (R11), on both providers: the shim's own Bash tool, and the fake CLI's. */
+const BASH_SCENARIOS = [
+  'interrupt-during-bash',
+  'kill-and-resume-bash',
+  'large-tool-output',
+  'silent-command',
+  'unicode-tool-output',
+];
+/**
+ * The app-style kill on the other CLI ids, each of which starts its CLI its own way through a .cmd (gemini's
+ * launcher relaunches itself as a worker; codex reads stdin). The REST ids run in the shim's one Node, as
+ * openai-chat does; they were played too while the shim's end with its starter was built, with the same outcome.
+ */
+const OTHER_PROVIDERS = ['gemini-cli', 'codex-cli'];
 const PASS_TIMEOUT_MS = 420_000;
 /** The hanging shim's timeout: long enough for Windows Node to start under a loaded Wine, short for the lane. */
 const HANG_TIMEOUT_MS = 20_000;
@@ -38,6 +54,7 @@ const EXPECTED: Record<string, { status: 'not-verified'; rules: string[]; reason
 let platform: WinePlatform;
 let dir: string;
 let session: Awaited<ReturnType<typeof startWineSession>> | undefined;
+let relay: BashRelay | undefined;
 const passes: Record<string, RunnerPass> = {};
 const startedAt = Date.now();
 
@@ -52,16 +69,17 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'yume-wine-lane-'));
   const sessionStarts = path.join(dir, 'session-starts');
   session = await startWineSession(platform, { outDir: dir, startsDir: sessionStarts });
+  relay = await startBashRelay({ prefix: platform.prefix });
   const capabilities = path.join(dir, 'capabilities.json');
   // The reference shim's own capabilities, flat dialect only: one run per scenario and provider.
   writeFileSync(
     capabilities,
     JSON.stringify({
       name: 'reference shim through a .cmd',
-      providers: ['openai-chat', 'claude-cli'],
+      providers: ['openai-chat', 'claude-cli', ...OTHER_PROVIDERS],
       persistent: true,
       dialect: 'flat',
-      features: ['resume', 'persistent', 'cli'],
+      features: ['resume', 'persistent', 'cli', 'bash'],
     }),
   );
   const shim22 = writeCmdShim(path.join(dir, '22'), platform.nodes['22']);
@@ -77,6 +95,9 @@ beforeAll(async () => {
     'spec',
     '--jobs',
     '4',
+    // Where the bash.exe stand-ins find the relay (the runner hands a shim only the variables it is given).
+    '--env',
+    `${RELAY_VARIABLE}=${relay.address}`,
   ];
   const pass = (name: string, major: '20' | '22', standIns: string, args: string[]) =>
     runnerPass(platform, {
@@ -89,17 +110,21 @@ beforeAll(async () => {
     }).then((result) => {
       passes[name] = result;
     });
-  // The passes wait on Wine far more than they use the cores: side by side.
+  // The passes wait on Wine far more than they use the cores: side by side. The Bash and kill passes start once the
+  // short ones have ended, beside node22 only, so no more runs share Wine at once than before they were added (every
+  // process-table sample waits on Wine's WMI, which serves one query at a time): with all eight side by side, two
+  // lane runs on a loaded machine each had a claude-cli run of node22 fail, one on its moment's 8 s fallback, one on
+  // a CLI start that failed.
+  const node22 = pass('node22', '22', platform.standIns.all, [
+    windowsPath(shim22),
+    ...common,
+    ...pick(BOTH_PROVIDERS, '--scenario'),
+    '--provider',
+    'openai-chat',
+    '--provider',
+    'claude-cli',
+  ]);
   await Promise.all([
-    pass('node22', '22', platform.standIns.all, [
-      windowsPath(shim22),
-      ...common,
-      ...pick(BOTH_PROVIDERS, '--scenario'),
-      '--provider',
-      'openai-chat',
-      '--provider',
-      'claude-cli',
-    ]),
     pass('node22-bad-argument', '22', platform.standIns.all, [
       windowsPath(shim22),
       ...common,
@@ -145,9 +170,30 @@ beforeAll(async () => {
       '100%',
     ]),
   ]);
+  await Promise.all([
+    node22,
+    pass('bash', '22', platform.standIns.all, [
+      windowsPath(shim22),
+      ...common,
+      ...pick(BASH_SCENARIOS, '--scenario'),
+      '--provider',
+      'openai-chat',
+      '--provider',
+      'claude-cli',
+    ]),
+    pass('kill-other-providers', '22', platform.standIns.all, [
+      windowsPath(shim22),
+      ...common,
+      '--scenario',
+      'kill-and-resume',
+      ...pick(OTHER_PROVIDERS, '--provider'),
+    ]),
+  ]);
   const lines = [
     `Windows paths under Wine (not Windows): ${platform.wine}, prefix ${platform.prefix}`,
-    `stand-ins: ${platform.standIns.all} (git.exe, powershell.exe); without PowerShell: ${platform.standIns.gitOnly} (git.exe)`,
+    `stand-ins: ${platform.standIns.all} (git.exe, powershell.exe, bash.exe); without PowerShell: ${platform.standIns.gitOnly} (git.exe)`,
+    `bash.exe: a stand-in whose relay (${relay.address}) runs Debian's ${relay.version} on the Linux side`,
+    `  commands: ${describeCommands(relay.commands()) || 'none'}; left running: ${relay.leftovers().join(', ') || 'none'}`,
     `Wine session started before the passes: ${session.seen.join(', ')}`,
     `setup ${(setupMs / 1000).toFixed(1)} s, passes ${((Date.now() - startedAt - setupMs) / 1000).toFixed(1)} s`,
     ...Object.entries(passes).flatMap(([name, result]) => [
@@ -167,7 +213,8 @@ beforeAll(async () => {
     writeFileSync(path.join(REPORTS, `${name}.json`), `${JSON.stringify(result.report ?? null, null, 2)}\n`);
 }, 900_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await relay?.stop();
   session?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -176,6 +223,16 @@ function runsOf(name: string): LaneRun[] {
   const result = passes[name]!;
   expect(result.report, `${name}: no report; stderr: ${result.stderr.slice(-2000)}`).toBeDefined();
   return result.report!.runs;
+}
+
+/** The Bash command a scenario's model calls (transcripts/<id>/scenario.json). */
+function bashCommandOf(scenario: string): string {
+  const file = path.resolve('transcripts', scenario, 'scenario.json');
+  const { turns } = JSON.parse(readFileSync(file, 'utf8')) as {
+    turns: { responses: { toolCalls?: { name: string; input: { command?: string } }[] }[] }[];
+  };
+  const calls = turns.flatMap((turn) => turn.responses.flatMap((response) => response.toolCalls ?? []));
+  return calls.find((call) => call.name === 'Bash')!.input.command!;
 }
 
 const notVerifiedText = (run: LaneRun) =>
@@ -231,17 +288,49 @@ describe('the runner under Windows Node on Wine', () => {
       for (const run of result.report?.runs ?? []) expect(run.status, describeRun(run)).not.toBe('error');
   });
 
-  it('reports what outlives the app-style kill of the pid it started (cmd.exe), then ends it through the per-pid fallback', () => {
-    for (const run of runsOf('node22').filter((candidate) => candidate.scenario === 'kill-and-resume')) {
-      const orphaned = run.findings.find((finding) => finding.rule === 'process.orphaned-tools');
-      // cmd.exe is killed; the node.exe it started (the reference shim) lives on, as it would under the app.
-      expect(orphaned, describeRun(run)).toBeDefined();
-      expect(orphaned?.message, describeRun(run)).toMatch(/outlived the shim killed with SIGKILL: .*node\.exe/);
+  it("plays the Bash scenarios on both providers with Debian's bash through the bash.exe stand-in, leaving none running", () => {
+    const runs = runsOf('bash');
+    expect(runs.map((run) => `${run.scenario} ${run.provider}`).sort()).toEqual(
+      BASH_SCENARIOS.flatMap((scenario) => [`${scenario} openai-chat`, `${scenario} claude-cli`]).sort(),
+    );
+    for (const run of runs) expectStatus(run);
+    // The commands that run to their end reached Debian's bash on both providers (the shim's Bash tool, and the
+    // fake CLI's) and exited 0; `sleep 30` (when it started before the interrupt or the kill) never ran to its end.
+    const commands = relay!.commands();
+    for (const scenario of ['large-tool-output', 'silent-command', 'unicode-tool-output']) {
+      const ends = commands.filter((record) => record.command === bashCommandOf(scenario)).map((record) => record.end);
+      // Once per provider (more if a run was played again).
+      expect(ends.length, describeCommands(commands)).toBeGreaterThanOrEqual(2);
+      expect(new Set(ends), describeCommands(commands)).toEqual(new Set(['exit 0']));
+    }
+    for (const record of commands.filter((candidate) => candidate.command === 'sleep 30'))
+      expect(record.end).toBe('with its stand-in');
+    // Each command's process group ended with its stand-in, the Linux side of every tree kill included.
+    expect(relay!.leftovers()).toEqual([]);
+  });
+
+  it('leaves nothing behind after the app-style kill of the pid it started (cmd.exe), on every provider', () => {
+    const killed = [...runsOf('node22'), ...runsOf('kill-other-providers'), ...runsOf('bash')].filter((run) =>
+      run.scenario.startsWith('kill-and-resume'),
+    );
+    expect(killed.map((run) => `${run.scenario} ${run.provider}`).sort()).toEqual(
+      [
+        ...['openai-chat', 'claude-cli', ...OTHER_PROVIDERS].map((provider) => `kill-and-resume ${provider}`),
+        'kill-and-resume-bash openai-chat',
+        'kill-and-resume-bash claude-cli',
+      ].sort(),
+    );
+    for (const run of killed) {
+      expectStatus(run);
+      // cmd.exe is killed with the reference shim's Node (and on the CLI ids the CLI's .cmd) below it: they end
+      // with their starter, and nothing is left for the harness to end.
       expect(run.timeline).toMatch(/SIGKILL to the shim's pid \d+ .*its tree right before: .*node\.exe/);
-      // Wine's taskkill has no /T: the failure is noted and each pid of the snapshot is ended.
-      expect(run.timeline).toMatch(
-        /taskkill \/pid \d+ \/T \/F failed \(exit 1.*each pid of the tree's snapshot was ended/,
-      );
+      expect(
+        run.findings.filter((finding) => finding.rule.startsWith('process.')),
+        describeRun(run),
+      ).toEqual([]);
+      // Nothing was left for the harness to end (a loaded machine may still make it look: it then ends nothing).
+      expect(run.timeline, describeRun(run)).not.toMatch(/turn 2: exited [^\n]*ended: /);
     }
   });
 

@@ -106,4 +106,36 @@ describe('persistent mode', () => {
       result.cleanup();
     }
   });
+
+  // R4: an interrupt frame during a tool ends the turn with the usage of the model call that completed before it.
+  it('an interrupt frame during a tool reports the usage of the call that completed', async () => {
+    const scenario: Scenario = {
+      id: 'persistent-interrupt-during-bash',
+      title: 't',
+      description: 'd',
+      spec: 'R4; R6',
+      mode: 'persistent',
+      turns: [
+        {
+          prompt: 'Wait.',
+          interrupt: 'during-tool',
+          responses: [
+            {
+              toolCalls: [{ id: 'b1', name: 'Bash', input: { command: 'sleep 30' } }],
+              usage: { input_tokens: 128, output_tokens: 22 },
+            },
+          ],
+          expect: { isError: true },
+        },
+      ],
+    };
+    const result = await runPersistentScenario(scenario, 'openai-chat');
+    try {
+      const ending = result.run.lines.find((line) => line.type === 'result');
+      expect(ending).toMatchObject({ is_error: true, subtype: 'cancelled' });
+      expect(ending?.usage).toEqual({ input_tokens: 128, output_tokens: 22 });
+    } finally {
+      result.cleanup();
+    }
+  });
 });

@@ -65,7 +65,7 @@ describe('human reporter', () => {
     expect(text).toContain('and 61 more run(s) (--verbose lists them)');
     expect(text).not.toContain('session.note');
     expect(text).not.toContain('No action needed');
-    expect(lines.at(-2)).toBe('64 run(s): 64 passed, 0 failed, 128 warning(s)');
+    expect(lines.at(-2)).toBe('64 run(s): 64 passed, 0 failed, 128 warnings in 64 runs');
     expect(lines.at(-1)).toBe('yume-conformance: PASSED, ✔ conforms (exit 0)');
     expect(text.match(/conforms/g)).toHaveLength(1);
   });
@@ -78,17 +78,30 @@ describe('human reporter', () => {
     expect(text.split('\n').filter((line) => line.includes('· large-result [anthropic]')).length).toBe(2 * 3);
   });
 
-  it('shows a failing run in full with its whole identity; runs that differ only by seed are told apart', () => {
-    const failing = (seed: number): ReportRun => ({
+  it('shows a failing run in full with its whole identity; the same failure in other runs is listed under it', () => {
+    const failing = (seed: number, line = 4): ReportRun => ({
       ...passing('plain-text', 'gemini', seed),
       status: 'failed',
-      findings: [must],
+      findings: [{ ...must, line }],
     });
-    const text = human(suiteReport([failing(1), failing(2), passing('plain-text', 'openai-chat')]));
-    expect(text).toContain(
-      'Failed (2)\n  ✘ plain-text [gemini] invocation=spec profile=spec dialect=flat seed=1\n    MUST   golden.text  line 4',
+    const yumeApp: ReportRun = { ...failing(1), profile: 'yume-app' };
+    const text = human(
+      suiteReport([failing(1), failing(2), yumeApp, failing(3, 5), passing('plain-text', 'openai-chat')]),
     );
-    expect(text).toContain('  ✘ plain-text [gemini] invocation=spec profile=spec dialect=flat seed=2');
+    expect(text).toContain(
+      'Failed (4)\n  ✘ plain-text [gemini] invocation=spec profile=spec dialect=flat seed=1\n    MUST   golden.text  line 4',
+    );
+    // Same scenario and provider, the same rule on the same line: another seed or profile is named, not repeated.
+    expect(text).toContain(
+      '           fix: Print the text.\n    the same rules on the same lines in 2 more run(s):\n' +
+        '      ✘ plain-text [gemini] invocation=spec profile=spec dialect=flat seed=2\n' +
+        '      ✘ plain-text [gemini] invocation=spec profile=yume-app dialect=flat seed=1\n',
+    );
+    expect(text.match(/MUST {3}golden\.text {2}line 4/g)).toHaveLength(1);
+    // On another line it is another failure, shown in full.
+    expect(text).toContain(
+      '  ✘ plain-text [gemini] invocation=spec profile=spec dialect=flat seed=3\n    MUST   golden.text  line 5',
+    );
     expect(text).toContain(
       '           text differs\n             expected: a\n             observed: b\n           fix: Print the text.',
     );
@@ -143,6 +156,21 @@ describe('human reporter', () => {
     expect(text).toMatch(/^scenario\s+openai-chat\s+openai-responses\s+gemini\s+anthropic$/m);
     expect(text).toMatch(/^resume\s+✔ 2\/2\s+✔ 2\/2\s+✘ 2\/3\s+✔ 2\/2$/m);
     expect(human(suiteReport(all))).not.toMatch(/^scenario\s+openai-chat/m);
+  });
+
+  it('says beside a label the dialect the run printed when it is not the one asked', () => {
+    const printed: ReportRun = {
+      ...passing('single-tool', 'gemini'),
+      status: 'failed',
+      findings: [must],
+      dialectSeen: 'claude',
+    };
+    const asAsked: ReportRun = { ...printed, scenario: 'multi-tool', dialectSeen: 'flat' };
+    const text = human(suiteReport([printed, asAsked]));
+    expect(text).toContain('✘ single-tool [gemini] invocation=spec profile=spec dialect=flat (printed claude)');
+    expect(text).toContain('✘ multi-tool [gemini] invocation=spec profile=spec dialect=flat\n');
+    // The label itself, the run's identity in JUnit and merged reports, names the dialect asked.
+    expect(runLabel(printed)).toBe('single-tool [gemini] invocation=spec profile=spec dialect=flat');
   });
 
   it('names a validate run by its file and what it was judged as', () => {

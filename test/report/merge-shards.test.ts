@@ -104,7 +104,7 @@ describe('merge-reports --shards', () => {
     expect(points(merged), `${why(merged, 'merged')}\n${why(unsharded, 'unsharded')}`).toEqual(points(unsharded));
     expect({ ...merged.summary }).toEqual({ ...unsharded.summary });
     expect(merged.mergedShards).toBe(3);
-    expect(merged.reportVersion).toBe('2.0');
+    expect(merged.reportVersion).toBe('2.1');
     // Not-verified records pass through whole: persistent-mode needs a capability the shim does not declare.
     const notVerified = (report: ConformanceReport) =>
       report.runs.filter((run) => run.status === 'not-verified').map((run) => run.notVerified);
@@ -154,7 +154,7 @@ describe('merge-reports --shards', () => {
       file('shard-3.json'),
     ]);
     expect(oldFormat.status).toBe(2);
-    expect(oldFormat.stderr).toMatch(/report format before 2\.0 .*reads 2\.0/);
+    expect(oldFormat.stderr).toMatch(/report format before 2\.0 .*reads 2\.1/);
   });
 });
 
@@ -166,7 +166,7 @@ describe('merging shards that ran nothing, or noted something on their suite', (
       runs: [],
       suiteVersion: '1',
       protocolVersion: '1.2',
-      reportVersion: '2.0',
+      reportVersion: '2.1',
       shim: 'my-shim',
       platform: 'linux',
       capabilities: 'default',

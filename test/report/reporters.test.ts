@@ -3,6 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { validatorFor } from '../../harness/protocol/schemas.js';
+import { renderHtml } from '../../harness/report/html.js';
 import { colorWanted, renderHuman } from '../../harness/report/human.js';
 import { renderJson } from '../../harness/report/json.js';
 import { renderJunit, xmlEscape } from '../../harness/report/junit.js';
@@ -12,6 +13,7 @@ import {
   type ReportRun,
   runFromValidation,
   summarize,
+  warningsText,
 } from '../../harness/report/model.js';
 import { emitReports, parseReporterSpec, registerReporter } from '../../harness/report/reporters.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
@@ -55,13 +57,20 @@ const report = buildReport(runs);
 
 describe('report model', () => {
   it('summarises runs by status and counts warnings', () => {
-    expect(summarize(runs)).toEqual({ passed: 1, failed: 1, warnings: 1, notVerified: 1, partial: 1 });
+    expect(summarize(runs)).toEqual({
+      passed: 1,
+      failed: 1,
+      warnings: 1,
+      runsWithWarnings: 1,
+      notVerified: 1,
+      partial: 1,
+    });
     const validate = validatorFor('report.schema.json');
     expect(validate(JSON.parse(renderJson(report))), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('carries the report version apart from the protocol version, and rejects prose not-verified lists', () => {
-    expect(report.reportVersion).toBe('2.0');
+    expect(report.reportVersion).toBe('2.1');
     expect(report.protocolVersion).not.toBe(report.reportVersion);
     const validate = validatorFor('report.schema.json');
     const prose = { ...report, runs: [{ ...runs[2], notVerified: 'needs POSIX signals' }] };
@@ -110,6 +119,20 @@ describe('junit reporter', () => {
     expect(xml).not.toContain('\u0001');
   });
 
+  it('says the warnings as every report does: N warnings (SHOULD findings) in M runs', () => {
+    const twice: ReportRun = { ...runs[0]!, findings: [...runs[0]!.findings, ...runs[0]!.findings] };
+    const counted = buildReport([twice, { ...twice, scenario: 'single-tool' }, runs[1]!]);
+    expect(counted.summary).toMatchObject({ warnings: 4, runsWithWarnings: 2 });
+    expect(renderJunit(counted)).toContain(
+      '<properties><property name="warnings" value="4"/><property name="runsWithWarnings" value="2"/></properties>',
+    );
+    expect(renderHtml(counted)).toContain('<span><b>4 warnings in 2 runs</b></span>');
+    expect(renderHtml(counted)).not.toContain('runsWithWarnings');
+    expect(renderHuman(counted, { color: false })).toContain('1 failed, 4 warnings in 2 runs\n');
+    expect(warningsText({ warnings: 1, runsWithWarnings: 1 })).toBe('1 warning in 1 run');
+    expect(warningsText({ warnings: 0, runsWithWarnings: 0 })).toBe('0 warnings');
+  });
+
   it('escapes the five special characters and replaces what XML cannot hold', () => {
     expect(xmlEscape('<&>"\'')).toBe('&lt;&amp;&gt;&quot;&apos;');
     expect(xmlEscape('\u0000x\ud83d\ude00\udc00')).toBe('\ufffdx\ud83d\ude00\ufffd');
@@ -128,7 +151,7 @@ describe('human reporter', () => {
     expect(text).toContain('SHOULD tool.one-at-a-time-envelope  ×1\n');
     expect(text).not.toContain('process.started'); // INFO: only with --verbose
     expect(text.trimEnd().split('\n').slice(-3)).toEqual([
-      '4 run(s): 1 passed, 1 failed, 1 not verified, 1 partial, 1 warning(s)',
+      '4 run(s): 1 passed, 1 failed, 1 not verified, 1 partial, 1 warning in 1 run',
       'not verified, per rule: cli.tool-outcome-matches 2, (whole run) 1, process.exit-after-result 1',
       '✘ does not conform',
     ]);

@@ -3,14 +3,14 @@
 // dialects and seeded re-chunkings — with exit code 0. Runs at the default width (the cores, growing while the
 // machine has room), as `npx yume-conformance` does, interrupt runs included.
 import { describe, expect, it } from 'vitest';
-import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
+import { runSuiteWithResults } from '../helpers/nothing-left-open.js';
 
 describe('the reference shim', () => {
   it(
     'passes the representative matrix',
     async () => {
       const started = performance.now();
-      const { report, results } = await runConformanceWithResults();
+      const { report, results } = await runSuiteWithResults();
       const failing = report.runs
         .filter((run) => run.status === 'failed' || (run.status === 'not-verified' && run.required))
         .map(

@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { notVerifiedLine } from '../../harness/rules/not-verified.js';
 import type { RunResult } from '../../harness/runner/results/run-types.js';
 import { loadPreset } from '../../harness/suite/preset.js';
-import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
 // @ts-expect-error: plain ESM script without declarations
 import { ensureRealProgram } from '../../scripts/real-programs.mjs';
+import { runSuiteWithResults } from '../helpers/nothing-left-open.js';
 
 const EXCUSED = ['app.zero-usage-result', 'requests.no-retry-after-fatal'];
 /** The SIGINT intermittent (captured in test/fixtures/claude-code/sigint-no-result/): these rules, on interrupt/spec. */
@@ -34,7 +34,7 @@ describe('real Claude Code under the claude-code preset', () => {
     const claude = ensureRealProgram('claude', { log: () => {} }) as string;
     const preset = loadPreset('claude-code');
     const started = performance.now();
-    const { report, results } = await runConformanceWithResults({ preset: 'claude-code', shim: claude, jobs: 2 });
+    const { report, results } = await runSuiteWithResults({ preset: 'claude-code', shim: claude, jobs: 2 });
     const elapsed = performance.now() - started;
 
     const listed = preset.runs.flatMap((run) => run.scenarios.map((scenario) => `${scenario}/${run.profile}`));

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { TurnModel } from '../../harness/golden/golden-model.js';
 import { validatorFor } from '../../harness/protocol/schemas.js';
 import { compareKilledWithGolden } from '../../harness/runner/checks/kill-checks.js';
+import type { CapabilitiesFile } from '../../harness/runner/config/capabilities.js';
 import {
   describeFindings,
   fixtureShim,
@@ -70,6 +71,32 @@ describe.concurrent('kill-and-resume', () => {
       expect(processesTagged(broken.tag)).toEqual([]);
     },
   );
+
+  // The killed turn printed `stream_event` deltas and no envelope yet: read alone its lines look flat, where a
+  // delta does not count as streamed text. It is judged in the dialect the run's other turns printed (R1).
+  it('judges a turn killed after stream_event deltas alone in the dialect of the other turns', async () => {
+    const capabilities: CapabilitiesFile = { providers: ['openai-responses'], dialect: 'claude', features: ['resume'] };
+    const result = await runFixture(fixtureShim('prints-claude-forms.mjs'), 'kill-and-resume', {
+      ...YUME_APP,
+      provider: 'openai-responses',
+      capabilities,
+      timeoutMs: 20_000,
+    });
+    const killed = result.processes[1]!;
+    expect(killed.signal).toBe('SIGKILL');
+    expect(killed.stdout.toString()).toContain('"type":"stream_event"');
+    expect(killed.stdout.toString()).not.toContain('"type":"assistant"');
+    expect(result.dialectSeen).toBe('claude');
+    expect(rules(result, 'SHOULD'), describeFindings(result)).toEqual([]);
+    expect(rules(result), describeFindings(result)).toEqual([]);
+    // The same deltas in a run whose other turns print flat lines still count for nothing.
+    const flat = await runFixture(fixtureShim('prints-claude-forms-flat.mjs'), 'kill-and-resume', {
+      provider: 'openai-chat',
+      timeoutMs: 20_000,
+    });
+    expect(flat.dialectSeen).toBe('flat');
+    expect(rules(flat, 'SHOULD')).toContain('streaming.incremental');
+  });
 
   it('fails a shim that forgets the completed turn on resume', async () => {
     const result = await runFixture(fixtureShim('forgets-session-file.mjs'), 'kill-and-resume', { timeoutMs: 20_000 });

@@ -1,7 +1,7 @@
 // Whatever a shim prints, the suite judges it and goes on: long streams and deep inputs are judged in linear
 // time without exhausting the stack, and a fault inside the harness gives that one run the status `error`.
 import { describe, expect, it, vi } from 'vitest';
-import { runConformance } from '../../harness/suite/run-conformance.js';
+import { runSuite } from '../helpers/nothing-left-open.js';
 import { describeFindings, fixtureShim, processesTagged, rules, runFixture } from './helpers/run-fixture.js';
 
 vi.mock('../../harness/runner/checks/check-run.js', async (importOriginal) => {
@@ -41,7 +41,7 @@ describe.concurrent('the suite never aborts for a shim', () => {
   });
 
   it('a fault inside the harness gives that run the status error, and the suite goes on', async () => {
-    const report = await runConformance({
+    const report = await runSuite({
       shim: fixtureShim('conforming-mini-shim.mjs'),
       providers: ['openai-chat'],
       scenarios: ['fault-400', 'plain-text'],

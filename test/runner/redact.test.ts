@@ -37,6 +37,24 @@ describe('Redactor', () => {
     expect(redactor.text('nothing secret here')).toBe('nothing secret here');
   });
 
+  it('finds each key shape and each secret anywhere in a long text, and returns a text without one as it was', () => {
+    const redactor = new Redactor(['run-secret-22']);
+    const filler = 'part 7 line 12: the session grows by this text. '.repeat(20_000);
+    const keys = [
+      'run-secret-22',
+      'sk-ant-abcdefghijklmnopqrstuv',
+      'AIzaabcdefghijklmnopqrstuvwx',
+      'ghp_abcdefghijklmnopqrst',
+      'github_pat_abcdefghijklmnopqrstuvwx',
+      'xoxb-abcdefghijkl',
+      'ya29.abcdefghijklmnopqrstu',
+      'AKIAABCDEFGHIJKLMNOP',
+      'yume-conformance-gemini-abc',
+    ];
+    for (const key of keys) expect(redactor.text(`${filler}${key} ${filler}`)).toBe(`${filler}${REDACTED} ${filler}`);
+    expect(redactor.text(filler)).toBe(filler);
+  });
+
   it("with() adds a run's secrets to the suite's without changing the suite's redactor", () => {
     const suite = new Redactor(['suite-secret-1']);
     const run = suite.with(['run-secret-22']);

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runConformance } from '../../harness/index.js';
 import { renderHuman } from '../../harness/report/human.js';
+import { runSuite } from '../helpers/nothing-left-open.js';
 import { fixtureShim } from './helpers/run-fixture.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'yume-repeat-'));
@@ -22,7 +22,7 @@ const posix = process.platform !== 'win32';
 
 describe.runIf(posix)('--repeat', () => {
   it('reports a run that fails on its second attempt only as flaky, with its attempts, and fails the suite', async () => {
-    const report = await runConformance({
+    const report = await runSuite({
       shim: fixtureShim('fails-on-second-attempt.mjs'),
       scenarios: ['plain-text'],
       providers: ['openai-chat'],
@@ -41,7 +41,7 @@ describe.runIf(posix)('--repeat', () => {
   });
 
   it('makes a flaky run a warning with --flaky-ok', async () => {
-    const report = await runConformance({
+    const report = await runSuite({
       shim: fixtureShim('fails-on-second-attempt.mjs'),
       scenarios: ['plain-text'],
       providers: ['openai-chat'],
@@ -54,7 +54,7 @@ describe.runIf(posix)('--repeat', () => {
   });
 
   it('reports none flaky for the reference shim played three times', async () => {
-    const report = await runConformance({
+    const report = await runSuite({
       scenarios: ['plain-text', 'single-tool', 'tool-error'],
       providers: ['openai-chat', 'anthropic'],
       repeat: 3,

@@ -9,9 +9,9 @@
 
 import { Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runConformanceWithResults } from '../../harness/index.js';
 import { exitWatcher } from '../../harness/process/exit-watcher.js';
 import { notVerifiedLine } from '../../harness/rules/not-verified.js';
+import { runSuiteWithResults } from '../helpers/nothing-left-open.js';
 import { fixtureShim } from './helpers/run-fixture.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -46,7 +46,7 @@ async function runStalled(stalledAttempts: number) {
     }
     return handled;
   } as Socket['emit']);
-  const outcome = await runConformanceWithResults({
+  const outcome = await runSuiteWithResults({
     shim: fixtureShim('exits-soon-after-result.mjs'),
     scenarios: ['plain-text'],
     providers: ['openai-chat'],

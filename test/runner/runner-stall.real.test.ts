@@ -14,9 +14,9 @@
 import { ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
 // @ts-expect-error: plain ESM script without declarations
 import { ensureRealProgram } from '../../scripts/real-programs.mjs';
+import { runSuiteWithResults } from '../helpers/nothing-left-open.js';
 
 const RESULT = Buffer.from('"type":"result"');
 /**
@@ -57,7 +57,7 @@ const HOOKS_BUDGET = { CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '20000' };
 /** Runs one scenario (spec profile) with real claude under the claude-code preset. */
 async function runClaude(scenario: string, shimArgs: string[] = []) {
   const claude = ensureRealProgram('claude', { log: () => {} }) as string;
-  const { results } = await runConformanceWithResults({
+  const { results } = await runSuiteWithResults({
     preset: 'claude-code',
     shim: claude,
     scenarios: [scenario],

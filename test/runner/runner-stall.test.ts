@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runConformanceWithResults } from '../../harness/index.js';
+import { runSuiteWithResults } from '../helpers/nothing-left-open.js';
 import { fixtureShim } from './helpers/run-fixture.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'yume-runner-stall-'));
@@ -30,7 +30,7 @@ async function runStalled(shim: string, name: string, stallMs: number) {
     }
   }, 10);
   try {
-    const { report } = await runConformanceWithResults({
+    const { report } = await runSuiteWithResults({
       shim,
       scenarios: ['plain-text'],
       providers: ['openai-chat'],

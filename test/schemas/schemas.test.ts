@@ -34,7 +34,7 @@ describe('schemas/CHANGELOG.md', () => {
   });
 
   it('has an entry for the current report version, at the top', () => {
-    expect(reportVersion).toBe('2.0');
+    expect(reportVersion).toBe('2.1');
     expect(headings[0]).toBe(`Report ${reportVersion}`);
     const entry = changelog.slice(changelog.indexOf(`## Report ${reportVersion}`)).split(/^## /m)[1]!;
     expect(entry).toMatch(/^- /m);

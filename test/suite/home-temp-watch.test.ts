@@ -1,7 +1,7 @@
 // workspace.outside-home-temp: new top-level entries of the real home and the system temp folder during a suite
 // are one INFO note per folder on the suite, naming the paths and the variable a shim ignored; the runner's
 // own folders and the caches it knows are never listed. Every folder here is the test's own (injected roots).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import {
   SYSTEM_TEMP_VARIABLE,
   type WatchedRoot,
 } from '../../harness/suite/home-temp-watch.js';
-import { runConformanceWithResults } from '../../harness/suite/run-conformance.js';
+import { runSuiteWithResults } from '../helpers/nothing-left-open.js';
 import { fixtureShim } from '../runner/helpers/run-fixture.js';
 
 const posix = process.platform !== 'win32';
@@ -60,6 +60,42 @@ describe('the real home and the system temp folder, watched around a suite', () 
       expect(notes[1]!.message).not.toContain(known);
   });
 
+  // The shims run as the runner's user: an entry another user owns is none of theirs (another user's program).
+  it("lists only entries owned by the user the shims run as, and says that user's other programs may show", () => {
+    const { temp, roots } = ownRoots();
+    const owners = new Map([[path.join(temp, 'someone-elses'), 4242]]);
+    const owner = { uid: 1000, ownerOf: (file: string) => owners.get(file) ?? 1000 };
+    const watch = HomeTempWatch.start(roots, [], owner);
+    writeFileSync(path.join(temp, 'someone-elses'), '');
+    writeFileSync(path.join(temp, 'ours'), '');
+    const [note, ...rest] = watch.finish();
+    expect(rest).toEqual([]);
+    expect(note!.message).toContain(path.join(temp, 'ours'));
+    expect(note!.message).not.toContain('someone-elses');
+    expect(note!.message).toContain(
+      "only entries of the user the shims run as (uid 1000) are listed; that user's other programs may have made them too",
+    );
+    // Where entries have no owner (Windows), every new one is listed.
+    const other = ownRoots();
+    const anyone = HomeTempWatch.start(other.roots, [], { uid: undefined, ownerOf: () => 4242 });
+    writeFileSync(path.join(other.temp, 'anyones'), '');
+    const [listed] = anyone.finish();
+    expect(listed!.message).toContain(path.join(other.temp, 'anyones'));
+    expect(listed!.message).toContain('other programs on this machine may have made them too');
+  });
+
+  it.runIf(posix && process.getuid?.() === 0)('reads owners from the file system (a file given to nobody)', () => {
+    const { temp, roots } = ownRoots();
+    const watch = HomeTempWatch.start(roots);
+    const given = path.join(temp, 'given-away');
+    writeFileSync(given, '');
+    chownSync(given, 65534, 65534);
+    writeFileSync(path.join(temp, 'kept'), '');
+    const [note] = watch.finish();
+    expect(note!.message).toContain('kept');
+    expect(note!.message).not.toContain('given-away');
+  });
+
   it('says nothing when nothing new appeared, or when a folder cannot be read', () => {
     const { roots } = ownRoots();
     expect(HomeTempWatch.start(roots).finish()).toEqual([]);
@@ -80,7 +116,7 @@ describe('the real home and the system temp folder, watched around a suite', () 
 
 describe.runIf(posix).concurrent('a suite notes a shim that ignores HOME and TMPDIR, on the suite', () => {
   const suite = (shim: string, home: string, temp: string, roots: WatchedRoot[]) =>
-    runConformanceWithResults({
+    runSuiteWithResults({
       shim: fixtureShim(shim),
       providers: ['openai-chat'],
       scenarios: ['plain-text'],

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { validatorFor } from '../../harness/protocol/schemas.js';
 import { runFinding } from '../../harness/rules/finding.js';
-import { runConformance } from '../../harness/suite/run-conformance.js';
+import { runSuite } from '../helpers/nothing-left-open.js';
 import { fixtureShim } from '../runner/helpers/run-fixture.js';
 
 const REASON = 'my-shim: permission denied (make it executable: chmod +x, or give a .js file)';
@@ -29,7 +29,7 @@ vi.mock('../../harness/runner/run-scenario.js', async (importOriginal) => {
 
 describe('a suite whose shim starts in no run', () => {
   it('reports that no run took place, and why: no runs, every count 0, exit 2', async () => {
-    const report = await runConformance({
+    const report = await runSuite({
       shim: fixtureShim('conforming-mini-shim.mjs'),
       providers: ['openai-chat'],
       scenarios: ['plain-text', 'single-tool', 'persistent-mode'],

@@ -3,7 +3,7 @@
 // the CLI after each tool call, running a silent command again, and a CLI refusal turned into a success.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../harness/suite/run-conformance.js';
+import { runSuite } from '../helpers/nothing-left-open.js';
 import { ROOT } from './helpers/build-shim.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'translators');
@@ -36,7 +36,7 @@ describe.concurrent('the default suite names the bug of a broken translator firs
   it.each(CASES)(
     '$fixture ($provider): $scenario fails, first with $causes.0',
     async (brokenCase) => {
-      const report = await runConformance({
+      const report = await runSuite({
         shim: path.join(FIXTURES, brokenCase.fixture),
         providers: [brokenCase.provider],
         capabilities: { providers: [brokenCase.provider], features: ['bash'] },

@@ -57,6 +57,13 @@ function checkExpectations(cli: OfficialCliName, scenario: LoadedScenario, run: 
       !(CLI_OMISSIONS[cli].dropsMalformedEvents && endsInMalformedChunk(turn));
     expect(result!.is_error, JSON.stringify(result)).toBe(isError);
     if (!isError) expect(process.exit.exitCode).toBe(0);
+    // R4: interrupted after a model answer completed (it called the tool), the turn reports usage: an estimate
+    // where the CLI prints usage only in the closing event an interrupted run never reaches.
+    if (turn.interrupt === 'during-tool') {
+      const usage = result!.usage as { estimated?: boolean } | undefined;
+      expect(usage, JSON.stringify(result)).toBeDefined();
+      expect(usage!.estimated === true, JSON.stringify(result)).toBe(CLI_OMISSIONS[cli].usageOnlyAtEnd);
+    }
     expect(process.exit.descendantsLeft, 'processes left behind').toEqual([]);
     if (turn.interrupt && scenario.mode !== 'persistent') {
       expect(process.exitAfterInterruptMs, 'the interrupt was delivered').toBeDefined();

@@ -78,18 +78,17 @@ function ruleForKind(kind: ModelItem['kind']): string {
 }
 
 /**
- * Usage equality of R4/R10: reported totals must be equal; an estimate only present and > 0. A turn ending
- * in an error may omit usage (R4: an error or interrupt before usage arrived), but never report other totals.
+ * Usage equality of R4/R10: reported totals must be equal; an estimate only present and > 0. Only a turn whose
+ * golden reports no usage may omit it (R4: an error or interrupt before any provider call succeeded); a turn
+ * that ends in an error after calls that completed reports their usage, like any other.
  */
 export function usageDifference(
   expected: CanonicalUsage | undefined,
   observed: CanonicalUsage | undefined,
-  errorTurn = false,
 ): string | undefined {
   if (!expected) return undefined; // the golden turn reports none (an error before any provider call)
-  // A success with 0/0 is a compaction (R4 allows it nowhere else): its usage is compaction.*'s to judge.
-  if (!errorTurn && expected.inputTokens === 0 && expected.outputTokens === 0) return undefined;
-  if (errorTurn && !observed) return undefined;
+  // A golden's 0/0 is a compaction's (R4 allows 0/0 nowhere else): its usage is compaction.*'s to judge.
+  if (expected.inputTokens === 0 && expected.outputTokens === 0) return undefined;
   if (expected.estimated) {
     const positive = (observed?.inputTokens ?? 0) > 0 || (observed?.outputTokens ?? 0) > 0;
     return positive ? undefined : `expected an estimated usage above 0, observed ${usageText(observed)}`;
@@ -222,7 +221,7 @@ function firstDifference(expected: ModelItem[], observed: ModelItem[]): Differen
             : 'This turn succeeds: end it with `is_error: false` and subtype "success"; a recovered retry is listed in `result.errors`, not an error result.',
         };
       }
-      const usage = usageDifference(want.usage, got.usage, want.isError);
+      const usage = usageDifference(want.usage, got.usage);
       if (usage)
         return { rule: 'usage.totals', expectedIndex: index, observedIndex: index, what: usage, line: got.lines[0] };
     }

@@ -93,6 +93,11 @@ function recordRequest(
   return entry;
 }
 
+/**
+ * The request msw matches its handlers against: method, path and headers, without the body. The handlers read
+ * the body from the recorded entry the index header names (provider-handler.ts), and a resumed session's body
+ * holds the whole history: copying it into a fetch body would cost the runner every byte again.
+ */
 function toFetchRequest(entry: RecordedRequest, url: URL, signal: AbortSignal): Request {
   const requestHeaders = new Headers();
   for (const [name, value] of Object.entries(entry.headers)) requestHeaders.set(name, value);
@@ -100,7 +105,6 @@ function toFetchRequest(entry: RecordedRequest, url: URL, signal: AbortSignal): 
   return new Request(new URL(`${url.pathname}${url.search}`, `http://${HOST}`), {
     method: entry.method,
     headers: requestHeaders,
-    body: entry.method === 'GET' || entry.method === 'HEAD' ? undefined : entry.rawBody,
     signal,
   });
 }

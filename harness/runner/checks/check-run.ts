@@ -8,7 +8,7 @@ import { runFinding } from '../../rules/finding.js';
 import { checkNotVerified, type NotVerified } from '../../rules/not-verified.js';
 import type { Finding } from '../../rules/types.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
-import { runDialect } from '../results/dialect-seen.js';
+import { judgedDialect, runDialect } from '../results/dialect-seen.js';
 import { checkWorkspace } from '../setup/workspace.js';
 import { deniesACall } from './approval-check.js';
 import { argumentErrorCheck } from './argument-error-check.js';
@@ -16,7 +16,7 @@ import type { CheckInput, CheckOutput } from './check-types.js';
 import { compactionChecks } from './compaction-checks.js';
 import { outsideCwdChecks } from './outside-cwd-check.js';
 import { outsideWritesCheck } from './outside-writes-check.js';
-import { perProcessChecks } from './per-process-checks.js';
+import { perProcessChecks, validateProcess } from './per-process-checks.js';
 import { about, eventsOf, turnEvents } from './run-events.js';
 import { resumeChecks, sessionFileCheck } from './session-checks.js';
 
@@ -32,9 +32,13 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     workspace: input.workspace,
     requests: input.requests,
   });
-  const checked = input.processes.map((process, index) =>
-    perProcessChecks(input, process, { index, context, official, cliToolOptions }),
-  );
+  const validations = input.processes.map((process) => validateProcess(input, process));
+  const printed = runDialect(validations.flatMap((validation) => (validation ? [validation] : [])));
+  const checked = input.processes.map((process, index) => {
+    const validation = validations[index];
+    const dialect = judgedDialect(validation, { printed, asked: input.dialect });
+    return perProcessChecks(input, process, { index, context, official, cliToolOptions, validation, dialect });
+  });
   const out: CheckOutput = {
     findings: checked.flatMap((one) => one.findings),
     notVerified: [...started.flatMap(untiedRecords), ...checked.flatMap((one) => one.notVerified)],
@@ -51,12 +55,11 @@ export async function checkRun(input: CheckInput): Promise<CheckOutput> {
     ...resumeChecks(input),
     ...compactionChecks(input),
   ];
-  const dialectSeen = runDialect(checked.flatMap((one) => (one.validation ? [one.validation] : [])));
   return {
     ...out,
     findings: withArgumentErrorVerdict(input, findings),
     limitations: provider.limitations,
-    ...(dialectSeen ? { dialectSeen } : {}),
+    ...(printed ? { dialectSeen: printed } : {}),
   };
 }
 

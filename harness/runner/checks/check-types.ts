@@ -8,6 +8,7 @@ import type { CliLogEntry } from '../../official-cli/state.js';
 import type { NotVerified } from '../../rules/not-verified.js';
 import type { Finding, Profile } from '../../rules/types.js';
 import type { Dialect } from '../config/capabilities.js';
+import type { Invocation } from '../config/invocation.js';
 import type { ProviderEntry } from '../config/providers.js';
 import type { ExecutedProcess } from '../execution/execute-run.js';
 import type { DialectSeen } from '../results/dialect-seen.js';
@@ -22,6 +23,11 @@ export interface CheckInput {
    */
   dialect?: Dialect;
   persistent: boolean;
+  /**
+   * How the runner started the shim. `app.flat-dialect` holds only where the shim cannot tell the app did not
+   * start it: the app's invocation or a template file; the spec invocation's `start` asks for flat (R1a).
+   */
+  invocation: Invocation['kind'];
   processes: ExecutedProcess[];
   workspace: string;
   home: string;

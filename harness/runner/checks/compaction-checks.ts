@@ -36,6 +36,13 @@ function observedTurns(input: CheckInput): ObservedTurn[] {
   );
 }
 
+/** A finding on one turn, named once: by the process's label when that is the turn, else label and turn. */
+function turnFinding(rule: string, observed: ObservedTurn, message: string, line: number): Finding {
+  const turn = `turn ${observed.turn + 1}`;
+  const label = observed.process.label;
+  return runFinding(rule, label === turn ? about(label, message) : about(label, `${turn}: ${message}`), { line });
+}
+
 export function compactionChecks(input: CheckInput): Finding[] {
   const observed = observedTurns(input);
   return [
@@ -57,29 +64,27 @@ const metOverflow = (turn: Turn) => turn.responses.some((response) => response.f
 /** R21's two ways out of a context overflow, and nothing else. */
 function overflowOutcome(turn: Turn, observed: ObservedTurn): Finding[] {
   if (!metOverflow(turn) || observed.process.killed) return [];
-  const { events, process } = observed;
+  const { events } = observed;
   const result = resultOf(events);
   if (!result) return []; // turn.result-last reports it
-  const where = `turn ${observed.turn + 1}`;
-  const finding = (message: string) =>
-    runFinding('compaction.overflow-outcome', about(process.label, message), { line: result.line });
+  const finding = (message: string) => turnFinding('compaction.overflow-outcome', observed, message, result.line);
   if (result.isError) {
     const said = [result.text ?? '', ...events.map(saidBy)].join('\n');
     return OVERFLOW_WORDS.test(said)
       ? []
-      : [finding(`${where}: ended in an error after the context overflow without quoting the provider's message`)];
+      : [finding(`ended in an error after the context overflow without quoting the provider's message`)];
   }
   const boundary = boundaryOf(events);
   if (boundary?.trigger !== 'auto')
     return [
       finding(
-        `${where}: succeeded after a context overflow without an automatic compaction (a compact_boundary with trigger "auto")`,
+        `succeeded after a context overflow without an automatic compaction (a compact_boundary with trigger "auto")`,
       ),
     ];
   const answered = events.some(
     (event) => event.kind === 'text' && event.line > boundary.line && event.text.trim() !== '',
   );
-  return answered ? [] : [finding(`${where}: succeeded after the automatic compaction without any assistant text`)];
+  return answered ? [] : [finding(`succeeded after the automatic compaction without any assistant text`)];
 }
 
 /** What an event says in words: an error's message, a system line's, or (claude's error form) assistant text. */
@@ -97,16 +102,8 @@ function nothingToCompactOutcome(scenario: Scenario, observed: ObservedTurn): Fi
   if (!result?.isError) return [];
   const said = [result.text ?? '', ...observed.events.map(saidBy)].join('\n');
   if (NOTHING_WORDS.test(said)) return [];
-  return [
-    runFinding(
-      'compaction.nothing-to-compact',
-      about(
-        observed.process.label,
-        `turn ${observed.turn + 1}: the error result of a /compact on an empty session does not say there is nothing to compact`,
-      ),
-      { line: result.line },
-    ),
-  ];
+  const message = 'the error result of a /compact on an empty session does not say there is nothing to compact';
+  return [turnFinding('compaction.nothing-to-compact', observed, message, result.line)];
 }
 
 /** The size of a scripted call: input + cache + output tokens, as the mock reports it. */
@@ -141,16 +138,9 @@ function preTokensCheck(scenario: Scenario, observed: ObservedTurn): Finding[] {
   // An automatic compaction measures the request the provider refused, which no call counted: claude estimates
   // it (the last call plus the new prompt), so any size from the last call's up is its size.
   if (boundary.trigger === 'auto' && boundary.preTokens > expected) return [];
-  return [
-    runFinding(
-      'compaction.pre-tokens',
-      about(
-        observed.process.label,
-        `turn ${observed.turn + 1}: compact_metadata.pre_tokens is ${boundary.preTokens}, but the last call before the compaction counted ${expected} (input + cache + output)${boundary.trigger === 'auto' ? ', and the refused request was larger' : ''}`,
-      ),
-      { line: boundary.line },
-    ),
-  ];
+  const larger = boundary.trigger === 'auto' ? ', and the refused request was larger' : '';
+  const message = `compact_metadata.pre_tokens is ${boundary.preTokens}, but the last call before the compaction counted ${expected} (input + cache + output)${larger}`;
+  return [turnFinding('compaction.pre-tokens', observed, message, boundary.line)];
 }
 
 /** The session file after the run holds the last compaction's summary and none of the prompts it replaced. */

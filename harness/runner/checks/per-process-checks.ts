@@ -33,6 +33,24 @@ export interface ProcessPlace {
   official: OfficialCliBehaviour | undefined;
   /** How the official CLI's tool outputs are compared (its own forms), when the shim used one. */
   cliToolOptions: ToolOutputCliOptions | undefined;
+  /** What its stdout validated to (validateProcess); absent for a process that did not start. */
+  validation: ValidationResult | undefined;
+  /**
+   * The dialect its stdout is judged in: its own, or, when it printed only lines both dialects share (killed
+   * after `stream_event` deltas, before its first envelope), the run's (dialect-seen.ts, judgedDialect).
+   */
+  dialect: StreamDialect;
+}
+
+/** One process's stdout against the stream rules of the run's profile and mode. */
+export function validateProcess(input: CheckInput, process: ExecutedProcess): ValidationResult | undefined {
+  if (process.exit.spawnError) return undefined;
+  return validateStream(process.exit.stdout, {
+    profile: input.profile,
+    mode: input.persistent ? 'persistent' : 'spawn-per-turn',
+    keepEvents: false,
+    compactTurns: process.turns.map((turn) => compactTurnOf(input.scenario, turn)),
+  });
 }
 
 /** What a scenario turn is to the compaction rules, by its prompt and the turns before it (R21). */
@@ -50,16 +68,11 @@ export interface ProcessChecked extends CheckResult {
 
 export function perProcessChecks(input: CheckInput, process: ExecutedProcess, place: ProcessPlace): ProcessChecked {
   const asProcess = processChecks(process, input.persistent);
-  if (process.exit.spawnError) return { ...asProcess, golden: undefined };
-  const validation = validateStream(process.exit.stdout, {
-    profile: input.profile,
-    mode: input.persistent ? 'persistent' : 'spawn-per-turn',
-    keepEvents: false,
-    compactTurns: process.turns.map((turn) => compactTurnOf(input.scenario, turn)),
-  });
-  const streamFindings = process.killed ? killedStreamFindings(validation.findings, process) : validation.findings;
+  const { validation, dialect } = place;
+  if (!validation) return { ...asProcess, golden: undefined };
+  const judged = input.invocation === 'spec' ? validation.findings.filter(notCausedBySpecStart) : validation.findings;
+  const streamFindings = process.killed ? killedStreamFindings(judged, process) : judged;
   const golden = input.recordOnly ? undefined : goldenChecks(input, process, place);
-  const dialect = validation.dialect;
   const persistent = input.persistent
     ? [
         persistentChecks(process, input.scenario),
@@ -79,6 +92,12 @@ export function perProcessChecks(input: CheckInput, process: ExecutedProcess, pl
   ]);
   return { ...all, golden: golden?.golden, validation };
 }
+
+/**
+ * The spec invocation's `start` command line asks a shim for the flat dialect (R1a): a flat stream there is what
+ * the runner asked for, never a warning of the app's profile (docs/protocol.md#r1a-the-reference-shim-speaks-the-app-dialect-when-the-app-starts-it).
+ */
+const notCausedBySpecStart = (finding: Finding) => finding.rule !== 'app.flat-dialect';
 
 function findingsOnly(findings: Finding[]): CheckResult {
   return { findings, notVerified: [] };

@@ -1,6 +1,7 @@
 // What an execution of a scenario is given (the run's spec and settings, the invocation's values, the mock's
 // hooks) and what it gives back: each shim process it ran, with everything the checks judge.
 import type { MockServer } from '../../mock/mock-server.js';
+import type { CliEventWait } from '../../official-cli/backend.js';
 import type { ShimExit } from '../../process/shim-process.js';
 import type { TimerScope } from '../../process/timer-scope.js';
 import type { NotVerified } from '../../rules/not-verified.js';
@@ -47,7 +48,7 @@ export interface ExecutionHooks {
   /** Moves the fake CLIs to a turn (when installed). */
   setCliTurn?: (turn: number) => void;
   /** Resolves when a fake CLI reports that the current turn's stream stalls / a tool started (CLI providers). */
-  cliEvent?: (turn: number, event: 'stall' | 'tool-start', timeoutMs: number) => Promise<boolean>;
+  cliEvent?: CliEventWait;
   /** Longer wait for an interrupt's scripted moment (a real official CLI takes seconds to start). */
   interruptFallbackMs?: number;
   /** Run-relative clock and timeline. */

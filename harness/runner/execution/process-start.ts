@@ -45,13 +45,16 @@ export function announcedSession(live: LiveStdout): string | undefined {
 }
 
 export function interruptContext(input: ScopedInput): InterruptContext {
+  // The run's waits on the fake CLI's log end with its timer scope, when the run is over.
+  const { cliEvent } = input.hooks;
+  const signal = input.timers.signal;
   return {
     mock: input.hooks.mock,
     timers: input.timers,
     platform: input.settings.platform,
     timeoutMs: input.settings.timeoutMs,
     note: input.hooks.note,
-    ...(input.hooks.cliEvent ? { cliEvent: input.hooks.cliEvent } : {}),
+    ...(cliEvent ? { cliEvent: (turn, event, timeoutMs) => cliEvent(turn, event, { timeoutMs, signal }) } : {}),
     ...(input.hooks.interruptFallbackMs ? { fallbackMs: input.hooks.interruptFallbackMs } : {}),
   };
 }

@@ -87,6 +87,8 @@ export interface SuiteSummary {
   passed: number;
   failed: number;
   warnings: number;
+  /** Runs with at least one SHOULD finding ("N warnings in M runs"). */
+  runsWithWarnings: number;
   notVerified: number;
   partial: number;
   expectedFailures: number;
@@ -100,11 +102,17 @@ export interface SuiteSummary {
   [key: string]: unknown;
 }
 
+/** SHOULD findings of a run: the warnings it counts for. */
+export function warningsOf(run: { findings: readonly { severity: string }[] }): number {
+  return run.findings.filter((finding) => finding.severity === 'SHOULD').length;
+}
+
 export function summarizeResults(results: readonly JudgedRun[]): SuiteSummary {
   const summary: SuiteSummary = {
     passed: 0,
     failed: 0,
     warnings: 0,
+    runsWithWarnings: 0,
     notVerified: 0,
     partial: 0,
     expectedFailures: 0,
@@ -123,7 +131,9 @@ export function summarizeResults(results: readonly JudgedRun[]): SuiteSummary {
     else if (result.status === 'passed') summary.passed += 1;
     else if (result.status === 'partial') summary.partial += 1;
     else summary.notVerified += 1;
-    summary.warnings += result.findings.filter((finding) => finding.severity === 'SHOULD').length;
+    const warnings = warningsOf(result);
+    summary.warnings += warnings;
+    if (warnings > 0) summary.runsWithWarnings += 1;
   }
   return summary;
 }

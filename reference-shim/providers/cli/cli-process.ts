@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { cmdInvocation, UnquotableArgumentError } from '../../../common/windows-command-line.js';
 import type { InterruptSignal } from '../../tools/interrupt.js';
 import { killTree } from '../../tools/process-tree.js';
+import { trackToolProcess } from '../../tools/running-tools.js';
 import { markedEnv, ToolWatchdog } from '../../tools/watchdog.js';
 import type { LocatedBinary } from './binary.js';
 
@@ -89,6 +90,7 @@ class CliProcess {
   private exitStatus: ExitStatus | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private watchdog: ToolWatchdog | undefined;
+  private untrack: () => void = () => undefined;
   private readonly onAbort = () => this.interrupt();
   private readonly onProcessExit = () => {
     this.killAll();
@@ -122,6 +124,7 @@ class CliProcess {
     }
     this.child = child;
     this.watchdog.watch(child.pid);
+    this.untrack = trackToolProcess(child.pid, this.marker);
     process.on('exit', this.onProcessExit);
     child.on('error', (error: NodeJS.ErrnoException) => this.finish({ code: null, signal: null, spawnError: error }));
     if (options.stdinText !== undefined && child.stdin) {
@@ -187,6 +190,7 @@ class CliProcess {
   private finish(exit: ExitStatus): void {
     if (this.settled) return;
     this.settled = true;
+    this.untrack();
     for (const timer of this.timers) clearTimeout(timer);
     this.options.signal.removeEventListener('abort', this.onAbort);
     process.removeListener('exit', this.onProcessExit);

@@ -171,12 +171,29 @@ describe('usageDifference (R4)', () => {
     expect(usageDifference(undefined, { inputTokens: 1, outputTokens: 1 })).toBeUndefined();
   });
 
-  it('lets an error turn omit usage, but not report other totals', () => {
-    expect(usageDifference({ inputTokens: 3, outputTokens: 4 }, undefined, true)).toBeUndefined();
-    expect(usageDifference({ inputTokens: 3, outputTokens: 4 }, undefined, false)).toMatch(/no usage/);
-    expect(usageDifference({ inputTokens: 3, outputTokens: 4 }, { inputTokens: 9, outputTokens: 4 }, true)).toMatch(
+  it('lets a turn omit usage only where its golden reports none (R4: no provider call succeeded)', () => {
+    expect(usageDifference(undefined, undefined)).toBeUndefined();
+    expect(usageDifference({ inputTokens: 3, outputTokens: 4 }, undefined)).toMatch(/no usage/);
+    expect(usageDifference({ inputTokens: 3, outputTokens: 4 }, { inputTokens: 9, outputTokens: 4 })).toMatch(
       /observed usage 9/,
     );
+  });
+
+  it('holds an error turn to the usage of the calls that completed before it ended', () => {
+    const golden = [
+      {
+        items: [
+          { kind: 'text' as const, text: 'Running it.', lines: [2] },
+          { kind: 'result' as const, isError: true, usage: { inputTokens: 128, outputTokens: 22 }, lines: [5] },
+        ],
+      },
+    ];
+    const dropped = [{ items: [{ ...golden[0]!.items[0]! }, { kind: 'result' as const, isError: true, lines: [5] }] }];
+    const [finding, ...rest] = compareWithGolden({ label: 'golden.jsonl', turns: golden }, dropped, 'stdout');
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ rule: 'usage.totals', line: 5 });
+    expect(finding!.message).toMatch(/expected usage 128 in \/ 22 out, observed no usage/);
+    expect(compareWithGolden({ label: 'golden.jsonl', turns: golden }, golden, 'stdout')).toEqual([]);
   });
 });
 

@@ -28,6 +28,9 @@ const fixture = (rule: string, shim: string, scenario: string, conforming: Fixtu
   conforming,
   ...(runIn ? { runIn } : {}),
 });
+/** A broken shim on a scenario the reference shim passes. */
+const againstReference = (rule: string, shim: string, scenario: string): RuleProof =>
+  fixture(rule, shim, scenario, reference(scenario));
 const EXIT_CLOCK = 'test/runner/execution/exit-clock.test.ts';
 const MISBEHAVING = 'test/runner/fixture-shims-broken.test.ts';
 
@@ -38,8 +41,17 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   fixture('requests.tool-result-content', 'sends-wrong-tool-output.mjs', 'single-tool', mini('single-tool')),
   fixture('secrets.no-credential-echo', 'echoes-api-key.mjs', 'plain-text', mini('plain-text')),
   fixture('usage.totals', 'reports-wrong-usage.mjs', 'single-tool', mini('single-tool')),
+  // an interrupted turn still owes the usage of the call that completed before the interrupt (R4)
+  fixture('usage.totals', 'drops-usage-on-interrupt.mjs', 'interrupt-during-bash', mini('interrupt-during-bash')),
   fixture('session.file', 'forgets-session-file.mjs', 'plain-text', mini('plain-text')),
   fixture('streaming.incremental', 'buffers-text-until-done.mjs', 'plain-text', mini('plain-text')),
+  // a turn killed after stream_event deltas alone: judged in the dialect the run's other turns printed (R1), so
+  // flat turns' deltas still warn and envelopes' do not (the app's invocation, whose openai id is the Responses API)
+  fixture('streaming.incremental', 'prints-claude-forms-flat.mjs', 'kill-and-resume', {
+    shim: 'prints-claude-forms.mjs',
+    scenario: 'kill-and-resume',
+    options: { invocation: { kind: 'yume-app' }, profile: 'yume-app', provider: 'openai-responses', timeoutMs: 20_000 },
+  }),
   // Claude Code's forms: no partial text before a stream cut (a SHOULD), the cut shown as assistant text
   fixture('golden.partial-text', 'prints-claude-forms.mjs', 'fault-stream-cut', mini('fault-stream-cut')),
   fixture('process.exit-after-result', 'lingers-after-result.mjs', 'plain-text', mini('plain-text')),
@@ -66,29 +78,14 @@ export const RULE_PROOFS: readonly RuleProof[] = [
   fixture('error.retries-listed', 'hides-retries.mjs', 'fault-429-then-success', reference('fault-429-then-success')),
   fixture('session.resume-keeps-id', 'forgets-resumed-session-id.mjs', 'resume', reference('resume')),
   // compaction (docs/protocol.md#r21-compaction): each broken shim against the reference shim on the same scenario
-  fixture('requests.compaction-summary', 'sends-compact-to-the-model.mjs', 'compact', reference('compact')),
-  fixture('requests.compaction-summary', 'sends-compact-to-the-model.mjs', 'compact-empty', reference('compact-empty')),
-  fixture('requests.history-on-resume', 'forgets-summary-on-resume.mjs', 'compact', reference('compact')),
-  fixture('session.compacted-history', 'keeps-history-after-compact.mjs', 'compact', reference('compact')),
-  fixture('compaction.pre-tokens', 'reports-wrong-pre-tokens.mjs', 'compact', reference('compact')),
-  fixture(
-    'compaction.nothing-to-compact',
-    'errs-vaguely-on-empty-compact.mjs',
-    'compact-empty',
-    reference('compact-empty'),
-  ),
-  fixture(
-    'compaction.overflow-outcome',
-    'succeeds-without-text-after-overflow.mjs',
-    'fault-context-overflow',
-    reference('fault-context-overflow'),
-  ),
-  fixture(
-    'requests.no-retry-after-fatal',
-    'resends-oversized-request.mjs',
-    'fault-context-overflow',
-    reference('fault-context-overflow'),
-  ),
+  againstReference('requests.compaction-summary', 'sends-compact-to-the-model.mjs', 'compact'),
+  againstReference('requests.compaction-summary', 'sends-compact-to-the-model.mjs', 'compact-empty'),
+  againstReference('requests.history-on-resume', 'forgets-summary-on-resume.mjs', 'compact'),
+  againstReference('session.compacted-history', 'keeps-history-after-compact.mjs', 'compact'),
+  againstReference('compaction.pre-tokens', 'reports-wrong-pre-tokens.mjs', 'compact'),
+  againstReference('compaction.nothing-to-compact', 'errs-vaguely-on-empty-compact.mjs', 'compact-empty'),
+  againstReference('compaction.overflow-outcome', 'succeeds-without-text-after-overflow.mjs', 'fault-context-overflow'),
+  againstReference('requests.no-retry-after-fatal', 'resends-oversized-request.mjs', 'fault-context-overflow'),
   fixture('process.exit-code', 'exits-1-after-success.mjs', 'plain-text', reference('plain-text')),
   // INFO: reported after every error result, never after a success result
   fixture('process.exit-code-after-error', 'passes-through-reference.mjs', 'fault-400', reference('plain-text')),

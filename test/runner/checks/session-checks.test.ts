@@ -74,17 +74,37 @@ describe('sessionFileCheck', () => {
 
 describe('resumeChecks', () => {
   const init = (sessionId: string): CanonicalEvent => ({ kind: 'init', line: 1, sessionId });
-  const turnProcess = (turn: number, sessionId: string) =>
-    processOf({ turns: [turn], reportedSessionId: sessionId, label: `turn ${turn + 1}`, events: [init(sessionId)] });
+  /** A turn's process: the id its init reported and, for a resumed turn, the id the runner passed with --resume. */
+  const turnProcess = (turn: number, sessionId: string, resumedWith = turn > 0 ? 's1' : undefined) =>
+    processOf({
+      turns: [turn],
+      reportedSessionId: sessionId,
+      label: `turn ${turn + 1}`,
+      events: [init(sessionId)],
+      ...(resumedWith ? { resumedWith } : {}),
+    });
 
-  it('passes a resumed process that keeps the first session id', () => {
+  it('passes a resumed process that keeps the id it was resumed with', () => {
     expect(resumeChecks(inputOf([turnProcess(0, 's1'), turnProcess(1, 's1')]))).toEqual([]);
+    // an id announced after a compaction is the one the runner resumes with, and kept
+    expect(resumeChecks(inputOf([turnProcess(0, 's1'), turnProcess(1, 's2', 's2')]))).toEqual([]);
   });
 
   it('fails a resumed process that reports another session id, on its init line', () => {
     const findings = resumeChecks(inputOf([turnProcess(0, 's1'), turnProcess(1, 's2')]));
     expect(rules(findings)).toEqual(['session.resume-keeps-id']);
     expect(findings[0]!.line).toBe(1);
+  });
+
+  it('under yume-app a /compact may already carry a new id in its init (the app reads init only); other turns may not', () => {
+    const compact = scenarioOf([{}, { resume: true, prompt: '/compact keep it short' }]);
+    const processes = [turnProcess(0, 's1'), turnProcess(1, 's2')];
+    expect(resumeChecks(inputOf(processes, { scenario: compact, profile: 'yume-app' }))).toEqual([]);
+    expect(rules(resumeChecks(inputOf(processes, { scenario: compact })))).toEqual(['session.resume-keeps-id']);
+    const plain = scenarioOf([{}, { resume: true }]);
+    expect(rules(resumeChecks(inputOf(processes, { scenario: plain, profile: 'yume-app' })))).toEqual([
+      'session.resume-keeps-id',
+    ]);
   });
 
   it('does not judge persistent runs or turns that do not resume', () => {

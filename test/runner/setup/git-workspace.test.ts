@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../harness/mock/scenario/scenario-loader.js';
 import { commitFixtures, WorkspaceTemplates } from '../../../harness/runner/setup/git-workspace.js';
 import { checkWorkspace, createRunDirectories, removeRunDirectories } from '../../../harness/runner/setup/workspace.js';
-import { runConformance } from '../../../harness/suite/run-conformance.js';
+import { runSuite } from '../../helpers/nothing-left-open.js';
 import { describeFindings, fixtureShim, rules, runFixture, transcripts } from '../helpers/run-fixture.js';
 
 /** The commit of FIXTURES below: changes only if the author, date, message or tree of a fixture commit changes. */
@@ -226,7 +226,7 @@ describe('a suite invocation', () => {
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = tmp;
     try {
-      const report = await runConformance({ scenarios: ['single-tool', 'plain-text'], providers: ['openai-chat'] });
+      const report = await runSuite({ scenarios: ['single-tool', 'plain-text'], providers: ['openai-chat'] });
       expect(report.summary.failed).toBe(0);
       expect(report.summary.passed).toBeGreaterThanOrEqual(2);
     } finally {

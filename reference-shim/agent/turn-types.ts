@@ -1,5 +1,5 @@
-// The session a shim process serves, as the turns read and change it, and how a turn ended: shared by the turn
-// runner and the `/compact` turn (agent/compact-turn.ts), which the runner calls.
+// The shapes a turn works with, apart from the code that runs it: the session a process works on, and how a turn
+// ended. The turn runner, the /compact turn and persistent mode all read them.
 import type { HistoryEntry } from '../session/history.js';
 import type { SessionUsage } from '../session/store.js';
 
