@@ -16,13 +16,15 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
 import type { ReportRun } from '../../harness/report/model.js';
+import { scenarioUnderProfile } from '../../harness/runner/config/profile-stops.js';
 import type { ConformanceRunReport, RunOptions } from '../../harness/suite/run-conformance.js';
 // @ts-expect-error: plain ESM script without declarations
 import { ensureRealProgram } from '../../scripts/real-programs.mjs';
 import { type BusyLoops, startBusyLoops } from '../helpers/busy-loops.js';
 import { runSuite } from '../helpers/nothing-left-open.js';
-import { describeFindings, fixtureShim, rules, runFixture } from '../runner/helpers/run-fixture.js';
+import { describeFindings, fixtureShim, rules, runFixture, transcripts } from '../runner/helpers/run-fixture.js';
 
 /** R18a: the lane's whole budget on an idle 2-core machine, and each round's share of it (printed, not asserted). */
 const LANE_BUDGET_MS = 5 * 60_000;
@@ -82,11 +84,20 @@ function describeRun(run: ReportRun): string {
   return `${label(run)}: ${run.status}${attempts}\n  ${[...musts, ...records].join('\n  ')}`;
 }
 
+/**
+ * Whether a run's scenario interrupts a turn under the run's profile: compact-interrupted scripts both stops and
+ * plays the app's kill under yume-app (harness/runner/config/profile-stops.ts), which sends no interrupt.
+ */
+function interruptedUnderItsProfile(run: ReportRun): boolean {
+  const scenario = loadScenario(path.join(transcripts, run.scenario));
+  return scenarioUnderProfile(scenario, run.profile ?? 'spec').turns.some((turn) => turn.interrupt !== undefined);
+}
+
 /** Checks that hold for every run of both rounds: the interrupts and kills came at their scripted moments. */
 function expectNoFallback(runs: readonly ReportRun[]): void {
   const marks = runs.flatMap((run) => fallbackMarks(run).map((mark) => `${label(run)}: ${mark}`));
   expect(marks, marks.join('\n')).toEqual([]);
-  const interrupted = runs.filter((run) => run.scenario.includes('interrupt'));
+  const interrupted = runs.filter(interruptedUnderItsProfile);
   expect(interrupted.length).toBeGreaterThan(0);
   const sent = interrupted.flatMap((run) => interruptsSent(run).map((finding) => `${label(run)}: ${finding.message}`));
   expect(sent.length).toBeGreaterThanOrEqual(interrupted.length);
