@@ -11,7 +11,7 @@ import { runnerPlatform } from '../process/platform.js';
 import { type NotVerified, runNotVerified } from '../rules/not-verified.js';
 import { type OfficialCliBehaviour, officialCliBehaviour } from './behaviour.js';
 import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from './install.js';
-import { mapToolsToDeclared } from './map-tools.js';
+import { declaredToolMapper } from './map-tools.js';
 import { type MockEndpoints, prepareOfflineEnvironment } from './real/offline-environment.js';
 import { writeRealCliWrapper } from './real/wrapper.js';
 import type { OfficialCliName, ScriptScenario } from './script-types.js';
@@ -72,11 +72,15 @@ export interface InstalledOfficialCli {
 /** codex's workspace-write sandbox mounts these read-only in every writable root, creating them when missing. */
 const CODEX_SANDBOX_MOUNT_POINTS = ['.agents', '.aws', '.codex'] as const;
 
-/** How the mock must serve a run whose CLI is in this mode. */
-export function mockOptionsFor(mode: OfficialCliMode): { mapTools?: ToolMapper; gate: boolean } {
-  // A real CLI declares its own tools; and it, not the shim, reads the stream, so waiting for the shim's
-  // text before streaming on (the gate that tests incremental printing) would only stall it.
-  return mode === 'real' ? { mapTools: mapToolsToDeclared, gate: false } : { gate: true };
+/** How the mock must serve a run whose CLI is in this mode; `workspace` is where the CLI works (--cwd). */
+export function mockOptionsFor(
+  mode: OfficialCliMode,
+  run: { workspace: string },
+): { mapTools?: ToolMapper; gate: boolean } {
+  // A real CLI declares its own tools (copilot's take absolute paths, resolved against the workspace); and it,
+  // not the shim, reads the stream, so waiting for the shim's text before streaming on (the gate that tests
+  // incremental printing) would only stall it.
+  return mode === 'real' ? { mapTools: declaredToolMapper({ cwd: run.workspace }), gate: false } : { gate: true };
 }
 
 function isExecutable(file: string): boolean {

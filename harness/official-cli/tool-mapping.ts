@@ -77,6 +77,65 @@ function endLine(input: Record<string, unknown>): number | undefined {
   return undefined;
 }
 
+/** Where a Write's target stands, as far as the mapping can tell. */
+export interface WriteTarget {
+  /** The directory relative paths resolve against (copilot's file tools take absolute paths). */
+  cwd?: string;
+  /** The target's content now: undefined when it does not exist. */
+  existing?: string;
+  /** Whether the target could be looked up at all (an absolute path, or a known cwd). */
+  known: boolean;
+}
+
+/**
+ * copilot's tool calls for an app tool call, in order of preference: `view` for reads and listings, `create`
+ * for a new file only (it refuses an existing one), `edit` for edits and for a Write over a file that has
+ * content, `bash` for commands, `glob` and `grep`. File paths are absolute against `cwd`. A Write whose
+ * target cannot be looked up, or is empty, gets no candidate here (a shell write is the caller's fallback).
+ */
+export function copilotToolCall(
+  name: string,
+  input: Record<string, unknown>,
+  target: WriteTarget,
+): Array<{ name: string; input: Record<string, unknown> }> {
+  const absolute = (value: unknown, fallback = '.') => {
+    const given = typeof value === 'string' && value !== '' ? value : fallback;
+    return target.cwd !== undefined && !path.isAbsolute(given) ? path.resolve(target.cwd, given) : given;
+  };
+  const file = absolute(input.file_path, '');
+  switch (name) {
+    case 'Read': {
+      const end = endLine(input);
+      return [
+        { name: 'view', input: { path: file, ...(end === undefined ? {} : { view_range: [input.offset, end] }) } },
+      ];
+    }
+    case 'LS':
+      return [{ name: 'view', input: { path: absolute(input.path) } }];
+    case 'Write':
+      if (!target.known) return [];
+      if (target.existing === undefined) return [{ name: 'create', input: { path: file, file_text: input.content } }];
+      if (target.existing === '') return [];
+      return [{ name: 'edit', input: { path: file, old_str: target.existing, new_str: input.content } }];
+    case 'Edit':
+      return [{ name: 'edit', input: { path: file, old_str: input.old_string, new_str: input.new_string } }];
+    case 'Bash': {
+      const command = typeof input.command === 'string' ? input.command : '';
+      const description = typeof input.description === 'string' ? input.description : command;
+      return [{ name: 'bash', input: { command, description } }];
+    }
+    case 'Glob':
+      return [{ name: 'glob', input: { pattern: input.pattern } }];
+    case 'Grep':
+      return [
+        { name: 'grep', input: { pattern: input.pattern } },
+        { name: 'rg', input: { pattern: input.pattern } },
+      ];
+    default:
+      return [];
+  }
+}
+
 /** POSIX single quoting, only when needed (codex prints `/bin/bash -lc ls` but `... -lc 'cat hello.txt'`). */
 export function shellQuote(text: string): string {
   if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(text)) return text;

@@ -57,7 +57,11 @@ export function parseSse(text: string): SseEvent[] {
 }
 
 export function capturedResponses(cli: string, name: string): CapturedResponse[] {
-  const text = readFileSync(path.join(CAPTURES_DIR, cli, `${name}.provider.sse`), 'utf8');
+  return parseProviderSse(readFileSync(path.join(CAPTURES_DIR, cli, `${name}.provider.sse`), 'utf8'));
+}
+
+/** The answers of a `*.provider.sse` file (what `serve --record` writes), in request order. */
+export function parseProviderSse(text: string): CapturedResponse[] {
   return text
     .split(/^: ==== response #\d+ .*$/m)
     .slice(1)
