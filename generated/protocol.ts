@@ -718,7 +718,7 @@ export interface ReportRun {
   /**
    * The dialect the shim's stdout spoke, all its processes together; absent when it printed no line a dialect owns (only init and result lines, or nothing).
    */
-  dialectSeen?: 'flat' | 'claude' | 'mixed' | 'gemini-cli-native' | 'codex-native';
+  dialectSeen?: 'flat' | 'claude' | 'mixed' | 'gemini-cli-native' | 'codex-native' | 'copilot-cli-native';
   lines?: number;
   durationMs?: number;
   /**

@@ -24,6 +24,38 @@ const ZERO_USAGE =
   'claude ends the error turn with result.usage 0/0: a SHOULD under spec (R4), a MUST under yume-app because the app shows it as a compaction';
 const GEMINI = 'Gemini CLI native dialect (`init`, `message`, tool_name/tool_id, result.stats), not stream-json (R1)';
 const CODEX = 'Codex native dialect (`thread.*`, `turn.*`, `item.*`), not stream-json (R1)';
+const COPILOT =
+  'Copilot CLI native dialect (`session.*`, `assistant.*`, `tool.execution_*`, a `result` with `exitCode`), not stream-json (R1)';
+const COPILOT_NAMES = [
+  '1-plain',
+  '2-tool',
+  '3-two-tools',
+  '4-tool-error',
+  '5-http-500',
+  '5b-http-429',
+  '6-interrupt',
+  '6b-interrupt-group',
+  '7-compact.turn1',
+  '7-compact.turn2',
+  '7-compact.stalled.turn2',
+  '7-compact.turn3',
+  'openai-chat/1-plain',
+  'openai-chat/2-tool',
+  'openai-responses/1-plain',
+  'openai-responses/2-tool',
+];
+/** Every copilot capture is its own dialect, whatever happened in it (a /compact turn prints only two lines). */
+const COPILOT_EXPECTED: Record<string, Expected> = Object.fromEntries(
+  COPILOT_NAMES.map((name) => [
+    `copilot/${name}`,
+    {
+      dialect: 'copilot-cli-native',
+      spec: ['dialect.stream-json@1'],
+      app: ['dialect.stream-json@1'],
+      reason: COPILOT,
+    },
+  ]),
+);
 
 const expected: Record<string, Expected> = {
   'claude/1-plain': {
@@ -152,6 +184,7 @@ const expected: Record<string, Expected> = {
     app: ['dialect.stream-json@1'],
     reason: CODEX,
   },
+  ...COPILOT_EXPECTED,
   'codex/6-interrupt': {
     dialect: 'codex-native',
     spec: ['dialect.stream-json@1'],
@@ -192,6 +225,8 @@ describe('real CLI captures', () => {
     expect(gemini.findings[0]!.message).toContain('Gemini CLI native output');
     const codex = validateStream(readFileSync(path.join(dir, 'codex/2-tool.stdout.jsonl')));
     expect(codex.findings[0]!.message).toContain('Codex native output');
-    expect(gemini.conforms || codex.conforms).toBe(false);
+    const copilot = validateStream(readFileSync(path.join(dir, 'copilot/2-tool.stdout.jsonl')));
+    expect(copilot.findings[0]!.message).toContain('Copilot CLI native output');
+    expect(gemini.conforms || codex.conforms || copilot.conforms).toBe(false);
   });
 });
