@@ -3,6 +3,7 @@
 // same exit code and the same first line on stderr. "Accepted" is judged without a model of our own: the
 // real CLI talks to the REST mock, which answers every request with a short text, so an accepted argv
 // ends with exit 0 after one answer and a refused one exits non-zero before asking anything.
+import { randomUUID } from 'node:crypto';
 import { chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DUMMY_CREDENTIALS } from '../mock/credentials.js';
@@ -65,6 +66,8 @@ export interface DifferentialOptions {
   workRoot: string;
   /** Run both as this user (the caller is root); the work folder is handed to it. */
   user?: { uid: number; gid: number; name: string };
+  /** Variables the real CLI needs beside its offline environment (copilot's unpacked runtime). */
+  realEnv?: Record<string, string>;
   concurrency?: number;
   timeoutMs?: number;
 }
@@ -123,12 +126,12 @@ function chownTree(target: string, uid: number, gid: number): void {
   for (const name of readdirSync(target)) chownTree(path.join(target, name), uid, gid);
 }
 
-/** The CLI session an accepted run printed (gemini `init`, codex `thread.started`, claude `system` `init`). */
+/** The CLI session an accepted run printed (gemini `init`, codex `thread.started`, claude `system` `init`, copilot `result`). */
 function sessionIdIn(stdout: string): string | undefined {
   for (const line of stdout.split('\n')) {
     try {
       const event = JSON.parse(line) as Record<string, unknown>;
-      const id = event.session_id ?? event.thread_id;
+      const id = event.session_id ?? event.thread_id ?? (event.type === 'result' ? event.sessionId : undefined);
       if (typeof id === 'string') return id;
     } catch {
       // not JSON
@@ -173,6 +176,7 @@ const MOCK_PROVIDER: Record<OfficialCliName, MockProviderId> = {
   gemini: 'gemini',
   codex: 'openai-responses',
   claude: 'anthropic',
+  copilot: 'anthropic',
 };
 
 /** The folders of one differential run under its work root. */
@@ -208,6 +212,7 @@ function cliRunners(
   const realEnv = {
     ...base,
     ...prepareOfflineEnvironment(cli, { home: realHome, endpoints: mock.baseUrls, keys }),
+    ...options.realEnv,
     ...(options.user ? { USER: options.user.name, LOGNAME: options.user.name } : {}),
   };
   const fakeEnv = { ...base, ...prepareOfflineEnvironment(cli, { home: fakeHome, endpoints: mock.baseUrls, keys }) };
@@ -239,9 +244,28 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   try {
     const { runReal, runFake } = cliRunners(options, folders, mock);
 
+    // `{new-session}`: a fresh UUID per argv (copilot --session-id names a new session); `{work-file}`: a file of
+    // each run's own (copilot --usage-output-file).
+    let runs = 0;
+    const fill = (
+      argv: string[],
+      session: string,
+      fresh = { id: randomUUID(), file: path.join(options.workRoot, 'work-file-seed.json') },
+    ) =>
+      argv.map((argument) =>
+        argument
+          .split('{cwd}')
+          .join(workspace)
+          .split('{session}')
+          .join(session)
+          .split('{new-session}')
+          .join(fresh.id)
+          .split('{work-file}')
+          .join(fresh.file),
+      );
     // A session of each to resume: the first accepted translator argv without resume.
     const seed = options.corpus.find((entry) => !entry.argv.includes('{session}') && !entry.stdin);
-    const seedArgv = (seed?.argv ?? []).map((argument) => argument.split('{cwd}').join(workspace));
+    const seedArgv = seed ? fill(seed.argv, '') : [];
     const [realSeed, fakeSeed] = await Promise.all([runReal(seedArgv), runFake(seedArgv)]);
     const firstRequest = mock.requests().find((request) => request.body !== undefined);
     const observed: ObservedCli = {
@@ -255,13 +279,14 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
       fake: sessionIdIn(fakeSeed.stdout) ?? 'no-session',
     };
 
-    const fill = (argv: string[], session: string) =>
-      argv.map((argument) => argument.split('{cwd}').join(workspace).split('{session}').join(session));
     const decideEntry = async (entry: CorpusEntry): Promise<DifferentialRow> => {
       const cwd = entry.outsideGit ? plainFolder : workspace;
+      const id = randomUUID();
+      runs += 1;
+      const file = (side: string) => path.join(options.workRoot, `work-file-${runs}-${side}.json`);
       const [real, fake] = await Promise.all([
-        runReal(fill(entry.argv, sessions.real), entry.stdin, cwd),
-        runFake(fill(entry.argv, sessions.fake), entry.stdin, cwd),
+        runReal(fill(entry.argv, sessions.real, { id, file: file('real') }), entry.stdin, cwd),
+        runFake(fill(entry.argv, sessions.fake, { id, file: file('fake') }), entry.stdin, cwd),
       ]);
       const realDecision = decide(real);
       const fakeDecision = decide(fake);

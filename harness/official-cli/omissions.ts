@@ -3,7 +3,7 @@
 // the captures: gemini prints no read_file content and reports a failing shell command as success; codex
 // and claude print whole messages only, so a message cut short (interrupt, broken stream) never appears;
 // codex runs every tool through its shell or apply_patch, so its calls are not the app's tool calls, and it
-// drops a stream event it cannot parse (the turn goes on).
+// drops a stream event it cannot parse (the turn goes on); copilot's calls are its own too (tool-mapping.ts).
 import type { OfficialCliName, ScriptToolCall } from './script-types.js';
 import { expectedTranslation, type TranslationContext } from './tool-mapping.js';
 
@@ -47,6 +47,17 @@ export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
     toolOutputs: [],
     shellFailureAsSuccess: false,
     ownToolCalls: false,
+    retriesOnStderrOnly: false,
+    dropsMalformedEvents: false,
+  },
+  // copilot streams its text and prints every tool's output; a failing command is `success: true` with its exit
+  // code beside it, so a translator can tell. Its calls are its own (`bash` carries a description, a Write over a
+  // file is an `edit`): compared through expectedToolCall().
+  copilot: {
+    partialText: false,
+    toolOutputs: [],
+    shellFailureAsSuccess: false,
+    ownToolCalls: true,
     retriesOnStderrOnly: false,
     dropsMalformedEvents: false,
   },

@@ -8,7 +8,8 @@ import type { ScriptFault, ScriptResponse, ScriptUsage } from './script-types.js
 
 /** What a provider request ended with, when it did not deliver a usable response. */
 export type ModelFailure =
-  | { kind: 'http'; status: number; retryAfter?: number }
+  /** `unscripted`: the mock's 400 for a request its script has no answer for (copilot meets it after a retry). */
+  | { kind: 'http'; status: number; retryAfter?: number; unscripted?: boolean }
   | { kind: 'cut' | 'malformed' | 'mid-stream-error'; response: ScriptResponse };
 
 export type ModelCall =

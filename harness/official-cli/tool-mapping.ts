@@ -198,6 +198,28 @@ export function claudeToolInput(
   return input;
 }
 
+/**
+ * What a correct translator prints for a scripted call copilot made: its own call read back as the app's. A read,
+ * an edit and a new file are the app's calls (paths absolute); `bash` carries a description (copilot requires one:
+ * the command, when the script gives none); a Write over a file that has content is copilot's `edit` of all of it,
+ * read back as an Edit. What the file held before is taken from the file after the turn: right for a write that
+ * was refused (the only such call the scenarios script); a write that went through reads as its own content.
+ */
+function copilotTranslation(
+  call: ScriptToolCall,
+  { workspace, readAfter }: Pick<TranslationContext, 'workspace' | 'readAfter'>,
+): { name: string; input: Record<string, unknown> } {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  if (call.name === 'Bash')
+    return { name: 'Bash', input: { ...input, description: input.description ?? input.command } };
+  if (call.name !== 'Write') return { name: call.name, input: claudeToolInput(call.name, input, workspace) };
+  const file = path.resolve(workspace, String(input.file_path ?? ''));
+  const existing = readAfter(file);
+  if (existing === undefined || existing === input.content)
+    return { name: 'Write', input: { ...input, file_path: file } };
+  return { name: 'Edit', input: { file_path: file, old_string: existing, new_string: input.content } };
+}
+
 /** What translating a scripted call needs to know of the run. */
 export interface TranslationContext {
   /** The run's workspace (claude's model sends absolute paths; codex reports absolute changed paths). */
@@ -222,6 +244,7 @@ export function expectedTranslation(
 ): { name: string; input: Record<string, unknown> } {
   const input = (call.input ?? {}) as Record<string, unknown>;
   if (cli === 'claude') return { name: call.name, input: claudeToolInput(call.name, input, workspace) };
+  if (cli === 'copilot') return copilotTranslation(call, { workspace, readAfter });
   if (cli === 'gemini') return { name: call.name, input };
   const command =
     codexShellCommand(call.name, input) ?? (editsThroughShell ? codexShellEdit(call.name, input) : undefined);

@@ -56,7 +56,8 @@ export function lineDialect(message: Record<string, unknown>): LineDialect {
     return 'gemini-cli-native';
   }
   // copilot's last line: a result with its own session id and exit code, no is_error.
-  if (type === 'result' && message.is_error === undefined && message.exitCode !== undefined) return 'copilot-cli-native';
+  if (type === 'result' && message.is_error === undefined && message.exitCode !== undefined)
+    return 'copilot-cli-native';
   if (SHARED.has(type)) return 'shared';
   if (type === 'init' || type === 'message') return 'gemini-cli-native';
   for (const prefix of CODEX_PREFIXES) if (type.startsWith(prefix)) return 'codex-native';

@@ -33,7 +33,6 @@ export interface StreamJudgeOptions {
   maxFindingsPerRule?: number;
 }
 
-
 export class StreamJudge {
   readonly collector: FindingCollector;
   readonly tally = new DialectTally();

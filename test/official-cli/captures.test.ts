@@ -7,12 +7,18 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
 import { CAPTURE_IDS, type CaptureId, captureScenario } from './helpers/capture-scenarios.js';
+import {
+  COPILOT_VOLATILE_KEYS,
+  joinDeltas,
+  normaliseCopilotText,
+  withoutProgress,
+} from './helpers/copilot-capture-values.js';
 import { type FakeRun, HEADLESS_ARGS, runFake, sleep } from './helpers/run-fake.js';
 
 const CAPTURES = path.resolve(
   process.env.YUME_CAPTURES_DIR ?? path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures'),
 );
-const CLIS: OfficialCliName[] = ['gemini', 'codex', 'claude'];
+const CLIS: OfficialCliName[] = ['gemini', 'codex', 'claude', 'copilot'];
 /** Objects whose keys are data (model names), compared by their values' shape only. */
 const DYNAMIC_KEYS = new Set(['models', 'modelUsage', 'model_usage_since_last_result']);
 const VOLATILE_KEYS = new Set([
@@ -59,7 +65,7 @@ function collapse(values: Json[]): string[] {
 }
 
 function normaliseText(text: string, workdir: string): string {
-  return text
+  return normaliseCopilotText(text)
     .split(workdir)
     .join('$WORKDIR')
     .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
@@ -69,14 +75,14 @@ function normaliseText(text: string, workdir: string): string {
     .replace(/\b(\w+)__\1_\d+_(\d+)\b/g, '$1__$1_T_$2');
 }
 
-function normalise(value: Json, workdir: string): Json {
+function normalise(value: Json, workdir: string, volatile: ReadonlySet<string> = VOLATILE_KEYS): Json {
   if (typeof value === 'string') return normaliseText(value, workdir);
-  if (Array.isArray(value)) return value.map((item) => normalise(item, workdir));
+  if (Array.isArray(value)) return value.map((item) => normalise(item, workdir, volatile));
   if (value && typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value)
-        .filter(([key]) => !VOLATILE_KEYS.has(key))
-        .map(([key, item]) => [key, normalise(item, workdir)]),
+        .filter(([key]) => !volatile.has(key))
+        .map(([key, item]) => [key, normalise(item, workdir, volatile)]),
     );
   }
   return value;
@@ -89,8 +95,9 @@ function parse(stdout: string): Json[] {
     .map((line) => JSON.parse(line) as Json);
 }
 
-/** The comparable values of a stream: claude's init only by shape, gemini's deltas joined. */
-function values(lines: Json[], workdir: string, ignore: readonly string[]): Json[] {
+/** The comparable values of a stream: claude's init only by shape, gemini's deltas joined, copilot's as it is read. */
+function values(lines: Json[], workdir: string, ignore: readonly string[], cli?: OfficialCliName): Json[] {
+  if (cli === 'copilot') return joinDeltas(lines).map((line) => normalise(line, workdir, COPILOT_VOLATILE_KEYS));
   const out: Json[] = [];
   for (const line of lines) {
     const record = line as { [key: string]: Json };
@@ -130,12 +137,21 @@ function readCapture(cli: OfficialCliName, id: CaptureId): CaptureFiles | undefi
   const base = path.join(CAPTURES, cli, id);
   if (!existsSync(`${base}.stdout.jsonl`)) return undefined;
   const exit = /rc=(\d+)/.exec(readFileSync(`${base}.exit.txt`, 'utf8'));
+  const stdout = readFileSync(`${base}.stdout.jsonl`, 'utf8');
   return {
-    stdout: readFileSync(`${base}.stdout.jsonl`, 'utf8'),
+    stdout,
     stderr: existsSync(`${base}.stderr.txt`) ? readFileSync(`${base}.stderr.txt`, 'utf8') : '',
     code: Number(exit?.[1]),
   };
 }
+
+/** copilot's bring-your-own-key settings, as its captures ran with them. */
+const COPILOT_ENV = {
+  COPILOT_OFFLINE: 'true',
+  COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:40000',
+  COPILOT_PROVIDER_TYPE: 'anthropic',
+  COPILOT_PROVIDER_API_KEY: 'sk-ant-mock-key',
+};
 
 /** Runs the fake as the capture ran the real CLI, including how the interrupt captures sent signals. */
 async function runLikeCapture(cli: OfficialCliName, id: CaptureId): Promise<FakeRun> {
@@ -147,11 +163,28 @@ async function runLikeCapture(cli: OfficialCliName, id: CaptureId): Promise<Fake
       cli,
       args,
       scenario,
-      env,
+      env: { ...env, ...COPILOT_ENV },
       onEvent: { event: 'stall', act: (pid) => void process.kill(-pid, 'SIGINT') },
     });
   }
-  if (id !== '6-interrupt') return runFake({ cli, args, scenario, env });
+  if (id !== '6-interrupt') return runFake({ cli, args, scenario, env: { ...env, ...COPILOT_ENV } });
+  if (cli === 'copilot')
+    // The capture signalled the loader's pid only: the loader died, the binary streamed on until the recorder
+    // killed it. Here it is ended soon after, which the capture cannot tell apart.
+    return runFake({
+      cli,
+      args,
+      scenario,
+      env: { ...env, ...COPILOT_ENV },
+      onEvent: {
+        event: 'stall',
+        act: async (pid) => {
+          process.kill(pid, 'SIGINT');
+          await sleep(300);
+          process.kill(-pid, 'SIGKILL');
+        },
+      },
+    });
   if (cli !== 'gemini')
     return runFake({
       cli,
@@ -180,8 +213,14 @@ async function runLikeCapture(cli: OfficialCliName, id: CaptureId): Promise<Fake
 }
 
 const cases = CLIS.flatMap((cli) =>
-  [...CAPTURE_IDS, ...(cli === 'gemini' ? (['6b-interrupt-group'] as const) : [])].map((id) => ({ cli, id })),
+  [...CAPTURE_IDS, ...(cli === 'gemini' || cli === 'copilot' ? (['6b-interrupt-group'] as const) : [])].map((id) => ({
+    cli,
+    id,
+  })),
 );
+/** copilot's progress events vary in number and order between runs: left out of both sides. */
+const comparable = (cli: OfficialCliName, lines: Json[]) => (cli === 'copilot' ? withoutProgress(lines) : lines);
+const SIGNAL_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGKILL: 137 };
 
 describe('fake CLIs match the real captures', () => {
   it('finds the captures', () => {
@@ -193,16 +232,18 @@ describe('fake CLIs match the real captures', () => {
       const capture = readCapture(cli, id);
       expect(capture, `missing capture ${cli}/${id}`).toBeDefined();
       const fake = await runLikeCapture(cli, id);
-      const captured = parse(capture!.stdout);
-      const printed = parse(fake.stdout);
+      const captured = comparable(cli, parse(capture!.stdout));
+      const printed = comparable(cli, parse(fake.stdout));
 
       expect(collapse(printed.map((line) => shapeOf(line)))).toEqual(collapse(captured.map((line) => shapeOf(line))));
       const ignore =
         cli === 'claude' && id === '6-interrupt'
           ? ['modelUsage', 'model_usage_since_last_result', 'total_cost_usd']
           : [];
-      expect(values(printed, fake.workspace, ignore)).toEqual(values(captured, `/home/dev/work/${cli}`, ignore));
-      const code = fake.code ?? (fake.signal === 'SIGKILL' ? 137 : -1);
+      expect(values(printed, fake.workspace, ignore, cli)).toEqual(
+        values(captured, `/home/dev/work/${cli}`, ignore, cli),
+      );
+      const code = fake.code ?? (fake.signal ? (SIGNAL_CODES[fake.signal] ?? -1) : -1);
       expect(code, fake.stderr).toBe(capture!.code);
       expect(noise(fake.stderr)).toEqual(expect.arrayContaining(noise(capture!.stderr)));
     });

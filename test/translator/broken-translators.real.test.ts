@@ -61,7 +61,12 @@ const CASES: Case[] = [
   },
 ];
 
-const PROVIDER: Record<OfficialCliName, string> = { gemini: 'gemini-cli', codex: 'codex-cli', claude: 'claude-cli' };
+const PROVIDER: Record<OfficialCliName, string> = {
+  gemini: 'gemini-cli',
+  codex: 'codex-cli',
+  claude: 'claude-cli',
+  copilot: 'copilot-cli',
+};
 
 interface ReportRun {
   status: string;

@@ -22,6 +22,8 @@ const input = {
   cwd: '/work',
   permissionMode: 'default',
   promptOnStdin: false,
+  sessionId: '0cb916db-26aa-40f2-86b5-1ba81b225fd2',
+  workFile: '/tmp/usage.json',
 };
 
 describe('argv: the prompt reaches each CLI intact, whatever it starts with', () => {
@@ -157,7 +159,7 @@ describe('usage from the CLI, never 0/0 (R4)', () => {
     };
     return { sink, calls };
   }
-  const context = { log: () => undefined, cwd: '/work' };
+  const context = { log: () => undefined, cwd: '/work', sessionId: 'session-1', workFile: '/nonexistent/usage.json' };
 
   it('reports the CLI totals, and nothing when the CLI counted 0/0 (the turn then estimates)', () => {
     const gemini = recordingSink();

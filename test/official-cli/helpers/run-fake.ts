@@ -130,6 +130,7 @@ export const HEADLESS_ARGS: Record<OfficialCliName, (prompt: string) => string[]
     'yolo',
   ],
   codex: (prompt) => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
+  copilot: (prompt) => ['-p', prompt, '--output-format', 'json', '--allow-all-tools', '--model', 'claude-sonnet-4-5'],
 };
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
