@@ -3,7 +3,7 @@
 // then run `npm run gen`. test/schemas/generated-types.test.ts fails while this file is stale.
 
 /** Protocol version of these types (schemas/protocol-version.json); shims get it as --protocol-version. */
-export const PROTOCOL_VERSION = '1.2';
+export const PROTOCOL_VERSION = '1.3';
 
 /** Version of the report, preset and expected-failures formats (schemas/report-version.json); no shim sees it. */
 export const REPORT_VERSION = '2.0';
@@ -251,9 +251,27 @@ export interface ShimCapabilities {
    * @minItems 1
    */
   providers?: [
-    'openai-chat' | 'openai-responses' | 'gemini' | 'anthropic' | 'gemini-cli' | 'codex-cli' | 'claude-cli' | 'all',
+    (
+      | 'openai-chat'
+      | 'openai-responses'
+      | 'gemini'
+      | 'anthropic'
+      | 'gemini-cli'
+      | 'codex-cli'
+      | 'claude-cli'
+      | 'copilot-cli'
+      | 'all'
+    ),
     ...(
-      'openai-chat' | 'openai-responses' | 'gemini' | 'anthropic' | 'gemini-cli' | 'codex-cli' | 'claude-cli' | 'all'
+      | 'openai-chat'
+      | 'openai-responses'
+      | 'gemini'
+      | 'anthropic'
+      | 'gemini-cli'
+      | 'codex-cli'
+      | 'claude-cli'
+      | 'copilot-cli'
+      | 'all'
     )[]
   ];
   /**
@@ -1024,8 +1042,26 @@ export interface Scenario {
    * @minItems 1
    */
   providers?: [
-    'openai-chat' | 'openai-responses' | 'gemini' | 'anthropic' | 'gemini-cli' | 'codex-cli' | 'claude-cli',
-    ...('openai-chat' | 'openai-responses' | 'gemini' | 'anthropic' | 'gemini-cli' | 'codex-cli' | 'claude-cli')[]
+    (
+      | 'openai-chat'
+      | 'openai-responses'
+      | 'gemini'
+      | 'anthropic'
+      | 'gemini-cli'
+      | 'codex-cli'
+      | 'claude-cli'
+      | 'copilot-cli'
+    ),
+    ...(
+      | 'openai-chat'
+      | 'openai-responses'
+      | 'gemini'
+      | 'anthropic'
+      | 'gemini-cli'
+      | 'codex-cli'
+      | 'claude-cli'
+      | 'copilot-cli'
+    )[]
   ];
   env?: {
     unset?: string[];
@@ -1034,7 +1070,7 @@ export interface Scenario {
     };
   };
   /**
-   * Type B only (R5, row 'binary or CLI missing'): 'missing' means the runner installs no fake official CLI and drops every PATH folder holding a real gemini, codex or claude, so the shim must report the absent binary (a `system` error, then an error result). Requires `providers`, limited to gemini-cli, codex-cli and claude-cli.
+   * Type B only (R5, row 'binary or CLI missing'): 'missing' means the runner installs no fake official CLI and drops every PATH folder holding a real gemini, codex, claude or copilot, so the shim must report the absent binary (a `system` error, then an error result). Requires `providers`, limited to gemini-cli, codex-cli, claude-cli and copilot-cli.
    */
   cli?: 'missing';
   /**

@@ -1,7 +1,8 @@
 // Checks that only a fake official CLI can make: how the shim started the CLI (argv, stdin, how often),
 // whether it left the CLI's tools to the CLI, and whether an interrupt reached the CLI's process group.
 // Their rules are data in harness/rules/fake-cli-rules.ts. The runner calls checkFakeCliRun for the CLI provider
-// ids (R7: gemini-cli, codex-cli, claude-cli, and the yume-app gemini/openai ids when the shim used the CLI on PATH).
+// ids (R7: gemini-cli, codex-cli, claude-cli, copilot-cli, and the yume-app gemini/openai ids when the shim used the
+// CLI on PATH).
 import path from 'node:path';
 import type { CanonicalEvent } from '../protocol/canonical.js';
 import type { FakeCliRuleId } from '../rules/fake-cli-rules.js';
@@ -13,7 +14,7 @@ import type { CliLogEntry, PromptEntry, StartEntry, ToolEntry, ToolStartEntry } 
 import { snapshotWorkspace } from './workspace-tools.js';
 
 export interface FakeCliRunInput {
-  /** The fake the shim was expected to use (gemini-cli → gemini, codex-cli → codex, claude-cli → claude). */
+  /** The fake the shim was expected to use (gemini-cli → gemini, codex-cli → codex, claude-cli → claude, copilot-cli → copilot). */
   cli: OfficialCliName;
   scenario: ScriptScenario;
   /** readFakeCliLog(logFile) after the run. */

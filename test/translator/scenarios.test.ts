@@ -13,7 +13,7 @@ import type { OfficialCliName } from '../../harness/official-cli/script-types.js
 import { ROOT, translatorShim } from './helpers/build-shim.js';
 import { type CliScenarioRun, mustFindings, runWithFakeCli } from './helpers/cli-run.js';
 
-const CLIS: OfficialCliName[] = ['gemini', 'codex', 'claude'];
+const CLIS: OfficialCliName[] = ['gemini', 'codex', 'claude', 'copilot'];
 const PROVIDER: Record<OfficialCliName, string> = {
   gemini: 'gemini-cli',
   codex: 'codex-cli',

@@ -1,15 +1,14 @@
 // The script as copilot meets it against the suite's mock (what the real-CLI mode and the captures show): one
 // scripted response per request; a broken stream (cut, malformed, an in-stream error) is answered once more, as
 // the mock replays it to a retry; past the script, the mock's 400. And how often copilot sends a failed call again:
-// 5 times after 429 and 5xx, twice after 401, once after a broken stream, never after 400, 403 or 404; and what it
+// 5 times after 429, 5xx and a broken stream, twice after 401, never after 400, 403 or 404; and what it
 // says of a call that failed for good (`model.call_final_result`, `session.error`).
 import type { ModelFailure } from '../script-playback.js';
 import type { ScriptResponse } from '../script-types.js';
 
 /** How many times copilot sends a failed call again, by what failed. */
 export function retriesAfter(failure: ModelFailure): number {
-  if (failure.kind !== 'http') return 1;
-  if (failure.status === 429 || failure.status >= 500) return 5;
+  if (failure.kind !== 'http' || failure.status === 429 || failure.status >= 500) return 5;
   return failure.status === 401 ? 2 : 0;
 }
 

@@ -2,9 +2,9 @@
 // R22), the process its loader starts (main.ts plays the loader): the session events, `user.message`, per model
 // call `assistant.turn_start` ... `assistant.turn_end` with text deltas, the whole `assistant.message` and its
 // `toolRequests`, `tool.execution_start`/`_complete` per tool (copilot-tools.ts), then `assistant.idle` and the
-// `result` line. Retries as copilot makes them against the suite's mock: 5 after 429/5xx, 2 after 401, one after a
-// broken stream (the mock replays it once), none after 400/403/404; a request the script has no answer for meets
-// the mock's 400. Every failure ends in `session.error` and exit 1. SIGINT/SIGTERM stop the turn: the interruption,
+// `result` line. Retries as copilot makes them against the suite's mock (copilot-script.ts): up to 5 after 429, 5xx
+// and a broken stream (whose first text chunk is printed each time; the mock replays it once), 2 after 401, none
+// after 400/403/404; a request the script has no answer for meets the mock's 400. Every failure ends in `session.error` and exit 1. SIGINT/SIGTERM stop the turn: the interruption,
 // `abort`, `assistant.idle {aborted}`, copilot's disposal error on stderr, exit 0. `--usage-output-file` gets the
 // session's running token totals; stdout never shows a token count.
 
@@ -167,6 +167,15 @@ class CopilotRun {
       originatingMessageId: this.promptId,
     });
     return this.end(1);
+  }
+
+  /** The start of a message whose stream then broke: its first text chunk, as copilot printed it. */
+  textBeforeBreak(response: ScriptResponse): void {
+    const first = response.text?.[0];
+    if (!first) return;
+    const messageId = randomUUID();
+    this.events.emit('assistant.message_start', { messageId });
+    this.events.emit('assistant.message_delta', { messageId, deltaContent: first });
   }
 
   /** Prints a response's text as deltas and its message; undefined when a stall held the stream (a signal ends it). */
@@ -344,6 +353,8 @@ export async function runCopilot(
     let retries = 0;
     let waited = 0;
     while (failure) {
+      // A stream that broke had delivered its first text chunk (the mock breaks it after that).
+      if (failure.kind !== 'http') run.textBeforeBreak(failure.response);
       const retry = retries < retriesAfter(failure);
       const error = run.failedCall(failure, retries, retry);
       if (!retry) return run.fail(error, retries, waited);
