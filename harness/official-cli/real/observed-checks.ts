@@ -83,7 +83,10 @@ function checkRerun(input: ObservedCliRunInput): Finding[] {
   return findings;
 }
 
-/** cli.resume-continues-session: a resumed turn names a session, and the CLI's first request carries the last turn. */
+/**
+ * cli.resume-continues-session: a resumed turn names a session, and the CLI's first request carries the last turn
+ * that was not killed (R14: after a kill-and-resume the killed turn may or may not be in the history).
+ */
 function checkResume(input: ObservedCliRunInput): ObservedCliRun {
   const out: ObservedCliRun = { findings: [], notVerified: [] };
   for (const turn of input.turns) {
@@ -100,7 +103,8 @@ function checkResume(input: ObservedCliRunInput): ObservedCliRun {
       continue;
     }
     const first = requestsOf(input, turn)[0];
-    const previousPrompt = input.scenario.turns[turn - 1]?.prompt.trim();
+    const earlier = input.scenario.turns.slice(0, turn).findLastIndex((candidate) => !candidate.kill);
+    const previousPrompt = input.scenario.turns[earlier]?.prompt.trim();
     if (!first || !previousPrompt) {
       out.notVerified.push(
         checkNotVerified(
@@ -119,7 +123,7 @@ function checkResume(input: ObservedCliRunInput): ObservedCliRun {
       out.findings.push(
         runFinding(
           'cli.resume-continues-session',
-          `turn ${turn + 1}: ${input.cli} was asked to resume ${JSON.stringify(start.resume)}, but its first request (#${first.index + 1}) does not carry turn ${turn}'s prompt: it did not continue that session`,
+          `turn ${turn + 1}: ${input.cli} was asked to resume ${JSON.stringify(start.resume)}, but its first request (#${first.index + 1}) does not carry turn ${earlier + 1}'s prompt: it did not continue that session`,
         ),
       );
   }
@@ -155,9 +159,23 @@ function checkHandedOnce(input: ObservedCliRunInput): Finding[] {
 
 /**
  * How the CLI said a tool ended, as it told the model: claude's `is_error`, gemini's `error` response,
- * codex's exit code in the output of `exec_command` (undefined when the text names none).
+ * codex's exit code in the output of `exec_command` (undefined when the text names none), copilot's words (it
+ * sets no `is_error`: a missing file, a refused permission, a command's exit code in its closing line).
  */
-export function reportedFailure(provider: MockProviderId, result: HistoryToolResult): boolean | undefined {
+export function reportedFailure(
+  provider: MockProviderId,
+  result: HistoryToolResult,
+  cli?: OfficialCliName,
+): boolean | undefined {
+  if (cli === 'copilot') {
+    const code = /<shellId: \d+ completed with exit code (-?\d+)>\s*$/.exec(result.content)?.[1];
+    if (code !== undefined) return Number(code) !== 0;
+    return (
+      result.isError === true ||
+      /^Path .* does not exist\./.test(result.content) ||
+      result.content.startsWith('Permission denied because no interactive user response was available')
+    );
+  }
   if (provider !== 'openai-responses') return result.isError === true;
   const code = /(?:Process exited with code|Exit code:)\s*(-?\d+)/.exec(result.content)?.[1];
   if (code !== undefined) return Number(code) !== 0;
@@ -221,7 +239,7 @@ function checkToolOutcomes(input: ObservedCliRunInput): ObservedCliRun {
         ),
       );
     reported.forEach((result, index) => {
-      const failed = reportedFailure(input.provider, result);
+      const failed = reportedFailure(input.provider, result, input.cli);
       const shown = printed[index];
       if (failed === undefined) {
         out.notVerified.push(
