@@ -11,6 +11,7 @@ import { startMockServer } from '../mock/mock-server.js';
 import { requestView } from '../mock/request-views.js';
 import type { MockProviderId, Scenario } from '../mock/scenario/scenario-types.js';
 import { LOG_ARGUMENT, STATE_ARGUMENT } from '../official-cli/launcher-arguments.js';
+import { copilotRuntimeCache } from '../official-cli/real/copilot-runtime.js';
 import { prepareOfflineEnvironment } from '../official-cli/real/offline-environment.js';
 import { type BoundedRun, runBounded } from '../official-cli/real/run-bounded.js';
 import type { OfficialCliName } from '../official-cli/script-types.js';
@@ -242,7 +243,12 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   await commitFixtures(workspace);
   const mock = await startMockServer({ scenario: answeringScenario(), autoAdvance: true });
   try {
-    const { runReal, runFake } = cliRunners(options, folders, mock);
+    // A real copilot finds its runtime unpacked beside its install (or once here), never in its fresh HOME.
+    const runtime: Record<string, string> =
+      cli === 'copilot' && !options.realEnv?.COPILOT_PKG_CACHE_HOME
+        ? { COPILOT_PKG_CACHE_HOME: await copilotRuntimeCache(options.realExecutable, options.workRoot) }
+        : {};
+    const { runReal, runFake } = cliRunners({ ...options, realEnv: { ...options.realEnv, ...runtime } }, folders, mock);
 
     // `{new-session}`: a fresh UUID per argv (copilot --session-id names a new session); `{work-file}`: a file of
     // each run's own (copilot --usage-output-file).

@@ -223,6 +223,26 @@ const comparable = (cli: OfficialCliName, lines: Json[]) => (cli === 'copilot' ?
 const SIGNAL_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGKILL: 137 };
 
 describe('fake CLIs match the real captures', () => {
+  it('tells a copilot stream from one that differs in a single event field (a value, or a field more)', () => {
+    const capture = readCapture('copilot', '2-tool')!;
+    const lines = comparable('copilot', parse(capture.stdout));
+    const compared = (stream: Json[]) => ({
+      shapes: collapse(stream.map((line) => shapeOf(line))),
+      values: values(stream, '/home/dev/work/copilot', [], 'copilot'),
+    });
+    const at = lines.findIndex((line) => (line as { type?: string }).type === 'tool.execution_start');
+    const withField = (change: (data: { [key: string]: Json }) => void) =>
+      lines.map((line, index) => {
+        if (index !== at) return line;
+        const copy = structuredClone(line) as { [key: string]: Json };
+        change(copy.data as { [key: string]: Json });
+        return copy;
+      });
+    expect(compared(withField(() => undefined))).toEqual(compared(lines));
+    expect(compared(withField((data) => void (data.toolTitle = 'Reading file')))).not.toEqual(compared(lines));
+    expect(compared(withField((data) => void (data.extra = 'x')))).not.toEqual(compared(lines));
+  });
+
   it('finds the captures', () => {
     expect(readCapture('gemini', '1-plain'), `no captures under ${CAPTURES} (set YUME_CAPTURES_DIR)`).toBeDefined();
   });

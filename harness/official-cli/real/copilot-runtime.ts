@@ -39,12 +39,14 @@ async function unpack(executable: string, target: string): Promise<string> {
     });
     if (run.exitCode !== 0)
       throw new Error(`${executable} --version failed while unpacking its runtime: ${run.stderr.slice(-300)}`);
+    // A copilot that unpacks nothing up front (a build that unpacks later, or a stand-in) gets an empty folder.
+    mkdirSync(partial, { recursive: true });
     mkdirSync(path.dirname(target), { recursive: true });
     try {
       renameSync(partial, target);
     } catch (error) {
       // Another process finished first: its copy is as good.
-      if (!existsSync(path.join(target, 'pkg'))) throw error;
+      if (!existsSync(target)) throw error;
     }
     return target;
   } finally {
@@ -70,7 +72,7 @@ export function copilotRuntimeCache(
     .digest('hex')
     .slice(0, 16);
   const target = options.beside && install ? path.join(install, UNPACKED) : path.join(cacheDir, 'copilot-runtime', key);
-  if (existsSync(path.join(target, 'pkg'))) return Promise.resolve(target);
+  if (existsSync(target)) return Promise.resolve(target);
   let unpacking = pending.get(target);
   if (!unpacking) {
     unpacking = unpack(executable, target);
