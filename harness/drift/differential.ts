@@ -233,6 +233,24 @@ function cliRunners(
   };
 }
 
+/**
+ * A corpus argv with its placeholders filled: `{cwd}`, `{session}` (the seeded session), `{new-session}` (a fresh
+ * UUID per argv: copilot --session-id names a new session) and `{work-file}` (a file of each run's own: copilot
+ * --usage-output-file).
+ */
+function fillArgv(
+  argv: readonly string[],
+  values: { cwd: string; session: string; newSession: string; workFile: string },
+): string[] {
+  const pairs: [string, string][] = [
+    ['{cwd}', values.cwd],
+    ['{session}', values.session],
+    ['{new-session}', values.newSession],
+    ['{work-file}', values.workFile],
+  ];
+  return argv.map((argument) => pairs.reduce((text, [from, to]) => text.split(from).join(to), argument));
+}
+
 export async function runDifferential(options: DifferentialOptions): Promise<DifferentialResult> {
   const { cli } = options;
   const folders = differentialFolders(options.workRoot);
@@ -250,25 +268,12 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
         : {};
     const { runReal, runFake } = cliRunners({ ...options, realEnv: { ...options.realEnv, ...runtime } }, folders, mock);
 
-    // `{new-session}`: a fresh UUID per argv (copilot --session-id names a new session); `{work-file}`: a file of
-    // each run's own (copilot --usage-output-file).
     let runs = 0;
     const fill = (
       argv: string[],
       session: string,
       fresh = { id: randomUUID(), file: path.join(options.workRoot, 'work-file-seed.json') },
-    ) =>
-      argv.map((argument) =>
-        argument
-          .split('{cwd}')
-          .join(workspace)
-          .split('{session}')
-          .join(session)
-          .split('{new-session}')
-          .join(fresh.id)
-          .split('{work-file}')
-          .join(fresh.file),
-      );
+    ) => fillArgv(argv, { cwd: workspace, session, newSession: fresh.id, workFile: fresh.file });
     // A session of each to resume: the first accepted translator argv without resume.
     const seed = options.corpus.find((entry) => !entry.argv.includes('{session}') && !entry.stdin);
     const seedArgv = seed ? fill(seed.argv, '') : [];

@@ -268,16 +268,15 @@ export function checkInterrupt(input: FakeCliRunInput): Finding[] {
     const signals = input.log.filter(
       (entry) => entry.event === 'signal' && entry.cli === input.cli && entry.turnIndex === turn,
     ) as Array<Extract<CliLogEntry, { event: 'signal' }>>;
-    const ignored = signals.filter((entry) => entry.handled === 'ignored');
+    const launcher = signals.find((entry) => entry.handled === 'ignored' || entry.handled === 'died');
     // A worker that got the signal while it was already ending ('exiting') was reached all the same.
-    const reachedWorker = signals.some((entry) => entry.handled !== 'ignored');
-    if (ignored.length > 0 && !reachedWorker) {
-      findings.push(
-        finding(
-          'cli.interrupt-reaches-cli',
-          `turn ${turn + 1}: ${input.cli}'s launcher (pid ${ignored[0]!.pid}) got ${ignored[0]!.signal} and ignored it; its worker was never signalled`,
-        ),
-      );
+    const reachedWorker = signals.some((entry) => entry.handled === 'stopped' || entry.handled === 'exiting');
+    if (launcher && !reachedWorker) {
+      const what =
+        launcher.handled === 'ignored'
+          ? `launcher (pid ${launcher.pid}) got ${launcher.signal} and ignored it; its worker was never signalled`
+          : `loader (pid ${launcher.pid}) got ${launcher.signal} and died of it; its native binary was never signalled and runs on, orphaned`;
+      findings.push(finding('cli.interrupt-reaches-cli', `turn ${turn + 1}: ${input.cli}'s ${what}`));
     }
   }
   return findings;

@@ -146,7 +146,19 @@ async function playCopilot({ state, logFile, args, outcome }: Play): Promise<voi
   if (process.env[COPILOT_BINARY_ENV] !== '1') {
     const session = invocation ? copilotSession(invocation, knownSessions('copilot', logFile)) : undefined;
     appendLog(logFile, startEntry('copilot', args, outcome, { state, pid: process.pid, sessionId: session ?? '' }));
-    relaunchCopilot(fileURLToPath(import.meta.url), args, session ?? '');
+    relaunchCopilot(fileURLToPath(import.meta.url), args, {
+      session: session ?? '',
+      onSignal: (signal) =>
+        appendLog(logFile, {
+          event: 'signal',
+          signal,
+          handled: 'died',
+          cli: 'copilot',
+          pid: process.pid,
+          turnIndex: state.turnIndex,
+          time: new Date().toISOString(),
+        }),
+    });
     return;
   }
   if (outcome.kind === 'info') {

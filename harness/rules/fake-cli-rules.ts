@@ -71,7 +71,7 @@ export const FAKE_CLI_RULES = defineRules('run', [
     severity: 'MUST',
     source: 'docs/protocol.md#r6-interrupts-and-process-trees, docs/protocol.md#wrapping-an-official-cli',
     title: "An interrupt reaches the CLI's worker process (its whole process group)",
-    fix: 'Spawn the CLI in its own process group and signal the group (process.kill(-pid, "SIGINT")); gemini\'s launcher ignores signals sent to its pid.',
+    fix: 'Spawn the CLI in its own process group and signal the group (process.kill(-pid, "SIGINT")); gemini\'s launcher ignores signals sent to its pid, and copilot\'s loader dies of them and leaves its native binary running.',
   },
 ]);
 

@@ -58,6 +58,24 @@ describe('the fake copilot', () => {
     expect(parse(interrupted).map((event) => event.type)).toContain('abort');
   });
 
+  it('reads its prompt from stdin without -p, and with nothing there says so on stdout and exits 1', async () => {
+    const args = HEADLESS_ARGS.copilot('unused').filter(
+      (argument, index, all) => argument !== '-p' && all[index - 1] !== '-p',
+    );
+    const scenario = captureScenario('1-plain', 'copilot');
+    const piped = await runFake({ cli: 'copilot', args, scenario, env: BYOK, stdin: { text: 'Say hello.\n' } });
+    expect(piped.code).toBe(0);
+    expect(piped.log.find((entry) => entry.event === 'prompt')).toMatchObject({
+      prompt: 'Say hello.',
+      source: 'stdin',
+    });
+    const empty = await runFake({ cli: 'copilot', args, scenario, env: BYOK });
+    expect([empty.code, empty.stdout]).toEqual([
+      1,
+      'No prompt provided. Run in an interactive terminal or provide a prompt with -p or via standard in.\n',
+    ]);
+  });
+
   it('denies a write without --allow-all-tools, reports it and goes on; the file is not made', async () => {
     const scenario = single([
       { toolCalls: [{ id: 'w', name: 'Write', input: { file_path: 'new.txt', content: 'x\n' } }] },

@@ -43,6 +43,14 @@ const COPILOT_NAMES = [
   'openai-chat/2-tool',
   'openai-responses/1-plain',
   'openai-responses/2-tool',
+  'facts/fault-403',
+  'facts/fault-404',
+  'facts/fault-stream-cut',
+  'facts/fault-malformed-chunk',
+  'facts/interrupt-during-bash',
+  'facts/x-401-persistent',
+  'facts/x-400',
+  'facts/x-read-only',
 ];
 /** Every copilot capture is its own dialect, whatever happened in it (a /compact turn prints only two lines). */
 const COPILOT_EXPECTED: Record<string, Expected> = Object.fromEntries(

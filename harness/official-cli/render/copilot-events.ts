@@ -105,6 +105,10 @@ export function currentDatetime(): string {
 
 export const DENIED_MESSAGE =
   'Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.';
+/** What copilot prints, on stdout, when it has neither -p nor a prompt on stdin. */
+export const NO_PROMPT =
+  'No prompt provided. Run in an interactive terminal or provide a prompt with -p or via standard in.\n';
+
 export const DISPOSAL_MESSAGE =
   'Error executing prompt: Error: Cannot invoke native session after disposal has started';
 export const RETRY_INFO = {

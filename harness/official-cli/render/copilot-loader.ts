@@ -15,12 +15,25 @@ export const COPILOT_SESSION_ENV = 'YUME_CONFORMANCE_FAKE_COPILOT_SESSION';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Starts the fake again as copilot's native binary, and ends as copilot's loader does when the binary ends. */
-export function relaunchCopilot(script: string, args: readonly string[], session: string): void {
+/**
+ * Starts the fake again as copilot's native binary, and ends as copilot's loader does when the binary ends.
+ * `onSignal` hears a signal sent to the loader, which then dies of it (Node's default) and leaves the binary.
+ */
+export function relaunchCopilot(
+  script: string,
+  args: readonly string[],
+  { session, onSignal }: { session: string; onSignal: (signal: NodeJS.Signals) => void },
+): void {
   const binary = spawn(process.execPath, [script, 'copilot', ...args], {
     stdio: 'inherit',
     env: { ...process.env, [COPILOT_BINARY_ENV]: '1', [COPILOT_SESSION_ENV]: session },
   });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      onSignal(signal);
+      process.kill(process.pid, signal);
+    });
+  }
   binary.on('exit', (code, signal) => {
     if (signal) {
       process.stderr.write(

@@ -4,13 +4,13 @@
 // `toolRequests`, `tool.execution_start`/`_complete` per tool (copilot-tools.ts), then `assistant.idle` and the
 // `result` line. Retries as copilot makes them against the suite's mock (copilot-script.ts): up to 5 after 429, 5xx
 // and a broken stream (whose first text chunk is printed each time; the mock replays it once), 2 after 401, none
-// after 400/403/404; a request the script has no answer for meets the mock's 400. Every failure ends in `session.error` and exit 1. SIGINT/SIGTERM stop the turn: the interruption,
-// `abort`, `assistant.idle {aborted}`, copilot's disposal error on stderr, exit 0. `--usage-output-file` gets the
-// session's running token totals; stdout never shows a token count.
+// after 400/403/404; a request the script has no answer for meets the mock's 400. Every failure ends in
+// `session.error` and exit 1. SIGINT/SIGTERM stop the turn: the interruption, `abort`, `assistant.idle {aborted}`,
+// copilot's disposal error on stderr, exit 0. `--usage-output-file` gets the session's running token totals;
+// stdout never shows a token count.
 
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { providerErrorReply, unscriptedReply } from '../../mock/render/error-bodies.js';
 import { providerToolCallId } from '../../mock/scenario/tool-call-ids.js';
 import type { Invocation } from '../args/invocation.js';
 import type { CliRuntime } from '../runtime.js';
@@ -23,14 +23,16 @@ import {
   currentDatetime,
   DISPOSAL_MESSAGE,
   emitSessionStart,
+  NO_PROMPT,
   RETRY_INFO,
 } from './copilot-events.js';
 import {
   type CallError,
   CopilotCursor,
+  callErrorOf,
+  clientErrorFields,
   failureOf,
   finalResultOf,
-  RATE_LIMITED_REQUEST,
   retriesAfter,
   retryReason,
   sessionErrorOf,
@@ -101,22 +103,13 @@ class CopilotRun {
     this.activity = { kind: 'model', since: Date.now() };
   }
 
-  private callError(failure: ModelFailure): CallError {
-    if (failure.kind !== 'http')
-      return {
-        text: '"Failed native model HTTP request: error decoding response body: unexpected EOF during chunk size line"',
-      };
-    const reply =
-      failure.status === 400 && failure.unscripted
-        ? unscriptedReply('anthropic', this.runtime.state.turnIndex, this.runtime.turn.responses.length)
-        : providerErrorReply('anthropic', failure.status, { model: this.model, retryAfter: failure.retryAfter });
-    const body = reply.body as CallError['body'];
-    return { status: failure.status, body, text: JSON.stringify(body?.error ?? body) };
-  }
-
   /** One failed request: `model.call_failure` and the call's end; with a retry to come, its notice and the next start. */
   failedCall(failure: ModelFailure, attempt: number, retry: boolean): CallError {
-    const error = this.callError(failure);
+    const error = callErrorOf(failure, {
+      model: this.model,
+      turnIndex: this.runtime.state.turnIndex,
+      scripted: this.runtime.turn.responses.length,
+    });
     this.events.emit('model.call_failure', {
       model: this.model,
       ...(error.body?.request_id ? { providerCallId: error.body.request_id } : {}),
@@ -130,8 +123,7 @@ class CopilotRun {
       failureKind: error.status === undefined ? 'transport' : 'api',
       errorMessage: error.text,
       ...(error.body?.error ? { errorType: error.body.error.type } : {}),
-      // A rate limit also describes the request that met it.
-      ...(error.status === 429 ? { requestFingerprint: RATE_LIMITED_REQUEST } : {}),
+      ...clientErrorFields(error.status),
     });
     this.events.emit('model.call_finished', {
       turnId: this.turnId,
@@ -281,8 +273,10 @@ class CopilotRun {
         cancelPhase: 'mid_stream',
         outputTtftMs: 12.5,
       });
+    // During a tool the turn ends before the abort; during a model call the call is cancelled first.
+    if (activity?.kind === 'tool') this.events.emit('assistant.turn_end', { turnId: this.turnId });
     this.events.emit('abort', { reason: 'user_initiated' });
-    if (activity?.kind !== 'tool')
+    if (activity?.kind !== 'tool') {
       this.events.emit('model.call_finished', {
         turnId: this.turnId,
         dispatchDurationMs: elapsedMs,
@@ -290,7 +284,8 @@ class CopilotRun {
         editClassifierVersion: 1,
         interactionId: this.interactionId,
       });
-    this.events.emit('assistant.turn_end', { turnId: this.turnId });
+      this.events.emit('assistant.turn_end', { turnId: this.turnId });
+    }
     this.events.emit('session.background_tasks_changed', {});
     this.events.emit('assistant.idle', { aborted: true });
     this.writeUsage();
@@ -340,8 +335,8 @@ export async function runCopilot(
   invocation: Invocation,
   options: CopilotRunOptions,
 ): Promise<never> {
-  const prompt = invocation.prompt ?? '';
-  runtime.log({ event: 'prompt', prompt, source: 'argv' });
+  const prompt = invocation.prompt ?? (await promptFromStdin(runtime));
+  runtime.log({ event: 'prompt', prompt, source: invocation.prompt === undefined ? 'stdin' : 'argv' });
   const run = new CopilotRun(runtime, invocation, options);
   runtime.onInterrupt(() => run.interrupt());
   run.start(prompt);
@@ -383,4 +378,12 @@ export async function runCopilot(
 
 export function newCopilotSessionId(): string {
   return randomUUID();
+}
+
+/** Without -p, copilot reads its prompt from stdin; with nothing there it says so on stdout and exits 1. */
+async function promptFromStdin(runtime: CliRuntime): Promise<string> {
+  const text = (await runtime.readStdin(runtime.state.stdinWaitMs ?? 1_000)).trim();
+  if (text !== '') return text;
+  process.stdout.write(NO_PROMPT);
+  return runtime.exit(1);
 }

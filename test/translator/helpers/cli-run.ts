@@ -49,6 +49,8 @@ export interface CliScenarioRunOptions {
   /** Per-process timeout. */
   timeoutMs?: number;
   stdinWaitMs?: number;
+  /** How long the fake's stalled streams wait before they go on (default 15 s). */
+  stallTimeoutMs?: number;
   /** Files to add to the workspace before the run. */
   files?: Record<string, string>;
 }
@@ -100,7 +102,7 @@ export async function runWithFakeCli(options: CliScenarioRunOptions): Promise<Cl
     logFile,
     clis: options.installed ?? [cli],
     stdinWaitMs: options.stdinWaitMs,
-    stallTimeoutMs: 15_000,
+    stallTimeoutMs: options.stallTimeoutMs ?? 15_000,
   });
   const env: Record<string, string> = {
     PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}`,
