@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../harness/rules/types.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
+import { CAPTURE_IDS } from '../official-cli/helpers/capture-scenarios.js';
 
 const dir = path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures');
 
@@ -27,13 +28,7 @@ const CODEX = 'Codex native dialect (`thread.*`, `turn.*`, `item.*`), not stream
 const COPILOT =
   'Copilot CLI native dialect (`session.*`, `assistant.*`, `tool.execution_*`, a `result` with `exitCode`), not stream-json (R1)';
 const COPILOT_NAMES = [
-  '1-plain',
-  '2-tool',
-  '3-two-tools',
-  '4-tool-error',
-  '5-http-500',
-  '5b-http-429',
-  '6-interrupt',
+  ...CAPTURE_IDS,
   '6b-interrupt-group',
   '7-compact.turn1',
   '7-compact.turn2',

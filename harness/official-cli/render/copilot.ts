@@ -103,6 +103,18 @@ class CopilotRun {
     this.activity = { kind: 'model', since: Date.now() };
   }
 
+  /** The end of the model call under way: `model.call_finished` with its outcome. */
+  private callFinished(outcome: 'success' | 'error' | 'cancelled', extra: Record<string, unknown> = {}): void {
+    this.events.emit('model.call_finished', {
+      turnId: this.turnId,
+      dispatchDurationMs: Date.now() - (this.activity?.since ?? Date.now()),
+      outcome,
+      editClassifierVersion: 1,
+      interactionId: this.interactionId,
+      ...extra,
+    });
+  }
+
   /** One failed request: `model.call_failure` and the call's end; with a retry to come, its notice and the next start. */
   failedCall(failure: ModelFailure, attempt: number, retry: boolean): CallError {
     const error = callErrorOf(failure, {
@@ -125,13 +137,7 @@ class CopilotRun {
       ...(error.body?.error ? { errorType: error.body.error.type } : {}),
       ...clientErrorFields(error.status),
     });
-    this.events.emit('model.call_finished', {
-      turnId: this.turnId,
-      dispatchDurationMs: Date.now() - (this.activity?.since ?? Date.now()),
-      outcome: 'error',
-      editClassifierVersion: 1,
-      interactionId: this.interactionId,
-    });
+    this.callFinished('error');
     if (retry) {
       const reason = retryReason(failure);
       this.events.emit('assistant.turn_retry', { turnId: this.turnId, model: this.model, reason });
@@ -190,12 +196,7 @@ class CopilotRun {
         toolName: call.name,
         inputDelta: JSON.stringify(call.arguments),
       });
-    this.events.emit('model.call_finished', {
-      turnId: this.turnId,
-      dispatchDurationMs: Date.now() - (this.activity?.since ?? Date.now()),
-      outcome: 'success',
-      editClassifierVersion: 1,
-      interactionId: this.interactionId,
+    this.callFinished('success', {
       containsBuiltInFileEditRequest: calls.some((call) => call.name === 'create' || call.name === 'edit'),
     });
     this.lastText = chunks.join('');
@@ -277,13 +278,7 @@ class CopilotRun {
     if (activity?.kind === 'tool') this.events.emit('assistant.turn_end', { turnId: this.turnId });
     this.events.emit('abort', { reason: 'user_initiated' });
     if (activity?.kind !== 'tool') {
-      this.events.emit('model.call_finished', {
-        turnId: this.turnId,
-        dispatchDurationMs: elapsedMs,
-        outcome: 'cancelled',
-        editClassifierVersion: 1,
-        interactionId: this.interactionId,
-      });
+      this.callFinished('cancelled');
       this.events.emit('assistant.turn_end', { turnId: this.turnId });
     }
     this.events.emit('session.background_tasks_changed', {});
