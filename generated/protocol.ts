@@ -254,9 +254,27 @@ export interface ShimCapabilities {
    * @minItems 1
    */
   providers?: [
-    'openai-chat' | 'openai-responses' | 'gemini' | 'anthropic' | 'gemini-cli' | 'codex-cli' | 'claude-cli' | 'all',
+    (
+      | 'openai-chat'
+      | 'openai-responses'
+      | 'gemini'
+      | 'anthropic'
+      | 'gemini-cli'
+      | 'codex-cli'
+      | 'claude-cli'
+      | 'copilot-cli'
+      | 'all'
+    ),
     ...(
-      'openai-chat' | 'openai-responses' | 'gemini' | 'anthropic' | 'gemini-cli' | 'codex-cli' | 'claude-cli' | 'all'
+      | 'openai-chat'
+      | 'openai-responses'
+      | 'gemini'
+      | 'anthropic'
+      | 'gemini-cli'
+      | 'codex-cli'
+      | 'claude-cli'
+      | 'copilot-cli'
+      | 'all'
     )[]
   ];
   /**
@@ -725,7 +743,7 @@ export interface ReportRun {
   /**
    * The dialect the shim's stdout spoke, all its processes together; absent when it printed no line a dialect owns (only init and result lines, or nothing).
    */
-  dialectSeen?: 'flat' | 'claude' | 'mixed' | 'gemini-cli-native' | 'codex-native';
+  dialectSeen?: 'flat' | 'claude' | 'mixed' | 'gemini-cli-native' | 'codex-native' | 'copilot-cli-native';
   lines?: number;
   durationMs?: number;
   /**
@@ -1031,8 +1049,26 @@ export interface Scenario {
    * @minItems 1
    */
   providers?: [
-    'openai-chat' | 'openai-responses' | 'gemini' | 'anthropic' | 'gemini-cli' | 'codex-cli' | 'claude-cli',
-    ...('openai-chat' | 'openai-responses' | 'gemini' | 'anthropic' | 'gemini-cli' | 'codex-cli' | 'claude-cli')[]
+    (
+      | 'openai-chat'
+      | 'openai-responses'
+      | 'gemini'
+      | 'anthropic'
+      | 'gemini-cli'
+      | 'codex-cli'
+      | 'claude-cli'
+      | 'copilot-cli'
+    ),
+    ...(
+      | 'openai-chat'
+      | 'openai-responses'
+      | 'gemini'
+      | 'anthropic'
+      | 'gemini-cli'
+      | 'codex-cli'
+      | 'claude-cli'
+      | 'copilot-cli'
+    )[]
   ];
   env?: {
     unset?: string[];
@@ -1041,7 +1077,7 @@ export interface Scenario {
     };
   };
   /**
-   * Type B only (R5, row 'binary or CLI missing'): 'missing' means the runner installs no fake official CLI and drops every PATH folder holding a real gemini, codex or claude, so the shim must report the absent binary (a `system` error, then an error result). Requires `providers`, limited to gemini-cli, codex-cli and claude-cli.
+   * Type B only (R5, row 'binary or CLI missing'): 'missing' means the runner installs no fake official CLI and drops every PATH folder holding a real gemini, codex, claude or copilot, so the shim must report the absent binary (a `system` error, then an error result). Requires `providers`, limited to gemini-cli, codex-cli, claude-cli and copilot-cli.
    */
   cli?: 'missing';
   /**

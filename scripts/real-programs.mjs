@@ -8,6 +8,12 @@
 // installed with `npm install --prefix <cache>/<package>@<version>`, so versions never mix and a second run
 // costs nothing. npm skips install scripts here; every pinned package runs without them (claude's package
 // ships its native binary as the bin itself).
+//
+// A pin with `unpack` names the variable through which its program finds the runtime it unpacks on its first
+// run (copilot's native binary unpacks about 235 MB into COPILOT_PKG_CACHE_HOME). That happens here, once, into
+// `<install folder>/pkg-cache` (unpacked into a temporary sibling and renamed, so a half-unpacked cache is never
+// seen); every run then points the variable there (realProgramEnv()), so no run unpacks a copy of its own and
+// parallel runs never race on one.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -41,8 +47,51 @@ function installFolder(pin, version = pin.version) {
   return path.join(realProgramsDir(), `${pin.package.replace('/', '+')}@${version}`);
 }
 
+/** The folder a program's unpacked runtime goes in, beside its installed package. */
+const UNPACKED = 'pkg-cache';
+
 /**
- * Installs one program (pinned version unless `version` is given); returns the executable's absolute path.
+ * Runs the program once (`--version`) with its unpack variable pointing at a temporary folder, then renames
+ * that folder into place; a concurrent unpack that finished first wins, and this one's copy is removed.
+ * @param {{ unpack: string }} pin
+ * @param {string} bin
+ * @param {string} folder
+ * @param {(line: string) => void} log
+ */
+function unpackRuntime(pin, bin, folder, log) {
+  const target = path.join(folder, UNPACKED);
+  if (existsSync(target)) return;
+  log(`unpacking ${path.basename(bin)}'s runtime into ${target} ...`);
+  const partial = `${target}.partial-${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  execFileSync(bin, ['--version'], {
+    env: { ...process.env, [pin.unpack]: partial },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 300_000,
+  });
+  try {
+    renameSync(partial, target);
+  } catch (error) {
+    rmSync(partial, { recursive: true, force: true });
+    if (!existsSync(target)) throw error;
+  }
+}
+
+/**
+ * The environment a run of the program needs besides its path: the variable that points it at its runtime
+ * unpacked once by ensureRealProgram() (none for most programs).
+ * @param {string} name
+ * @param {{ version?: string }} [options]
+ * @returns {Record<string, string>}
+ */
+export function realProgramEnv(name, { version } = {}) {
+  const pin = pinOf(name);
+  return pin.unpack ? { [pin.unpack]: path.join(installFolder(pin, version), UNPACKED) } : {};
+}
+
+/**
+ * Installs one program (pinned version unless `version` is given), unpacks its runtime when its pin says it
+ * has one; returns the executable's absolute path.
  * @param {string} name
  * @param {{ version?: string, log?: (line: string) => void }} [options]
  */
@@ -50,10 +99,10 @@ export function ensureRealProgram(name, { version, log = (line) => process.stder
   const pin = pinOf(name);
   const folder = installFolder(pin, version);
   const bin = path.join(folder, 'node_modules', '.bin', process.platform === 'win32' ? `${pin.bin}.cmd` : pin.bin);
-  if (existsSync(bin)) return bin;
   const spec = `${pin.package}@${version ?? pin.version}`;
-  installNpmPackage(spec, folder, { log });
+  if (!existsSync(bin)) installNpmPackage(spec, folder, { log });
   if (!existsSync(bin)) throw new Error(`${spec} installed, but it has no ${pin.bin} executable in ${folder}`);
+  if (pin.unpack) unpackRuntime(pin, bin, folder, log);
   return bin;
 }
 

@@ -252,7 +252,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--provider <id>',
-      'provider id (openai-chat, openai-responses, gemini, anthropic, gemini-cli, codex-cli, claude-cli) or all; repeatable',
+      'provider id (openai-chat, openai-responses, gemini, anthropic, gemini-cli, codex-cli, claude-cli, copilot-cli) or all; repeatable',
       collectList,
     )
     .option('--scenario <id>', 'scenario id; repeatable (default: all)', collectList)
@@ -312,7 +312,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--cli <mode>',
-      'official CLIs for the gemini-cli, codex-cli and claude-cli ids: fake (default) or real (run offline against the mock)',
+      'official CLIs for the gemini-cli, codex-cli, claude-cli and copilot-cli ids: fake (default) or real (run offline against the mock)',
     )
     .option(
       '--cli-path <name=path>',

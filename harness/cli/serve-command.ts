@@ -1,6 +1,7 @@
 // `yume-conformance serve`: the mocked providers of one scenario on 127.0.0.1, for shim authors developing
 // against the mock and for pointing real clients at it. Logs every request on stderr; Ctrl-C stops it.
 
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { type RecordedRequest, startMockServer } from '../mock/mock-server.js';
@@ -8,8 +9,9 @@ import { defaultTranscriptsDir } from '../mock/package-paths.js';
 import { providerEnvironment } from '../mock/provider-environment.js';
 import { formatProblem, loadScenario, ScenarioLoadError } from '../mock/scenario/scenario-loader.js';
 import { MOCK_PROVIDER_IDS, type MockProviderId } from '../mock/scenario/scenario-types.js';
-import { mapToolsToDeclared } from '../official-cli/map-tools.js';
+import { declaredToolMapper } from '../official-cli/map-tools.js';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { recordServeTraffic } from './serve-recorder.js';
 
 interface ServeOptions {
   scenario: string;
@@ -19,6 +21,8 @@ interface ServeOptions {
   transcripts?: string;
   gate?: boolean;
   mapTools?: boolean;
+  cwd?: string;
+  record?: string;
 }
 
 const ENDPOINTS: Record<MockProviderId, (url: string) => string> = {
@@ -59,14 +63,36 @@ export function registerServeCommand(program: Command): void {
     .option('--gate', 'withhold each stream after its first text chunk until Enter is pressed')
     .option(
       '--map-tools',
-      "answer with the tools the request declares (an official CLI's read_file, exec_command, ...) when it lacks the scenario's names",
+      "answer with the tools the request declares (an official CLI's read_file, exec_command, view, ...) when it lacks the scenario's names",
+    )
+    .option(
+      '--cwd <dir>',
+      "with --map-tools: the client's working directory, against which tools that take absolute paths (copilot's view, create, edit) get the script's paths, and where a Write's target is looked up",
+    )
+    .option(
+      '--record <prefix>',
+      'write every request (reduced to its shape) to PREFIX.requests.jsonl and every byte answered to PREFIX.provider.sse',
     )
     .action(async (options: ServeOptions) => {
       process.exitCode = await serve(options);
     });
 }
 
+/** Why the options cannot be carried out, or undefined. */
+function usageProblem(options: ServeOptions): string | undefined {
+  if (options.cwd === undefined) return undefined;
+  if (options.mapTools !== true) return '--cwd only applies with --map-tools';
+  if (!existsSync(options.cwd) || !statSync(options.cwd).isDirectory())
+    return `--cwd ${options.cwd}: not a directory (give the folder the CLI works in)`;
+  return undefined;
+}
+
 async function serve(options: ServeOptions): Promise<number> {
+  const problem = usageProblem(options);
+  if (problem) {
+    process.stderr.write(`yume-conformance serve: ${problem}\n`);
+    return EXIT_USAGE;
+  }
   const root = options.transcripts ? path.resolve(options.transcripts) : defaultTranscriptsDir();
   let scenario: ReturnType<typeof loadScenario>;
   try {
@@ -87,7 +113,9 @@ async function serve(options: ServeOptions): Promise<number> {
       port: options.port,
       autoAdvance: true,
       gate: options.gate,
-      ...(options.mapTools === true ? { mapTools: mapToolsToDeclared } : {}),
+      ...(options.mapTools === true
+        ? { mapTools: declaredToolMapper(options.cwd === undefined ? {} : { cwd: path.resolve(options.cwd) }) }
+        : {}),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -97,6 +125,7 @@ async function serve(options: ServeOptions): Promise<number> {
     return EXIT_USAGE;
   }
 
+  if (options.record) recordServeTraffic(server, options.record);
   printSettings(options, scenario, server);
   const openOnEnter = logRequests(options, server);
 

@@ -3,6 +3,7 @@
 // same exit code and the same first line on stderr. "Accepted" is judged without a model of our own: the
 // real CLI talks to the REST mock, which answers every request with a short text, so an accepted argv
 // ends with exit 0 after one answer and a refused one exits non-zero before asking anything.
+import { randomUUID } from 'node:crypto';
 import { chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DUMMY_CREDENTIALS } from '../mock/credentials.js';
@@ -10,6 +11,7 @@ import { startMockServer } from '../mock/mock-server.js';
 import { requestView } from '../mock/request-views.js';
 import type { MockProviderId, Scenario } from '../mock/scenario/scenario-types.js';
 import { LOG_ARGUMENT, STATE_ARGUMENT } from '../official-cli/launcher-arguments.js';
+import { copilotRuntimeCache } from '../official-cli/real/copilot-runtime.js';
 import { prepareOfflineEnvironment } from '../official-cli/real/offline-environment.js';
 import { type BoundedRun, runBounded } from '../official-cli/real/run-bounded.js';
 import type { OfficialCliName } from '../official-cli/script-types.js';
@@ -65,6 +67,8 @@ export interface DifferentialOptions {
   workRoot: string;
   /** Run both as this user (the caller is root); the work folder is handed to it. */
   user?: { uid: number; gid: number; name: string };
+  /** Variables the real CLI needs beside its offline environment (copilot's unpacked runtime). */
+  realEnv?: Record<string, string>;
   concurrency?: number;
   timeoutMs?: number;
 }
@@ -123,12 +127,12 @@ function chownTree(target: string, uid: number, gid: number): void {
   for (const name of readdirSync(target)) chownTree(path.join(target, name), uid, gid);
 }
 
-/** The CLI session an accepted run printed (gemini `init`, codex `thread.started`, claude `system` `init`). */
+/** The CLI session an accepted run printed (gemini `init`, codex `thread.started`, claude `system` `init`, copilot `result`). */
 function sessionIdIn(stdout: string): string | undefined {
   for (const line of stdout.split('\n')) {
     try {
       const event = JSON.parse(line) as Record<string, unknown>;
-      const id = event.session_id ?? event.thread_id;
+      const id = event.session_id ?? event.thread_id ?? (event.type === 'result' ? event.sessionId : undefined);
       if (typeof id === 'string') return id;
     } catch {
       // not JSON
@@ -173,6 +177,7 @@ const MOCK_PROVIDER: Record<OfficialCliName, MockProviderId> = {
   gemini: 'gemini',
   codex: 'openai-responses',
   claude: 'anthropic',
+  copilot: 'anthropic',
 };
 
 /** The folders of one differential run under its work root. */
@@ -208,6 +213,7 @@ function cliRunners(
   const realEnv = {
     ...base,
     ...prepareOfflineEnvironment(cli, { home: realHome, endpoints: mock.baseUrls, keys }),
+    ...options.realEnv,
     ...(options.user ? { USER: options.user.name, LOGNAME: options.user.name } : {}),
   };
   const fakeEnv = { ...base, ...prepareOfflineEnvironment(cli, { home: fakeHome, endpoints: mock.baseUrls, keys }) };
@@ -227,6 +233,24 @@ function cliRunners(
   };
 }
 
+/**
+ * A corpus argv with its placeholders filled: `{cwd}`, `{session}` (the seeded session), `{new-session}` (a fresh
+ * UUID per argv: copilot --session-id names a new session) and `{work-file}` (a file of each run's own: copilot
+ * --usage-output-file).
+ */
+function fillArgv(
+  argv: readonly string[],
+  values: { cwd: string; session: string; newSession: string; workFile: string },
+): string[] {
+  const pairs: [string, string][] = [
+    ['{cwd}', values.cwd],
+    ['{session}', values.session],
+    ['{new-session}', values.newSession],
+    ['{work-file}', values.workFile],
+  ];
+  return argv.map((argument) => pairs.reduce((text, [from, to]) => text.split(from).join(to), argument));
+}
+
 export async function runDifferential(options: DifferentialOptions): Promise<DifferentialResult> {
   const { cli } = options;
   const folders = differentialFolders(options.workRoot);
@@ -237,11 +261,22 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   await commitFixtures(workspace);
   const mock = await startMockServer({ scenario: answeringScenario(), autoAdvance: true });
   try {
-    const { runReal, runFake } = cliRunners(options, folders, mock);
+    // A real copilot finds its runtime unpacked beside its install (or once here), never in its fresh HOME.
+    const runtime: Record<string, string> =
+      cli === 'copilot' && !options.realEnv?.COPILOT_PKG_CACHE_HOME
+        ? { COPILOT_PKG_CACHE_HOME: await copilotRuntimeCache(options.realExecutable, options.workRoot) }
+        : {};
+    const { runReal, runFake } = cliRunners({ ...options, realEnv: { ...options.realEnv, ...runtime } }, folders, mock);
 
+    let runs = 0;
+    const fill = (
+      argv: string[],
+      session: string,
+      fresh = { id: randomUUID(), file: path.join(options.workRoot, 'work-file-seed.json') },
+    ) => fillArgv(argv, { cwd: workspace, session, newSession: fresh.id, workFile: fresh.file });
     // A session of each to resume: the first accepted translator argv without resume.
     const seed = options.corpus.find((entry) => !entry.argv.includes('{session}') && !entry.stdin);
-    const seedArgv = (seed?.argv ?? []).map((argument) => argument.split('{cwd}').join(workspace));
+    const seedArgv = seed ? fill(seed.argv, '') : [];
     const [realSeed, fakeSeed] = await Promise.all([runReal(seedArgv), runFake(seedArgv)]);
     const firstRequest = mock.requests().find((request) => request.body !== undefined);
     const observed: ObservedCli = {
@@ -255,13 +290,14 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
       fake: sessionIdIn(fakeSeed.stdout) ?? 'no-session',
     };
 
-    const fill = (argv: string[], session: string) =>
-      argv.map((argument) => argument.split('{cwd}').join(workspace).split('{session}').join(session));
     const decideEntry = async (entry: CorpusEntry): Promise<DifferentialRow> => {
       const cwd = entry.outsideGit ? plainFolder : workspace;
+      const id = randomUUID();
+      runs += 1;
+      const file = (side: string) => path.join(options.workRoot, `work-file-${runs}-${side}.json`);
       const [real, fake] = await Promise.all([
-        runReal(fill(entry.argv, sessions.real), entry.stdin, cwd),
-        runFake(fill(entry.argv, sessions.fake), entry.stdin, cwd),
+        runReal(fill(entry.argv, sessions.real, { id, file: file('real') }), entry.stdin, cwd),
+        runFake(fill(entry.argv, sessions.fake, { id, file: file('fake') }), entry.stdin, cwd),
       ]);
       const realDecision = decide(real);
       const fakeDecision = decide(fake);

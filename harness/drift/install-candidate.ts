@@ -18,7 +18,7 @@ export interface InstalledCandidate {
   label: string;
 }
 
-const BIN: Record<OfficialCliName, string> = { gemini: 'gemini', codex: 'codex', claude: 'claude' };
+const BIN: Record<OfficialCliName, string> = { gemini: 'gemini', codex: 'codex', claude: 'claude', copilot: 'copilot' };
 
 function npm(args: string[], options: { cwd?: string } = {}): string {
   return execFileSync('npm', args, {

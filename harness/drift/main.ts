@@ -1,6 +1,7 @@
-// `npm run cli-drift`: installs the newest published gemini-cli, codex and claude-code (or, with
+// `npm run cli-drift`: installs the newest published gemini-cli, codex, claude-code and copilot (or, with
 // `--version gemini=0.60.0` / `--tarball codex=FILE`, the given release), and reports what changed against
-// the pinned data: flags of the recorded help, tools declared to the model, stdout event types, the
+// the pinned data: its version (not copilot's, which changes almost daily: VERSION_IS_DRIFT), flags of the
+// recorded help, tools declared to the model, stdout event types, the
 // differential test of the fake against the release (accept/refuse, exit codes, messages), and the
 // reference translators' runs in the real-CLI mode. Exit 0: nothing changed; 1: something did; 2: usage.
 // `--update` records the releases as the new pins (data, help texts, test/real-programs.json) and
@@ -15,6 +16,7 @@ import { UsageError } from '../errors.js';
 import { PINNED } from '../official-cli/pinned/index.js';
 import type { PinnedCli } from '../official-cli/pinned/pinned-types.js';
 import { writePinnedCli } from '../official-cli/pinned/store.js';
+import { copilotRuntimeCache } from '../official-cli/real/copilot-runtime.js';
 import { recordPinnedCli } from '../official-cli/real/record-pinned.js';
 import { REAL_CLI_CAPABILITIES, REAL_CLI_SCENARIOS as SCENARIOS } from '../official-cli/real-cli-scenarios.js';
 import { OFFICIAL_CLI_NAMES, type OfficialCliName } from '../official-cli/script-types.js';
@@ -101,7 +103,13 @@ async function driftOf(
     process.env.YUME_REAL_PROGRAMS_DIR ?? path.join(os.homedir(), '.cache', 'yume-conformance', 'real-programs');
   const installed = installCandidate(cli, source, cache);
   process.stderr.write(`cli-drift: ${cli} ${installed.label}: ${installed.executable}\n`);
-  const recorded = await recordPinnedCli(cli, installed.executable);
+  // copilot's runtime, unpacked once beside the candidate's install: the help, the differential test and the
+  // real-CLI mode all find it there.
+  const realEnv: Record<string, string> =
+    cli === 'copilot'
+      ? { COPILOT_PKG_CACHE_HOME: await copilotRuntimeCache(installed.executable, cache, { beside: true }) }
+      : {};
+  const recorded = await recordPinnedCli(cli, installed.executable, realEnv);
   const corpus = (
     JSON.parse(
       readFileSync(path.join(root, 'harness', 'official-cli', 'pinned', 'argv-corpus.json'), 'utf8'),
@@ -116,6 +124,7 @@ async function driftOf(
       fakeScript: path.join(root, 'dist', 'fake-cli.js'),
       corpus,
       workRoot,
+      realEnv,
     });
   } finally {
     rmSync(workRoot, { recursive: true, force: true });

@@ -97,7 +97,11 @@ export interface MockServer {
   currentTurn(): number;
   openGate(): void;
   requests(): RecordedRequest[];
-  /** 'request' (RecordedRequest), 'first-text-sent' (FirstTextSent), 'client-closed' (RecordedRequest), 'response-end' (RecordedRequest). */
+  /**
+   * 'request' (RecordedRequest), 'first-text-sent' (FirstTextSent), 'client-closed' (RecordedRequest),
+   * 'response-end' (RecordedRequest); and the answer as sent: 'response-head' (RecordedRequest, { status,
+   * headers }), then 'response-data' (RecordedRequest, the bytes of one write).
+   */
   events: EventEmitter;
   close(): Promise<void>;
 }

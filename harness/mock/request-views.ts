@@ -54,6 +54,13 @@ export function stringLeaves(value: unknown): string {
 
 const emptyItem = (role: HistoryItem['role']): HistoryItem => ({ role, texts: [], toolCalls: [], toolResults: [] });
 
+/** A Chat Completions tool's name: a function's, or a custom (free-form) tool's such as copilot's apply_patch. */
+function chatToolName(tool: Record<string, unknown>): unknown {
+  if (isObject(tool.function)) return tool.function.name;
+  if (isObject(tool.custom)) return tool.custom.name;
+  return tool.name;
+}
+
 /** `path` identifies Gemini's streaming method and model; the rest comes from the JSON body. */
 export function requestView(provider: MockProviderId, body: unknown, path = ''): RequestView {
   const b = isObject(body) ? body : {};
@@ -64,7 +71,7 @@ export function requestView(provider: MockProviderId, body: unknown, path = ''):
         stream: b.stream === true,
         includeUsage: isObject(b.stream_options) && b.stream_options.include_usage === true,
         declaredTools: asArray(b.tools)
-          .map((tool) => (isObject(tool) ? (isObject(tool.function) ? tool.function.name : tool.name) : undefined))
+          .map((tool) => (isObject(tool) ? chatToolName(tool) : undefined))
           .filter((n): n is string => typeof n === 'string'),
         history: asArray(b.messages).map(chatMessage),
       };

@@ -4,6 +4,7 @@
 // up the mock, what to install and what the CLI's log can show, and stays the same for both.
 
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { DUMMY_CREDENTIALS, type DummyCredentials } from '../mock/credentials.js';
 import type { ToolMapper } from '../mock/mock-types.js';
@@ -11,8 +12,9 @@ import { runnerPlatform } from '../process/platform.js';
 import { type NotVerified, runNotVerified } from '../rules/not-verified.js';
 import { type OfficialCliBehaviour, officialCliBehaviour } from './behaviour.js';
 import { installFakeClis, readFakeCliLog, setFakeCliTurn, waitForFakeCliEvent } from './install.js';
-import { mapToolsToDeclared } from './map-tools.js';
-import { type MockEndpoints, prepareOfflineEnvironment } from './real/offline-environment.js';
+import { declaredToolMapper } from './map-tools.js';
+import { copilotRuntimeCache } from './real/copilot-runtime.js';
+import { copilotVariables, type MockEndpoints, prepareOfflineEnvironment } from './real/offline-environment.js';
 import { writeRealCliWrapper } from './real/wrapper.js';
 import type { OfficialCliName, ScriptScenario } from './script-types.js';
 import { type CliLogEntry, writeState } from './state.js';
@@ -50,6 +52,8 @@ export interface InstallOfficialCliOptions {
   stallTimeoutMs?: number;
   /** PATH of the parent, where a real CLI is looked up when no path is given. */
   searchPath?: string;
+  /** The suite's shared cache folder, where a real copilot's runtime is unpacked once when its install has none. */
+  cacheDir?: string;
   platform?: NodeJS.Platform;
 }
 
@@ -82,11 +86,15 @@ export interface InstalledOfficialCli {
 /** codex's workspace-write sandbox mounts these read-only in every writable root, creating them when missing. */
 const CODEX_SANDBOX_MOUNT_POINTS = ['.agents', '.aws', '.codex'] as const;
 
-/** How the mock must serve a run whose CLI is in this mode. */
-export function mockOptionsFor(mode: OfficialCliMode): { mapTools?: ToolMapper; gate: boolean } {
-  // A real CLI declares its own tools; and it, not the shim, reads the stream, so waiting for the shim's
-  // text before streaming on (the gate that tests incremental printing) would only stall it.
-  return mode === 'real' ? { mapTools: mapToolsToDeclared, gate: false } : { gate: true };
+/** How the mock must serve a run whose CLI is in this mode; `workspace` is where the CLI works (--cwd). */
+export function mockOptionsFor(
+  mode: OfficialCliMode,
+  run: { workspace: string },
+): { mapTools?: ToolMapper; gate: boolean } {
+  // A real CLI declares its own tools (copilot's take absolute paths, resolved against the workspace); and it,
+  // not the shim, reads the stream, so waiting for the shim's text before streaming on (the gate that tests
+  // incremental printing) would only stall it.
+  return mode === 'real' ? { mapTools: declaredToolMapper({ cwd: run.workspace }), gate: false } : { gate: true };
 }
 
 function isExecutable(file: string): boolean {
@@ -131,6 +139,15 @@ export function retriesFor(scenario: ScriptScenario): number {
   return retryable ? 1 : 0;
 }
 
+/** The run's dummy keys by the variable family that carries them. */
+function keysOf(credentials: DummyCredentials): { openai: string; anthropic: string; gemini: string } {
+  return {
+    openai: credentials.openaiApiKey,
+    anthropic: credentials.anthropicApiKey,
+    gemini: credentials.geminiApiKey,
+  };
+}
+
 /** Where an installed CLI keeps the scenario and its turn (state) and what it logs. */
 interface CliFiles {
   stateFile: string;
@@ -158,9 +175,14 @@ async function installFake(options: InstallOfficialCliOptions, files: CliFiles):
     ...(options.node ? { node: options.node } : {}),
     ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
   });
+  const keys = keysOf(options.credentials ?? DUMMY_CREDENTIALS);
   return {
     mode: 'fake',
-    env: installed.env,
+    // copilot reads its bring-your-own-key settings from the environment the shim gives it (R22).
+    env: {
+      ...installed.env,
+      ...(options.cli === 'copilot' ? copilotVariables({ endpoints: options.endpoints, keys }) : {}),
+    },
     waitFor: (turn, event, wait) =>
       waitForFakeCliEvent(logFile, (entry) => entry.event === event && entry.turnIndex === turn, wait).then(
         (entry) => entry !== undefined,
@@ -213,15 +235,19 @@ async function installReal(
   const { stateFile, logFile } = files;
   writeState(stateFile, { scenario: options.scenario, turnIndex: 0 });
   const credentials = options.credentials ?? DUMMY_CREDENTIALS;
+  const copilotRuntime =
+    options.cli === 'copilot'
+      ? await copilotRuntimeCache(
+          parts.executable,
+          options.cacheDir ?? path.join(os.tmpdir(), 'yume-conformance-cache'),
+        )
+      : undefined;
   const env = prepareOfflineEnvironment(options.cli, {
     retries: retriesFor(options.scenario),
     home: path.join(options.stateDir, `${options.cli}-home`),
     endpoints: options.endpoints,
-    keys: {
-      openai: credentials.openaiApiKey,
-      anthropic: credentials.anthropicApiKey,
-      gemini: credentials.geminiApiKey,
-    },
+    keys: keysOf(credentials),
+    ...(copilotRuntime ? { copilotRuntime } : {}),
   });
   await writeRealCliWrapper(options.binDir, options.cli, {
     executable: parts.executable,

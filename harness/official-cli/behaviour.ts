@@ -23,6 +23,24 @@ import type { CliLogEntry } from './state.js';
 export interface CliRunContext extends NormaliseContext {
   workspace: string;
   requests: readonly RecordedRequest[];
+  /** The CLI's log and the scenario turn each compared turn stands for: which runs ended without a closing event. */
+  log?: readonly CliLogEntry[];
+  turnIndexes?: readonly number[];
+}
+
+/**
+ * The positions of `turnIndexes` whose CLI runs the fake's log shows starting but never exiting with their closing
+ * event (killed before it). A wrapper's log of a real CLI has no exits: nothing is known, so nothing is returned.
+ */
+export function unclosedTurns(log: readonly CliLogEntry[], turnIndexes: readonly number[]): Set<number> {
+  const unclosed = new Set<number>();
+  if (!log.some((entry) => entry.event === 'exit')) return unclosed;
+  turnIndexes.forEach((turn, position) => {
+    const started = log.some((entry) => entry.event === 'start' && entry.turnIndex === turn);
+    const closed = log.some((entry) => entry.event === 'exit' && entry.turnIndex === turn && entry.finalEvent === true);
+    if (started && !closed) unclosed.add(position);
+  });
+  return unclosed;
 }
 
 /** What the use checks read of a run. */
@@ -103,6 +121,7 @@ export function officialCliBehaviour(
       adjustGoldenForCli(golden, turns, cli, {
         ...context,
         editsThroughShell: editsThroughShell(cli, context.requests),
+        unclosedTurns: unclosedTurns(context.log ?? [], context.turnIndexes ?? []),
         omissions,
       }),
     adjustObserved: (observed, turns) => adjustObservedForCli(observed, turns, cli, omissions),

@@ -1,7 +1,8 @@
 // Checks that only a fake official CLI can make: how the shim started the CLI (argv, stdin, how often),
 // whether it left the CLI's tools to the CLI, and whether an interrupt reached the CLI's process group.
 // Their rules are data in harness/rules/fake-cli-rules.ts. The runner calls checkFakeCliRun for the CLI provider
-// ids (R7: gemini-cli, codex-cli, claude-cli, and the yume-app gemini/openai ids when the shim used the CLI on PATH).
+// ids (R7: gemini-cli, codex-cli, claude-cli, copilot-cli, and the yume-app gemini/openai ids when the shim used the
+// CLI on PATH).
 import path from 'node:path';
 import type { CanonicalEvent } from '../protocol/canonical.js';
 import type { FakeCliRuleId } from '../rules/fake-cli-rules.js';
@@ -19,7 +20,7 @@ import type { CliLogEntry, PromptEntry, StartEntry, ToolEntry, ToolStartEntry } 
 import { snapshotWorkspace } from './workspace-tools.js';
 
 export interface FakeCliRunInput {
-  /** The fake the shim was expected to use (gemini-cli → gemini, codex-cli → codex, claude-cli → claude). */
+  /** The fake the shim was expected to use (gemini-cli → gemini, codex-cli → codex, claude-cli → claude, copilot-cli → copilot). */
   cli: OfficialCliName;
   scenario: ScriptScenario;
   /** readFakeCliLog(logFile) after the run. */
@@ -283,16 +284,15 @@ export function checkInterrupt(input: FakeCliRunInput): Finding[] {
     const signals = input.log.filter(
       (entry) => entry.event === 'signal' && entry.cli === input.cli && entry.turnIndex === turn,
     ) as Array<Extract<CliLogEntry, { event: 'signal' }>>;
-    const ignored = signals.filter((entry) => entry.handled === 'ignored');
+    const launcher = signals.find((entry) => entry.handled === 'ignored' || entry.handled === 'died');
     // A worker that got the signal while it was already ending ('exiting') was reached all the same.
-    const reachedWorker = signals.some((entry) => entry.handled !== 'ignored');
-    if (ignored.length > 0 && !reachedWorker) {
-      findings.push(
-        finding(
-          'cli.interrupt-reaches-cli',
-          `turn ${turn + 1}: ${input.cli}'s launcher (pid ${ignored[0]!.pid}) got ${ignored[0]!.signal} and ignored it; its worker was never signalled`,
-        ),
-      );
+    const reachedWorker = signals.some((entry) => entry.handled === 'stopped' || entry.handled === 'exiting');
+    if (launcher && !reachedWorker) {
+      const what =
+        launcher.handled === 'ignored'
+          ? `launcher (pid ${launcher.pid}) got ${launcher.signal} and ignored it; its worker was never signalled`
+          : `loader (pid ${launcher.pid}) got ${launcher.signal} and died of it; its native binary was never signalled and runs on, orphaned`;
+      findings.push(finding('cli.interrupt-reaches-cli', `turn ${turn + 1}: ${input.cli}'s ${what}`));
     }
   }
   return findings;

@@ -1,7 +1,8 @@
 // `/compact` and the official CLIs (docs/protocol.md#r21-compaction, "Official CLIs"), judged from the starts a CLI's
 // log shows (the fake's own, or the real-CLI wrapper's). claude runs the command itself, so a translator passes it
-// on and resumes claude's session as on any turn. gemini 0.61 and codex 0.169 send it to the model as text
-// (test/fixtures/streams/captures/HOW-CAPTURED.md), so a translator compacts through them: it asks the CLI, in its
+// on and resumes claude's session as on any turn. gemini 0.61 and codex 0.169 send it to the model as text, and
+// copilot 1.0.102 compacts on it but prints neither the summary nor a boundary, which live only in its own session
+// files (test/fixtures/streams/captures/HOW-CAPTURED.md), so a translator compacts through them: it asks the CLI, in its
 // session, for a summary carrying the hints, and starts the next turn in a new CLI session whose prompt carries
 // the summary (`cli.compaction-through-cli`). A session with no history needs no CLI call at all.
 import { compactHints, isCompactPrompt } from '../../common/compact-command.js';
@@ -42,14 +43,17 @@ export function followsCompactionThroughCli(cli: OfficialCliName, scenario: Pick
 }
 
 /**
- * What a resumed turn's first request proves the CLI remembered: the prompt of the last turn that was conversation,
- * or the summary of a compaction since (a stopped or empty `/compact` left the session as it was). `what` names it.
+ * What a resumed turn's first request proves the CLI remembered: the prompt of the last turn that was conversation
+ * and was not killed, or the summary of a compaction since (a stopped or empty `/compact` left the session as it
+ * was). `what` names it.
  */
 export function rememberedBefore(
   scenario: Pick<ScriptScenario, 'turns'>,
   t: number,
 ): { text: string; what: string } | undefined {
   for (let earlier = t - 1; earlier >= 0; earlier -= 1) {
+    // A killed turn may or may not have reached the session (R14): the turn before it is what must be there.
+    if (scenario.turns[earlier]!.kill) continue;
     const role = compactionRole(scenario, earlier);
     const summary = role === 'compacts' ? scriptedSummary(scenario.turns[earlier]) : undefined;
     if (summary) return { text: summary, what: `turn ${earlier + 1}'s summary` };
@@ -86,6 +90,14 @@ function promptOf(input: CompactionCheckInput, start: StartEntry): string | unde
   return logged?.prompt ?? start.prompt;
 }
 
+/** What a CLI that does not compact on the command for a shim does with `/compact` (HOW-CAPTURED.md, captures 7). */
+const COMMAND_EFFECT: Record<OfficialCliName, string> = {
+  gemini: 'sends it to the model as text and compacts nothing',
+  codex: 'sends it to the model as text and compacts nothing',
+  copilot: 'compacts its own session but prints neither the summary nor a boundary, so the shim cannot show either',
+  claude: 'compacts on it',
+};
+
 /** The summary request of a `/compact` turn: never the command itself, always the hints. */
 function summaryRequestFindings(input: CompactionCheckInput, turn: number, start: StartEntry): string[] {
   const received = promptOf(input, start);
@@ -93,7 +105,7 @@ function summaryRequestFindings(input: CompactionCheckInput, turn: number, start
   const command = input.scenario.turns[turn]!.prompt;
   if (isCompactPrompt(received) || received.includes(command.trim()))
     return [
-      `turn ${turn + 1}: the shim passed ${JSON.stringify(command)} to ${input.cli}, which sends it to the model as text and compacts nothing`,
+      `turn ${turn + 1}: the shim passed ${JSON.stringify(command)} to ${input.cli}, which ${COMMAND_EFFECT[input.cli]}`,
     ];
   const hints = compactHints(command);
   if (hints && !squash(received).includes(squash(hints)))
@@ -103,9 +115,27 @@ function summaryRequestFindings(input: CompactionCheckInput, turn: number, start
   return [];
 }
 
+/**
+ * Whether a start continued a CLI session an earlier start used. `resume` alone does not say: copilot's
+ * `--session-id` names the session it creates as well as the one it continues.
+ */
+function continuesEarlierSession(input: CompactionCheckInput, start: StartEntry): boolean {
+  if (start.resume === undefined) return false;
+  if (start.sessionId === '' || start.sessionId === undefined) return true;
+  return input.log.some(
+    (entry) =>
+      entry.event === 'start' &&
+      entry.cli === input.cli &&
+      entry !== start &&
+      entry.time <= start.time &&
+      entry.turnIndex < start.turnIndex &&
+      entry.sessionId === start.sessionId,
+  );
+}
+
 /** The turn after a compaction through the CLI: a new CLI session whose prompt carries the summary. */
 function freshSessionFindings(input: CompactionCheckInput, turn: number, start: StartEntry): string[] {
-  if (start.resume !== undefined)
+  if (continuesEarlierSession(input, start))
     return [
       `turn ${turn + 1}: ${input.cli} resumed ${JSON.stringify(start.resume)}, the CLI session turn ${turn} compacted: the CLI still sends the whole history`,
     ];

@@ -3,7 +3,8 @@
 // what it omits — taken from the real CLIs' captures): its own tool calls replace the app's (codex runs a
 // Read as `cat`), text of a message cut short is not printed (codex, claude), a failing shell command shows
 // as a success and read_file output is not printed (gemini), and the usage of an interrupted turn is an
-// estimate where the CLI reports usage only when it ends (gemini, codex).
+// estimate where the CLI reports usage only when it ends (gemini, codex), or where the CLI's log shows it ended the
+// interrupted turn without its closing event (killed, as a shim must do on Windows, which has no SIGINT to send).
 import { readFileSync } from 'node:fs';
 import {
   type ModelItem,
@@ -17,8 +18,15 @@ import type { Turn } from '../mock/scenario/scenario-types.js';
 import { CLI_OMISSIONS, type CliOmissions, expectedToolCall } from './omissions.js';
 import type { OfficialCliName } from './script-types.js';
 
-/** The run's workspace, and whether the CLI had to make edits through its shell (a real codex without apply_patch). */
-export type CliContext = NormaliseContext & { workspace: string; editsThroughShell?: boolean };
+/**
+ * The run's workspace, and whether the CLI had to make edits through its shell (a real codex without apply_patch).
+ * `unclosedTurns` are the golden turns' positions whose CLI run the log shows ending without its closing event.
+ */
+export type CliContext = NormaliseContext & {
+  workspace: string;
+  editsThroughShell?: boolean;
+  unclosedTurns?: ReadonlySet<number>;
+};
 
 /** What `cli` leaves out of its stdout (the installed CLI carries it: backend.ts). */
 export function omissionsOf(cli: OfficialCliName): CliOmissions {
@@ -127,7 +135,8 @@ export function adjustGoldenForCli(
     );
     if (omissions.dropsMalformedEvents && endsInMalformedChunk(turn)) return { items: successfulEnding(turn) };
     if (omissions.partialText && turnEndsInCutMessage(turn)) items = withoutTrailingText(items);
-    if (omissions.usageOnlyAtEnd && turn.interrupt) items = items.map(withEstimatedUsage);
+    const usageUnknown = omissions.usageOnlyAtEnd || context.unclosedTurns?.has(index) === true;
+    if (usageUnknown && turn.interrupt) items = items.map(withEstimatedUsage);
     return { items };
   });
 }

@@ -1,4 +1,4 @@
-// Entry point of the fake official CLIs: `node dist/fake-cli.js <gemini|codex|claude> <the CLI's argv>`.
+// Entry point of the fake official CLIs: `node dist/fake-cli.js <gemini|codex|claude|copilot> <the CLI's argv>`.
 // The launchers that installFakeClis() writes call it with the state and log files in the environment
 // (D4). Each start is logged before anything else, so the harness sees every way a shim called it.
 import { spawn } from 'node:child_process';
@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { watchStarter } from '../../common/starter-watch.js';
 import { parseClaudeArgs } from './args/claude-args.js';
 import { parseCodexArgs } from './args/codex-args.js';
+import { parseCopilotArgs } from './args/copilot-args.js';
 import { parseGeminiArgs } from './args/gemini-args.js';
 import type { Invocation, ParseOutcome } from './args/invocation.js';
 import { LOG_ARGUMENT, LOG_START_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
@@ -15,6 +16,15 @@ import { probeStdin } from './real/stdin-probe.js';
 import { newClaudeSessionId, runClaude } from './render/claude.js';
 import { claudeSessionPast } from './render/claude-session.js';
 import { newCodexThreadId, runCodex } from './render/codex.js';
+import { newCopilotSessionId, runCopilot } from './render/copilot.js';
+import { environmentRefusal } from './render/copilot-events.js';
+import {
+  COPILOT_BINARY_ENV,
+  COPILOT_SESSION_ENV,
+  copilotSession,
+  relaunchCopilot,
+  unknownCopilotSession,
+} from './render/copilot-loader.js';
 import { newGeminiSessionId, runGemini } from './render/gemini.js';
 import { CliRuntime, DEFAULT_STDIN_WAIT_MS, promptSource } from './runtime.js';
 import { addUsage, type UsageTotals, usageOf } from './script-playback.js';
@@ -43,12 +53,14 @@ function fatal(message: string, code = 2): never {
 function parse(cli: OfficialCliName, args: string[]): ParseOutcome {
   if (cli === 'gemini') return parseGeminiArgs(args);
   if (cli === 'codex') return parseCodexArgs(args);
+  if (cli === 'copilot') return parseCopilotArgs(args, process.env);
   return parseClaudeArgs(args, process.env, typeof process.getuid === 'function' && process.getuid() === 0);
 }
 
 function newSessionId(cli: OfficialCliName): string {
   if (cli === 'gemini') return newGeminiSessionId();
   if (cli === 'codex') return newCodexThreadId();
+  if (cli === 'copilot') return newCopilotSessionId();
   return newClaudeSessionId();
 }
 
@@ -76,31 +88,99 @@ function startEntry(
   };
 }
 
-/** What the earlier codex runs of `threadId` that completed their turn used (their scripted responses). */
-function threadUsage(log: readonly CliLogEntry[], state: FakeCliState, threadId: string): UsageTotals {
+/**
+ * What the earlier runs of `cli` in session `sessionId` that completed their turn used (their scripted answers but
+ * HTTP errors, which bill nothing): codex reports a thread's running total, copilot's usage file a session's. A run
+ * completed when an exit with its final event follows its start before the next start (copilot's worker logs it).
+ */
+function sessionUsage(
+  cli: OfficialCliName,
+  log: readonly CliLogEntry[],
+  state: FakeCliState,
+  sessionId: string,
+): UsageTotals {
   const totals: UsageTotals = { input: 0, output: 0, cached: 0 };
-  const completed = new Set(
-    log
-      .filter((entry) => entry.event === 'exit' && entry.cli === 'codex' && entry.code === 0 && entry.finalEvent)
-      .map((entry) => entry.pid),
-  );
-  for (const entry of log)
-    if (entry.event === 'start' && entry.cli === 'codex' && entry.sessionId === threadId && completed.has(entry.pid))
-      for (const response of state.scenario.turns[entry.turnIndex]?.responses ?? [])
-        addUsage(totals, usageOf(response));
+  const starts = log.flatMap((entry, index) => (entry.event === 'start' && entry.cli === cli ? [index] : []));
+  starts.forEach((at, order) => {
+    const start = log[at] as StartEntry;
+    if (start.sessionId !== sessionId) return;
+    const completed = log
+      .slice(at, starts[order + 1] ?? log.length)
+      .some((entry) => entry.event === 'exit' && entry.cli === cli && entry.code === 0 && entry.finalEvent === true);
+    if (!completed) return;
+    for (const response of state.scenario.turns[start.turnIndex]?.responses ?? [])
+      if (response.fault?.kind !== 'http') addUsage(totals, usageOf(response));
+  });
   return totals;
+}
+
+/** The sessions earlier starts of this CLI created or continued, oldest first. */
+function knownSessions(cli: OfficialCliName, logFile: string | undefined): string[] {
+  if (!logFile) return [];
+  return readLog(logFile)
+    .filter(
+      (entry): entry is StartEntry =>
+        entry.event === 'start' && entry.cli === cli && entry.argError === undefined && entry.sessionId !== '',
+    )
+    .map((entry) => entry.sessionId);
 }
 
 /** The CLI session a `--resume` names, among the sessions earlier starts of this CLI created. */
 function findSession(cli: OfficialCliName, requested: string, logFile: string | undefined): string | undefined {
-  if (!logFile) return undefined;
-  const sessions = readLog(logFile)
-    .filter(
-      (entry): entry is StartEntry => entry.event === 'start' && entry.cli === cli && entry.argError === undefined,
-    )
-    .map((entry) => entry.sessionId);
+  const sessions = knownSessions(cli, logFile);
   if (requested === 'last' || requested === 'latest') return sessions.at(-1);
   return sessions.includes(requested) ? requested : undefined;
+}
+
+/** What one start of a fake plays from: the scenario state, the log, its argv and what the argv means. */
+interface Play {
+  state: FakeCliState;
+  logFile: string | undefined;
+  args: string[];
+  outcome: ParseOutcome;
+}
+
+/**
+ * copilot: the loader logs the start (with the session it continues or creates) and starts the binary; the binary
+ * refuses its arguments, its environment or an unknown session as copilot does, or plays the turn.
+ */
+async function playCopilot({ state, logFile, args, outcome }: Play): Promise<void> {
+  const invocation = outcome.kind === 'run' ? outcome.invocation : undefined;
+  if (process.env[COPILOT_BINARY_ENV] !== '1') {
+    const session = invocation ? copilotSession(invocation, knownSessions('copilot', logFile)) : undefined;
+    appendLog(logFile, startEntry('copilot', args, outcome, { state, pid: process.pid, sessionId: session ?? '' }));
+    relaunchCopilot(fileURLToPath(import.meta.url), args, {
+      session: session ?? '',
+      onSignal: (signal) =>
+        appendLog(logFile, {
+          event: 'signal',
+          signal,
+          handled: 'died',
+          cli: 'copilot',
+          pid: process.pid,
+          turnIndex: state.turnIndex,
+          time: new Date().toISOString(),
+        }),
+    });
+    return;
+  }
+  if (outcome.kind === 'info') {
+    process.stdout.write(outcome.text);
+    return;
+  }
+  const runtime = new CliRuntime('copilot', state, logFile, path.resolve(process.cwd(), invocation?.workdir ?? '.'));
+  if (outcome.kind === 'error') {
+    runtime.stderr(outcome.message);
+    return runtime.exit(outcome.exitCode);
+  }
+  const refusal = environmentRefusal(process.env, outcome.invocation.model);
+  const session = process.env[COPILOT_SESSION_ENV] ?? '';
+  if (refusal || session === '') {
+    runtime.stderr(refusal ?? unknownCopilotSession(outcome.invocation));
+    return runtime.exit(1);
+  }
+  const priorUsage = sessionUsage('copilot', logFile ? readLog(logFile) : [], state, session);
+  await runCopilot(runtime, outcome.invocation, { sessionId: session, priorUsage });
 }
 
 function unknownSessionMessage(cli: OfficialCliName, requested: string): string {
@@ -248,6 +328,7 @@ async function main(): Promise<void> {
   }
   const isWorker = process.env[CHILD_ENV] === '1';
   const outcome = parse(cli, args);
+  if (cli === 'copilot') return playCopilot({ state, logFile, args, outcome });
   const invocation: Invocation | undefined = outcome.kind === 'run' ? outcome.invocation : undefined;
   const sessionId = process.env[SESSION_ENV] ?? newSessionId(cli);
 
@@ -300,7 +381,7 @@ async function play(cli: OfficialCliName, runtime: CliRuntime, run: Invocation, 
   } else if (cli === 'codex') {
     await runCodex(runtime, run, {
       threadId: session,
-      ...(resumed && logFile ? { priorUsage: threadUsage(readLog(logFile), state, resumed) } : {}),
+      ...(resumed && logFile ? { priorUsage: sessionUsage('codex', readLog(logFile), state, resumed) } : {}),
     });
   } else {
     const stdinText = run.prompt === undefined ? await runtime.readStdin() : '';

@@ -4,7 +4,7 @@
 // and claude print whole messages only, so a message cut short (interrupt, broken stream) never appears;
 // codex runs every tool through its shell or apply_patch, so its calls are not the app's tool calls, and it
 // drops a stream event it cannot parse (the turn goes on); gemini and codex print usage only in their closing
-// event, which an interrupted run never reaches.
+// event, which an interrupted run never reaches; copilot's calls are its own too (tool-mapping.ts).
 import type { OfficialCliName, ScriptToolCall } from './script-types.js';
 import { expectedTranslation, type TranslationContext } from './tool-mapping.js';
 
@@ -76,6 +76,21 @@ export const CLI_OMISSIONS: Readonly<Record<OfficialCliName, CliOmissions>> = {
     usageOnlyAtEnd: false,
     compactsOnCommand: true,
     compactsOnOverflow: true,
+  },
+  // copilot streams its text and prints every tool's output; a failing command is `success: true` with its exit
+  // code beside it, so a translator can tell. Its calls are its own (`bash` carries a description, a Write over a
+  // file is an `edit`): compared through expectedToolCall().
+  copilot: {
+    partialText: false,
+    toolOutputs: [],
+    shellFailureAsSuccess: false,
+    ownToolCalls: true,
+    retriesOnStderrOnly: false,
+    dropsMalformedEvents: false,
+    // Token counts come only in the usage file copilot writes when its `result` line comes.
+    usageOnlyAtEnd: true,
+    compactsOnCommand: false,
+    compactsOnOverflow: false,
   },
 };
 

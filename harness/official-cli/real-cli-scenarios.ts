@@ -15,6 +15,6 @@ export const REAL_CLI_SCENARIOS = [
 /** The capabilities file (--capabilities) the reference shim runs them with: resume is an optional feature. */
 export const REAL_CLI_CAPABILITIES = {
   name: 'yume-shim (reference) with the real official CLIs',
-  providers: ['gemini-cli', 'codex-cli', 'claude-cli'],
+  providers: ['gemini-cli', 'codex-cli', 'claude-cli', 'copilot-cli'],
   features: ['cli', 'resume'],
 };

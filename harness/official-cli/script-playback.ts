@@ -17,6 +17,8 @@ export interface HttpFailure {
   retryAfter?: number;
   overflow?: true;
   message?: string;
+  /** The mock's 400 for a request its script has no answer for (copilot meets it after a retry). */
+  unscripted?: boolean;
 }
 
 /** What a provider request ended with, when it did not deliver a usable response. */

@@ -15,14 +15,15 @@ import type {
 export type { ScriptToolCall, ScriptUsage };
 
 /** An official CLI a Type-B shim may wrap: the fake ones (official-cli/main.ts) and the real ones share these names. */
-export type OfficialCliName = 'gemini' | 'codex' | 'claude';
-export const OFFICIAL_CLI_NAMES: readonly OfficialCliName[] = ['gemini', 'codex', 'claude'];
+export type OfficialCliName = 'gemini' | 'codex' | 'claude' | 'copilot';
+export const OFFICIAL_CLI_NAMES: readonly OfficialCliName[] = ['gemini', 'codex', 'claude', 'copilot'];
 
 /** The harness provider id that uses each fake (R7). */
-export const CLI_PROVIDER_IDS: Record<OfficialCliName, 'gemini-cli' | 'codex-cli' | 'claude-cli'> = {
+export const CLI_PROVIDER_IDS: Record<OfficialCliName, 'gemini-cli' | 'codex-cli' | 'claude-cli' | 'copilot-cli'> = {
   gemini: 'gemini-cli',
   codex: 'codex-cli',
   claude: 'claude-cli',
+  copilot: 'copilot-cli',
 };
 
 export type ScriptFault = Fault;

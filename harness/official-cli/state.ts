@@ -83,10 +83,11 @@ export interface SignalEntry extends LogBase {
   event: 'signal';
   signal: string;
   /**
-   * `ignored`: the gemini launcher, which does not forward signals; `stopped`: the CLI ended its turn;
-   * `exiting`: it arrived while the CLI was already ending (nothing left to stop).
+   * `ignored`: the gemini launcher, which does not forward signals; `died`: copilot's loader, which a signal
+   * ends at once, leaving its binary running; `stopped`: the CLI ended its turn; `exiting`: it arrived while the
+   * CLI was already ending (nothing left to stop).
    */
-  handled: 'ignored' | 'stopped' | 'exiting';
+  handled: 'ignored' | 'died' | 'stopped' | 'exiting';
 }
 
 /** codex (like the real one) read stdin to EOF and the shim never closed it. */

@@ -77,6 +77,65 @@ function endLine(input: Record<string, unknown>): number | undefined {
   return undefined;
 }
 
+/** Where a Write's target stands, as far as the mapping can tell. */
+export interface WriteTarget {
+  /** The directory relative paths resolve against (copilot's file tools take absolute paths). */
+  cwd?: string;
+  /** The target's content now: undefined when it does not exist. */
+  existing?: string;
+  /** Whether the target could be looked up at all (an absolute path, or a known cwd). */
+  known: boolean;
+}
+
+/**
+ * copilot's tool calls for an app tool call, in order of preference: `view` for reads and listings, `create`
+ * for a new file only (it refuses an existing one), `edit` for edits and for a Write over a file that has
+ * content, `bash` for commands, `glob` and `grep`. File paths are absolute against `cwd`. A Write whose
+ * target cannot be looked up, or is empty, gets no candidate here (a shell write is the caller's fallback).
+ */
+export function copilotToolCall(
+  name: string,
+  input: Record<string, unknown>,
+  target: WriteTarget,
+): Array<{ name: string; input: Record<string, unknown> }> {
+  const absolute = (value: unknown, fallback = '.') => {
+    const given = typeof value === 'string' && value !== '' ? value : fallback;
+    return target.cwd !== undefined && !path.isAbsolute(given) ? path.resolve(target.cwd, given) : given;
+  };
+  const file = absolute(input.file_path, '');
+  switch (name) {
+    case 'Read': {
+      const end = endLine(input);
+      return [
+        { name: 'view', input: { path: file, ...(end === undefined ? {} : { view_range: [input.offset, end] }) } },
+      ];
+    }
+    case 'LS':
+      return [{ name: 'view', input: { path: absolute(input.path) } }];
+    case 'Write':
+      if (!target.known) return [];
+      if (target.existing === undefined) return [{ name: 'create', input: { path: file, file_text: input.content } }];
+      if (target.existing === '') return [];
+      return [{ name: 'edit', input: { path: file, old_str: target.existing, new_str: input.content } }];
+    case 'Edit':
+      return [{ name: 'edit', input: { path: file, old_str: input.old_string, new_str: input.new_string } }];
+    case 'Bash': {
+      const command = typeof input.command === 'string' ? input.command : '';
+      const description = typeof input.description === 'string' ? input.description : command;
+      return [{ name: 'bash', input: { command, description } }];
+    }
+    case 'Glob':
+      return [{ name: 'glob', input: { pattern: input.pattern } }];
+    case 'Grep':
+      return [
+        { name: 'grep', input: { pattern: input.pattern } },
+        { name: 'rg', input: { pattern: input.pattern } },
+      ];
+    default:
+      return [];
+  }
+}
+
 /** POSIX single quoting, only when needed (codex prints `/bin/bash -lc ls` but `... -lc 'cat hello.txt'`). */
 export function shellQuote(text: string): string {
   if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(text)) return text;
@@ -139,6 +198,28 @@ export function claudeToolInput(
   return input;
 }
 
+/**
+ * What a correct translator prints for a scripted call copilot made: its own call read back as the app's. A read,
+ * an edit and a new file are the app's calls (paths absolute); `bash` carries a description (copilot requires one:
+ * the command, when the script gives none); a Write over a file that has content is copilot's `edit` of all of it,
+ * read back as an Edit. What the file held before is taken from the file after the turn: right for a write that
+ * was refused (the only such call the scenarios script); a write that went through reads as its own content.
+ */
+function copilotTranslation(
+  call: ScriptToolCall,
+  { workspace, readAfter }: Pick<TranslationContext, 'workspace' | 'readAfter'>,
+): { name: string; input: Record<string, unknown> } {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  if (call.name === 'Bash')
+    return { name: 'Bash', input: { ...input, description: input.description ?? input.command } };
+  if (call.name !== 'Write') return { name: call.name, input: claudeToolInput(call.name, input, workspace) };
+  const file = path.resolve(workspace, String(input.file_path ?? ''));
+  const existing = readAfter(file);
+  if (existing === undefined || existing === input.content)
+    return { name: 'Write', input: { ...input, file_path: file } };
+  return { name: 'Edit', input: { file_path: file, old_string: existing, new_string: input.content } };
+}
+
 /** What translating a scripted call needs to know of the run. */
 export interface TranslationContext {
   /** The run's workspace (claude's model sends absolute paths; codex reports absolute changed paths). */
@@ -163,6 +244,7 @@ export function expectedTranslation(
 ): { name: string; input: Record<string, unknown> } {
   const input = (call.input ?? {}) as Record<string, unknown>;
   if (cli === 'claude') return { name: call.name, input: claudeToolInput(call.name, input, workspace) };
+  if (cli === 'copilot') return copilotTranslation(call, { workspace, readAfter });
   if (cli === 'gemini') return { name: call.name, input };
   const command =
     codexShellCommand(call.name, input) ?? (editsThroughShell ? codexShellEdit(call.name, input) : undefined);

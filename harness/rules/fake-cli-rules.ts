@@ -71,7 +71,7 @@ export const FAKE_CLI_RULES = defineRules('run', [
     severity: 'MUST',
     source: 'docs/protocol.md#r6-interrupts-and-process-trees, docs/protocol.md#wrapping-an-official-cli',
     title: "An interrupt reaches the CLI's worker process (its whole process group)",
-    fix: 'Spawn the CLI in its own process group and signal the group (process.kill(-pid, "SIGINT")); gemini\'s launcher ignores signals sent to its pid.',
+    fix: 'Spawn the CLI in its own process group and signal the group (process.kill(-pid, "SIGINT")); gemini\'s launcher ignores signals sent to its pid, and copilot\'s loader dies of them and leaves its native binary running.',
   },
   {
     id: 'cli.compaction-through-cli',
@@ -79,7 +79,7 @@ export const FAKE_CLI_RULES = defineRules('run', [
     source: 'docs/protocol.md#r21-compaction, docs/protocol.md#wrapping-an-official-cli',
     title:
       'A CLI that does not run /compact non-interactively is asked for a summary, and the next turn starts a new CLI session from it',
-    fix: "Never pass /compact to gemini or codex: they send it to the model as text. Ask the CLI, in its own session, for a summary of the conversation with the hints; keep the summary in the shim's session; start the next turn in a new CLI session whose prompt carries it. A session with no history needs no CLI call.",
+    fix: "Never pass /compact to gemini, codex or copilot: gemini and codex send it to the model as text, copilot compacts without printing the summary or a boundary. Ask the CLI, in its own session, for a summary of the conversation with the hints; keep the summary in the shim's session; start the next turn in a new CLI session whose prompt carries it. A session with no history needs no CLI call.",
   },
 ]);
 

@@ -92,7 +92,7 @@ async function runPrepared(
     spec.scenario.cli === 'missing'
       ? undefined
       : cliFor(entry, spec.invocation.kind === 'template' ? 'template' : spec.invocation.kind);
-  const mock = await startRunMock({ spec, settings, entry, credentials, cli });
+  const mock = await startRunMock({ spec, settings, entry, credentials, cli, dirs });
   clock.phaseEnd('mockMs');
   noteMockEvents(mock, clock);
   const run: PreparedRun = { spec, settings, check, entry, dirs, credentials, cli, mock, clock };
@@ -124,10 +124,12 @@ async function runPrepared(
 
 /** The run's own mock: its scenario, its dummy keys, and what the official CLI in between (if any) needs of it. */
 function startRunMock(
-  options: Pick<PreparedRun, 'spec' | 'settings' | 'entry' | 'credentials' | 'cli'>,
+  options: Pick<PreparedRun, 'spec' | 'settings' | 'entry' | 'credentials' | 'cli' | 'dirs'>,
 ): Promise<MockServer> {
   const { spec, settings } = options;
-  const mockForCli = mockOptionsFor(options.cli ? (settings.officialCli ?? { mode: 'fake' }).mode : 'fake');
+  const mockForCli = mockOptionsFor(options.cli ? (settings.officialCli ?? { mode: 'fake' }).mode : 'fake', {
+    workspace: options.dirs.workspace,
+  });
   return startMockServer({
     acceptedCredentials: defaultAcceptedCredentials(options.credentials),
     scenario: spec.scenario,

@@ -91,6 +91,7 @@ async function installedCli(
     ...(settings.execPath ? { node: settings.execPath } : {}),
     stallTimeoutMs: settings.timeoutMs,
     platform: settings.platform,
+    ...(settings.cacheDir ? { cacheDir: settings.cacheDir } : {}),
   });
   if ('notVerified' in outcome) return outcome;
   if (outcome.mode === 'real')

@@ -72,7 +72,7 @@ export function shimStartProblem(
 }
 
 /** Programs the runner itself puts first on a run's PATH (auth helpers, official CLIs): found there, not here. */
-const RUN_BIN_PROGRAMS = new Set(['gcloud', 'gh', 'gemini', 'codex', 'claude']);
+const RUN_BIN_PROGRAMS = new Set(['gcloud', 'gh', 'gemini', 'codex', 'claude', 'copilot']);
 
 /** Whether a file of that name in `dir` can be started on `platform` (Windows: PATHEXT, no execute bit). */
 function startableIn(dir: string, name: string, platform: PlatformName, env: NodeJS.ProcessEnv): boolean {

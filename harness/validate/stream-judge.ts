@@ -3,7 +3,14 @@
 // whole stream shows (final newline, empty stream, dialect). validateStream() drives it.
 import { isUtf8 } from 'node:buffer';
 import { type CanonicalEvent, messageToCanonicalEvents } from '../protocol/canonical.js';
-import { DIALECT_NAMES, DialectTally, type LineDialect, lineDialect, type StreamDialect } from '../protocol/dialect.js';
+import {
+  DIALECT_NAMES,
+  DialectTally,
+  type ForeignDialect,
+  isForeignDialect,
+  lineDialect,
+  type StreamDialect,
+} from '../protocol/dialect.js';
 import { LineIndex } from '../protocol/line-index.js';
 import { excerptOf, firstInvalidUtf8Offset } from '../protocol/lines.js';
 import { AppHazardChecks } from '../rules/checks/app-hazards.js';
@@ -28,11 +35,6 @@ export interface StreamJudgeOptions {
   compactTurns?: readonly CompactTurn[];
 }
 
-/** A dialect no stream-json line speaks: another CLI's native output. */
-export function isForeignDialect(dialect: StreamDialect): boolean {
-  return dialect === 'gemini-cli-native' || dialect === 'codex-native';
-}
-
 export class StreamJudge {
   readonly collector: FindingCollector;
   readonly tally = new DialectTally();
@@ -48,7 +50,7 @@ export class StreamJudge {
   private readonly sequence: SequenceChecks;
   private readonly app: AppHazardChecks | undefined;
   private readonly seenLines: Map<string, number> | undefined;
-  private readonly foreignLines: { line: number; dialect: Extract<LineDialect, StreamDialect> }[] = [];
+  private readonly foreignLines: { line: number; dialect: ForeignDialect }[] = [];
   private firstFlatLine = 0;
   private firstEnvelopeLine = 0;
   private lastMessageLine = 0;
@@ -232,7 +234,7 @@ export class StreamJudge {
     this.lastMessageLine = line;
     const dialect = lineDialect(message);
     this.tally.add(dialect);
-    if (dialect === 'gemini-cli-native' || dialect === 'codex-native') {
+    if (isForeignDialect(dialect)) {
       this.foreignLines.push({ line, dialect });
       return;
     }

@@ -2,12 +2,12 @@
 // runner calls it once per process output and the `validate` command once per file. The judging itself, line
 // by line, is stream-judge.ts.
 import type { CanonicalEvent } from '../protocol/canonical.js';
-import type { StreamDialect } from '../protocol/dialect.js';
+import { isForeignDialect, type StreamDialect } from '../protocol/dialect.js';
 import { asBuffer, forEachLine } from '../protocol/lines.js';
 import type { CompactTurn } from '../rules/checks/compaction.js';
 import type { SequenceMode } from '../rules/checks/sequence.js';
 import type { Finding, Profile } from '../rules/types.js';
-import { isForeignDialect, StreamJudge } from './stream-judge.js';
+import { StreamJudge } from './stream-judge.js';
 
 export interface ValidateOptions {
   /** Rule profile (default `spec`). */

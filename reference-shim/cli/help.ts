@@ -10,7 +10,11 @@ Providers (--provider):
   codex       OpenAI Responses API
   gemini      Gemini streamGenerateContent (GEMINI_API_KEY / GOOGLE_API_KEY, else gcloud auth print-access-token)
   anthropic   Anthropic Messages (ANTHROPIC_API_KEY)
-  copilot     not supported: use --provider openai --api-base <URL>
+  gemini-cli, codex-cli, claude-cli, copilot-cli
+              run the official gemini, codex, claude or copilot CLI (on PATH, signed in or configured) and
+              translate what it prints
+  copilot     the copilot-cli translator under its older name (the GitHub Copilot CLI now has a machine
+              interface: copilot -p --output-format json)
 
 Options:
   --model <name>               model (default depends on the provider)

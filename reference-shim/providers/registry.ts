@@ -11,7 +11,11 @@ import { type Provider, ProviderError } from './provider.js';
 
 export const MODEL_PROVIDERS = ['openai', 'codex', 'gemini', 'anthropic'] as const;
 /** Providers that run an official CLI (providers/cli/, Type B). */
-export const CLI_PROVIDERS = ['gemini-cli', 'codex-cli', 'claude-cli'] as const;
+export const CLI_PROVIDERS = ['gemini-cli', 'codex-cli', 'claude-cli', 'copilot-cli'] as const;
+/**
+ * `copilot`, the seeds' name for the GitHub Copilot CLI (once "not supported": it had no machine interface), is
+ * the copilot-cli translator under its older name.
+ */
 export const KNOWN_PROVIDERS: readonly string[] = [...MODEL_PROVIDERS, ...CLI_PROVIDERS, 'copilot'];
 
 export const DEFAULT_MODELS: Record<string, string> = {
@@ -22,7 +26,8 @@ export const DEFAULT_MODELS: Record<string, string> = {
   'gemini-cli': 'gemini-2.5-flash',
   'codex-cli': 'gpt-5.2-codex',
   'claude-cli': 'claude-sonnet-4-5',
-  copilot: 'gpt-4.1',
+  'copilot-cli': 'claude-sonnet-4-5',
+  copilot: 'claude-sonnet-4-5',
 };
 
 export interface ProviderSettings {
@@ -66,17 +71,14 @@ export async function createProvider(settings: ProviderSettings): Promise<Provid
         baseUrl: base(settings.apiBase, env.ANTHROPIC_BASE_URL, 'https://api.anthropic.com'),
         apiKey: env.ANTHROPIC_API_KEY || undefined,
       });
-    case 'copilot':
-      throw new ProviderError(
-        'config',
-        'The copilot provider is not supported: `gh copilot` offers no API an agent can drive. Use an OpenAI-compatible endpoint instead: --provider openai --api-base <URL ending in /v1> --model <model>.',
-      );
     case 'gemini-cli':
     case 'codex-cli':
-    case 'claude-cli': {
+    case 'claude-cli':
+    case 'copilot-cli':
+    case 'copilot': {
       // Loaded only when asked for: the translators are not needed by the REST providers (start-up time).
       const { createCliProvider } = await import('./cli/index.js');
-      return createCliProvider(provider, { env, log: settings.log });
+      return createCliProvider(provider === 'copilot' ? 'copilot-cli' : provider, { env, log: settings.log });
     }
     default:
       throw new ProviderError('config', `Unknown provider ${provider}; expected one of ${KNOWN_PROVIDERS.join(', ')}.`);

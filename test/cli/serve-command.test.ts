@@ -66,5 +66,19 @@ describe('yume-conformance serve', () => {
       timeout: 15_000,
     });
     expect(badPort.exitCode).toBe(2);
+    const cwdAlone = await execa(process.execPath, [cli, 'serve', '--cwd', root], {
+      cwd: root,
+      reject: false,
+      timeout: 15_000,
+    });
+    expect(cwdAlone.exitCode).toBe(2);
+    expect(cwdAlone.stderr).toContain('--cwd only applies with --map-tools');
+    const cwdMissing = await execa(process.execPath, [cli, 'serve', '--map-tools', '--cwd', path.join(root, 'nope')], {
+      cwd: root,
+      reject: false,
+      timeout: 15_000,
+    });
+    expect(cwdMissing.exitCode).toBe(2);
+    expect(cwdMissing.stderr).toContain('nope: not a directory');
   });
 });

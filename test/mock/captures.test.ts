@@ -129,7 +129,7 @@ describe.each(cases)('%s/%s', (cli, name) => {
       const previous = captured[i - 1];
       if (previous?.kind !== 'stream') continue;
       const calls = scriptFromCapture(provider, previous).toolCalls ?? [];
-      // A text-only answer leaves nothing to find in the next request (claude's second summary request follows one).
+      // A follow-up of a text answer (the next turn, a summary request) carries no new tool results.
       if (calls.length === 0) continue;
       const history = requestView(provider, requests[i]!.body, requests[i]!.path).history;
       const results = history.flatMap((item) => item.toolResults).slice(-calls.length);

@@ -1,10 +1,11 @@
-// The fakes read argv like the real CLIs' argument libraries (gemini: yargs, codex: clap, claude:
+// The fakes read argv like the real CLIs' argument libraries (gemini: yargs, codex and copilot: clap, claude:
 // commander): the headless flags of the captures' README and of the app's own yume-cli shim are accepted, unknown flags
 // are refused with the real wording and exit code, and a prompt starting with '-' is a prompt only where
 // the real CLI takes it as one.
 import { describe, expect, it } from 'vitest';
 import { parseClaudeArgs } from '../../harness/official-cli/args/claude-args.js';
 import { parseCodexArgs } from '../../harness/official-cli/args/codex-args.js';
+import { parseCopilotArgs } from '../../harness/official-cli/args/copilot-args.js';
 import { parseGeminiArgs } from '../../harness/official-cli/args/gemini-args.js';
 import type { ParseOutcome } from '../../harness/official-cli/args/invocation.js';
 
@@ -239,5 +240,66 @@ describe('claude (commander)', () => {
     expect(refused(parseClaudeArgs(['-p', 'a', 'b'], {}, false)).message).toContain('too many arguments');
     expect(refused(parseClaudeArgs(['-p', '--nope', 'a'], {}, false)).message).toContain("unknown option '--nope'");
     expect(refused(parseClaudeArgs(['a'], {}, false)).exitCode).toBe(1);
+  });
+});
+
+describe('copilot (clap, worded its own way; every refusal exits 1)', () => {
+  const firstLine = (argv: string[]) => refused(parseCopilotArgs(argv)).message.split('\n')[0];
+
+  it("accepts the captures' command and the translator's, the prompt attached whatever it starts with", () => {
+    expect(
+      run(parseCopilotArgs(['-p', 'Say hello.', '--output-format', 'json', '--allow-all-tools', '--model', 'm'])),
+    ).toMatchObject({ prompt: 'Say hello.', model: 'm', streamJson: true, autoApprove: true });
+    const translator = run(
+      parseCopilotArgs([
+        '--output-format=json',
+        '--model=m',
+        '--session-id=0cb916db-26aa-40f2-86b5-1ba81b225fd2',
+        '--usage-output-file=/tmp/u.json',
+        '--prompt=-rf --help',
+      ]),
+    );
+    expect(translator).toMatchObject({
+      prompt: '-rf --help',
+      resume: '0cb916db-26aa-40f2-86b5-1ba81b225fd2',
+      autoApprove: false,
+      flags: { 'usage-output-file': '/tmp/u.json' },
+    });
+    expect(run(parseCopilotArgs(['-phi', '--resume']))).toMatchObject({ prompt: 'hi', resume: 'last' });
+    expect(run(parseCopilotArgs(['-p', 'hi', '--allow-tool', 'shell(ls)', 'write']))).toMatchObject({
+      allowedTools: ['shell(ls)', 'write'],
+    });
+  });
+
+  it('refuses as copilot 1.0.102 does (HOW-CAPTURED.md), with exit code 1', () => {
+    expect(refused(parseCopilotArgs(['--x'])).exitCode).toBe(1);
+    expect(refused(parseCopilotArgs(['--x'])).message).toBe(
+      "error: unexpected argument '--x' found\n\nUsage: copilot [OPTIONS] [COMMAND]\n\nFor more information, try '--help'.\n",
+    );
+    expect(firstLine(['--yolo', '--x'])).toBe("error: unexpected argument '--x' found");
+    expect(refused(parseCopilotArgs(['--yolo', '--x'])).message).toContain('Usage: copilot --yolo\n');
+    // With a prompt given, an unknown argument reads as an unquoted prompt.
+    for (const argv of [
+      ['-p', '-x'],
+      ['-p', 'hi', '--x'],
+      ['--x', '-p', 'hi'],
+      ['-p', 'hi', 'extra'],
+      ['-p', 'hi', '--', 'x'],
+    ])
+      expect(firstLine(argv)).toBe('error: Invalid command format.');
+    expect(firstLine(['-p'])).toBe("error: a value is required for '--prompt <text>' but none was supplied");
+    expect(firstLine(['--session-id', '-x'])).toBe("error: unexpected argument '-x' found");
+    expect(firstLine(['--output-format', 'xml'])).toBe("error: invalid value 'xml' for '--output-format <format>'");
+    expect(firstLine(['--allow-all-tools=1'])).toBe(
+      "error: unexpected value '1' for '--allow-all-tools' found; no more were expected",
+    );
+    expect(refused(parseCopilotArgs(['hello', 'world'])).message).toContain('Did you mean: copilot -i "hello world"?');
+    expect(firstLine(['--model', 'm', 'x'])).toBe("error: unrecognized subcommand 'x'");
+  });
+
+  it('reads -C, which has no long name, and the help and version', () => {
+    expect(run(parseCopilotArgs(['-C', '/work', '-p', 'hi']))).toMatchObject({ workdir: '/work' });
+    expect(parseCopilotArgs(['--help'])).toMatchObject({ kind: 'info' });
+    expect(parseCopilotArgs(['--version'])).toMatchObject({ kind: 'info', text: expect.stringContaining('1.0.102') });
   });
 });

@@ -8,6 +8,7 @@ import type { OfficialCliName } from '../../harness/official-cli/script-types.js
 import { claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
 import type { ArgsInput } from '../../reference-shim/providers/cli/cli-provider.js';
 import { codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
+import { copilotArgs } from '../../reference-shim/providers/cli/copilot-cli.js';
 import { geminiArgs } from '../../reference-shim/providers/cli/gemini-cli.js';
 import { SPEC_MODELS } from '../translator/helpers/cli-run.js';
 
@@ -15,6 +16,7 @@ const BUILDERS: Record<OfficialCliName, (input: ArgsInput) => string[]> = {
   gemini: geminiArgs,
   codex: codexArgs,
   claude: claudeArgs,
+  copilot: copilotArgs,
 };
 
 /** The modes a run can ask for (scenarios, the spec invocation) and those a persistent shim can switch to. */
@@ -23,6 +25,10 @@ const PERMISSION_MODES = ['default', 'auto', 'deny', 'interactive', 'acceptEdits
 /** Stand-ins in the committed corpus: the differential test puts the real workspace and session id there. */
 export const CWD_PLACEHOLDER = '{cwd}';
 export const SESSION_PLACEHOLDER = '{session}';
+/** A new session's id, for a CLI that lets its caller name it (copilot --session-id): a fresh UUID per run. */
+export const NEW_SESSION_PLACEHOLDER = '{new-session}';
+/** A file of the run's own (copilot --usage-output-file). */
+export const WORK_FILE_PLACEHOLDER = '{work-file}';
 
 /** Argv the pinned CLIs refuse, each with the reason it is in the corpus. */
 const KNOWN_BAD: Record<OfficialCliName, CorpusEntry[]> = {
@@ -76,6 +82,16 @@ const KNOWN_BAD: Record<OfficialCliName, CorpusEntry[]> = {
       why: 'bypass as root without IS_SANDBOX (accepted for other users)',
     },
   ],
+  copilot: [
+    { argv: ['--output-format=json', '--bogus', '--prompt=hi'], why: 'an unknown flag beside a prompt' },
+    { argv: ['--output-format=json', '--bogus'], why: 'an unknown flag' },
+    { argv: ['--output-format=xml', '--prompt=hi'], why: 'an output format copilot lacks' },
+    { argv: ['--output-format=json', '-p', '-rf x'], why: 'a flag-like prompt after -p' },
+    { argv: ['--output-format=json', 'hello'], why: 'a prompt without -p' },
+    { argv: ['--output-format=json', '--prompt=hi', '--resume=no-such-session'], why: 'an unknown session' },
+    { argv: ['--output-format=json', '--session-id=not-a-uuid', '--prompt=hi'], why: 'a session id that is no UUID' },
+    { argv: ['--output-format=json', '--prompt=hi'], why: 'a BYOK run without a model' },
+  ],
 };
 
 function shapeOf(argv: string[], prompt: string): string {
@@ -103,6 +119,8 @@ export function buildArgvCorpus(cli: OfficialCliName, transcripts: string): Corp
             cwd: CWD_PLACEHOLDER,
             permissionMode,
             resumeId,
+            sessionId: resumeId ?? NEW_SESSION_PLACEHOLDER,
+            workFile: WORK_FILE_PLACEHOLDER,
             promptOnStdin,
           });
           const shape = shapeOf(argv, prompt);

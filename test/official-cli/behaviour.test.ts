@@ -220,9 +220,9 @@ describe('a broken setup gets a clear message, never a stack trace', () => {
   });
 
   it('an unknown CLI name', () => {
-    const run = spawnSync(process.execPath, [FAKE_CLI, 'copilot'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [FAKE_CLI, 'aider'], { encoding: 'utf8' });
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain('usage: fake-cli.js <gemini|codex|claude>');
+    expect(run.stderr).toContain('usage: fake-cli.js <gemini|codex|claude|copilot>');
   });
 });
 

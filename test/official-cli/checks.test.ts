@@ -194,7 +194,7 @@ describe('cli.interrupt-reaches-cli', () => {
     id: 'i',
     turns: [{ prompt: 'Read hello.txt.', interrupt: 'after-first-text', responses: [] }],
   };
-  const signal = (handled: 'ignored' | 'stopped', pid: number): CliLogEntry => ({
+  const signal = (handled: 'ignored' | 'died' | 'stopped', pid: number): CliLogEntry => ({
     event: 'signal',
     cli: 'codex',
     pid,
@@ -210,6 +210,13 @@ describe('cli.interrupt-reaches-cli', () => {
 
   it('a signal that reached the worker passes', () => {
     expect(check([start(0), signal('ignored', 100), signal('stopped', 101)], { scenario: interrupted })).not.toContain(
+      'cli.interrupt-reaches-cli',
+    );
+  });
+
+  it("a signal only copilot's loader got (it died of it, leaving its binary) fails; one the binary got too passes", () => {
+    expect(check([start(0), signal('died', 100)], { scenario: interrupted })).toContain('cli.interrupt-reaches-cli');
+    expect(check([start(0), signal('died', 100), signal('stopped', 101)], { scenario: interrupted })).not.toContain(
       'cli.interrupt-reaches-cli',
     );
   });

@@ -210,6 +210,29 @@ describe('cli.resume-continues-session from argv and the first request of the re
     expect(rules).toEqual(['cli.resume-continues-session']);
     expect(findings[0]!.message).toMatch(/does not carry turn 1's prompt/);
   });
+  it('after a killed turn, asks for the last turn that was not killed (R14), and fails a session without it', () => {
+    const killed = scenario('kill-and-resume');
+    const [one, , three] = killed.turns.map((turn) => turn.prompt);
+    const starts = [
+      start('claude', 0, 0),
+      start('claude', 1, 1000, { resume: 'abc' }),
+      start('claude', 2, 2000, { resume: 'abc' }),
+    ];
+    const asked = (index: number, turn: number, texts: string[]) =>
+      request('anthropic', index, turn, 100 + turn * 1000, {
+        messages: texts.map((content) => ({ role: 'user', content })),
+      });
+    const withoutKilled = asked(2, 2, [one!, three!]);
+    expect(judge({ scenario: killed, log: starts, requests: [asked(0, 0, [one!]), withoutKilled] }).rules).toEqual([]);
+    const { findings } = judge({
+      scenario: killed,
+      log: starts,
+      requests: [asked(0, 0, [one!]), asked(2, 2, [three!])],
+    });
+    expect(findings.map((finding) => finding.message)).toEqual([
+      expect.stringMatching(/does not carry turn 1's prompt/),
+    ]);
+  });
   it('is not verified when the resumed turn sent no request', () => {
     const { rules, notVerified } = judge({ scenario: resume, log: log('abc'), requests: [turnOne] });
     expect(rules).toEqual([]);
@@ -305,6 +328,13 @@ describe('cli.tool-outcome-matches from the tool results the CLI sent the model'
     expect(reportedFailure('gemini', { content: 'File not found', isError: true })).toBe(true);
     expect(reportedFailure('gemini', { content: 'Hello' })).toBe(false);
     expect(reportedFailure('anthropic', { content: 'x', isError: false })).toBe(false);
+    // copilot marks nothing: its words say it (test/fixtures/streams/captures/copilot/4-tool-error.requests.jsonl).
+    const copilot = (content: string) => reportedFailure('anthropic', { content }, 'copilot');
+    expect(copilot('Path /w/missing.txt does not exist. Please provide a valid path.')).toBe(true);
+    expect(copilot('cat: missing.txt: No such file\n<shellId: 0 completed with exit code 3>')).toBe(true);
+    expect(copilot('hello.txt\n<shellId: 1 completed with exit code 0>')).toBe(false);
+    expect(copilot('Permission denied because no interactive user response was available. Retry ...')).toBe(true);
+    expect(copilot('Hello from the fixture file.\n')).toBe(false);
   });
   it('leaves out what a resumed session carries from an earlier (killed) turn', () => {
     const resume = scenario('resume');

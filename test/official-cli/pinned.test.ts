@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { comparePinned } from '../../harness/drift/compare-pinned.js';
 import { parseClaudeArgs } from '../../harness/official-cli/args/claude-args.js';
 import { parseCodexArgs } from '../../harness/official-cli/args/codex-args.js';
+import { parseCopilotArgs } from '../../harness/official-cli/args/copilot-args.js';
 import { parseGeminiArgs } from '../../harness/official-cli/args/gemini-args.js';
 import type { HelpOption } from '../../harness/official-cli/pinned/help-options.js';
 import {
@@ -28,6 +29,29 @@ describe('pinned official CLIs', () => {
     expect(PINNED.gemini.version).toBe('0.61.0');
     expect(PINNED.codex.version).toBe('0.169.0');
     expect(PINNED.claude.version).toBe('2.1.332');
+    expect(PINNED.copilot.version).toBe('1.0.102');
+  });
+
+  it("reads copilot's clap help: optional and repeated values, and -C, which has no long name", () => {
+    const options = clapOptions(PINNED.copilot.commands['']!.help);
+    expect(options).toContainEqual({ long: 'resume', short: 'r', value: 'optional', valueName: 'value' });
+    expect(options).toContainEqual({ long: 'allow-tool', value: 'variadic', valueName: 'tools' });
+    expect(options).toContainEqual({ long: '', short: 'C', value: 'required', valueName: 'directory' });
+    expect(options).toContainEqual({
+      long: 'output-format',
+      value: 'required',
+      valueName: 'format',
+      choices: ['text', 'json'],
+    });
+  });
+
+  it('has the fake copilot accept every pinned option', () => {
+    for (const option of pinnedOptions('copilot')) {
+      const given = option.long ? withOption(option) : [`-${option.short}`, 'value'];
+      const outcome = parseCopilotArgs([...given, '--prompt=hi']);
+      // A few options do something else than run (--help, --version); none is unknown.
+      expect(INFO_OR_RUN, `${given.join(' ')}: ${JSON.stringify(outcome)}`).toContain(outcome.kind);
+    }
   });
 
   it('reads the options each help lists (clap, yargs, commander)', () => {
@@ -135,6 +159,28 @@ describe('drift: comparing a release with the pinned data', () => {
       'codex exec: flag added: --full-auto none',
       'tools declared to the model added: shell',
       'tools declared to the model removed: exec_command',
+    ]);
+  });
+
+  it("does not count copilot's version number, which changes almost daily, but names its flags, -C included", () => {
+    const options = PINNED.copilot.commands['']!.options;
+    const release = {
+      ...PINNED.copilot,
+      version: '1.0.103',
+      commands: {
+        '': {
+          ...PINNED.copilot.commands['']!,
+          options: [
+            ...options.filter((option) => option.short !== 'C'),
+            { long: 'telemetry-off', value: 'none' as const },
+          ],
+        },
+      },
+    };
+    expect(comparePinned(PINNED.copilot, { ...PINNED.copilot, version: '1.0.103' })).toEqual([]);
+    expect(comparePinned(PINNED.copilot, release)).toEqual([
+      'copilot: flag removed: -C required',
+      'copilot: flag added: --telemetry-off none',
     ]);
   });
 });

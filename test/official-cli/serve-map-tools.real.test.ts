@@ -1,6 +1,7 @@
 // `yume-conformance serve --map-tools --scenario single-tool` plays the stock tool scenario (which scripts
-// the app's `Read`) to the real gemini and codex: the mock answers with the tool each declares (read_file,
-// exec_command). Without --map-tools the same request is refused with the 400 of requests.tools-declared.
+// the app's `Read`) to the real gemini, codex and copilot: the mock answers with the tool each declares (read_file,
+// exec_command, and copilot's view with the absolute path `--cwd` makes of the script's). Without --map-tools the
+// same request is refused with the 400 of requests.tools-declared.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,8 @@ import { DUMMY_CREDENTIALS } from '../../harness/mock/credentials.js';
 import { prepareOfflineEnvironment } from '../../harness/official-cli/real/offline-environment.js';
 import { runBounded } from '../../harness/official-cli/real/run-bounded.js';
 import { commitFixtures } from '../../harness/runner/setup/git-workspace.js';
+// @ts-expect-error: a plain .mjs script without types
+import { realProgramEnv } from '../../scripts/real-programs.mjs';
 import { realCliPath } from './shared-programs.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -19,13 +22,16 @@ const keys = {
   gemini: DUMMY_CREDENTIALS.geminiApiKey,
 };
 
-async function withServe<T>(mapTools: boolean, work: (url: string) => Promise<T>): Promise<{ result: T; log: string }> {
+async function withServe<T>(
+  mapTools: string[] | false,
+  work: (url: string) => Promise<T>,
+): Promise<{ result: T; log: string }> {
   const args = [
     path.join(root, 'dist', 'cli.js'),
     'serve',
     '--scenario',
     'single-tool',
-    ...(mapTools ? ['--map-tools'] : []),
+    ...(mapTools ? ['--map-tools', ...mapTools] : []),
   ];
   const child = execa(process.execPath, args, { reject: false, timeout: 200_000, forceKillAfterDelay: 2000 });
   let stdout = '';
@@ -49,42 +55,54 @@ async function withServe<T>(mapTools: boolean, work: (url: string) => Promise<T>
   }
 }
 
-async function playSingleTool(cli: 'gemini' | 'codex', url: string) {
-  const work = mkdtempSync(path.join(os.tmpdir(), `yume-serve-${cli}-`));
+const ARGV = {
+  gemini: [
+    '--output-format=stream-json',
+    '--model=gemini-2.5-flash',
+    '--approval-mode=yolo',
+    '--prompt=Read hello.txt.',
+  ],
+  codex: ['exec', '--json', '--skip-git-repo-check', '--sandbox=workspace-write', '--', 'Read hello.txt.'],
+  copilot: ['--output-format=json', '--model=claude-sonnet-4-5', '--allow-all-tools', '--prompt=Read hello.txt.'],
+};
+
+/** A workspace with hello.txt, committed, for one CLI's run. */
+async function newWorkspace(cli: keyof typeof ARGV): Promise<string> {
+  const workspace = path.join(mkdtempSync(path.join(os.tmpdir(), `yume-serve-${cli}-`)), 'workspace');
+  mkdirSync(workspace, { recursive: true });
+  writeFileSync(path.join(workspace, 'hello.txt'), 'Hello from the fixture file.\nSecond line.\n');
+  await commitFixtures(workspace);
+  return workspace;
+}
+
+async function playSingleTool(cli: keyof typeof ARGV, url: string, workspace: string) {
   try {
-    const workspace = path.join(work, 'workspace');
-    mkdirSync(workspace, { recursive: true });
-    writeFileSync(path.join(workspace, 'hello.txt'), 'Hello from the fixture file.\nSecond line.\n');
-    await commitFixtures(workspace);
     const env = {
       PATH: process.env.PATH ?? '',
       ...prepareOfflineEnvironment(cli, {
-        home: path.join(work, 'home'),
+        home: path.join(path.dirname(workspace), 'home'),
         endpoints: { openai: `${url}/v1`, anthropic: url, gemini: url },
         keys,
         retries: 0,
+        ...(cli === 'copilot' ? { copilotRuntime: realProgramEnv('copilot').COPILOT_PKG_CACHE_HOME } : {}),
       }),
     };
-    const argv =
-      cli === 'gemini'
-        ? [
-            '--output-format=stream-json',
-            '--model=gemini-2.5-flash',
-            '--approval-mode=yolo',
-            '--prompt=Read hello.txt.',
-          ]
-        : ['exec', '--json', '--skip-git-repo-check', '--sandbox=workspace-write', '--', 'Read hello.txt.'];
-    return await runBounded(realCliPath(cli), argv, { cwd: workspace, env, timeoutMs: 120_000 });
+    return await runBounded(realCliPath(cli), ARGV[cli], { cwd: workspace, env, timeoutMs: 120_000 });
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    rmSync(path.dirname(workspace), { recursive: true, force: true });
   }
 }
 
-describe('serve --map-tools with the real gemini and codex', () => {
+describe('serve --map-tools with the real gemini, codex and copilot', () => {
   it('plays single-tool: each CLI runs the read and finishes; without --map-tools the request is refused', async () => {
     // One serve per CLI: a scenario's turn is played once.
-    const gemini = await withServe(true, (url) => playSingleTool('gemini', url));
-    const codex = await withServe(true, (url) => playSingleTool('codex', url));
+    const play = async (cli: keyof typeof ARGV) => {
+      const workspace = await newWorkspace(cli);
+      return withServe(['--cwd', workspace], (url) => playSingleTool(cli, url, workspace));
+    };
+    const gemini = await play('gemini');
+    const codex = await play('codex');
+    const copilot = await play('copilot');
     expect(gemini.result.exitCode, gemini.result.stderr.slice(-500)).toBe(0);
     expect(gemini.result.stdout).toMatch(
       /"tool_name":"read_file","tool_id":"[^"]+","parameters":\{"file_path":"hello.txt"\}/,
@@ -92,12 +110,16 @@ describe('serve --map-tools with the real gemini and codex', () => {
     expect(codex.result.exitCode, codex.result.stderr.slice(-500)).toBe(0);
     expect(codex.result.stdout).toContain('cat hello.txt');
     expect(codex.result.stdout).toContain('Hello from the fixture file.');
-    for (const log of [gemini.log, codex.log]) {
-      expect(log).toMatch(/#2 POST \S+ (gemini|openai-responses) -> 200 stream \(turn 1, response 2\)/);
+    expect(copilot.result.exitCode, copilot.result.stderr.slice(-500)).toBe(0);
+    expect(copilot.result.stdout).toMatch(/"toolName":"view","arguments":\{"path":"\/[^"]+\/hello\.txt"\}/);
+    expect(copilot.result.stdout).toMatch(/"success":true,"result":\{"content":"Hello from the fixture file\./);
+    for (const log of [gemini.log, codex.log, copilot.log]) {
+      expect(log).toMatch(/#2 POST \S+ (gemini|openai-responses|anthropic) -> 200 stream \(turn 1, response 2\)/);
       expect(log).not.toMatch(/-> 400/);
     }
 
-    const plain = await withServe(false, async (url) => playSingleTool('codex', url));
+    const codexWorkspace = await newWorkspace('codex');
+    const plain = await withServe(false, async (url) => playSingleTool('codex', url, codexWorkspace));
     expect(plain.result.exitCode).not.toBe(0);
     expect(plain.log).toMatch(/-> 400/);
   });

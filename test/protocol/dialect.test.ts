@@ -21,6 +21,11 @@ describe('lineDialect', () => {
     [{ type: 'thread.started' }, 'codex-native'],
     [{ type: 'item.completed' }, 'codex-native'],
     [{ type: 'turn.completed' }, 'codex-native'],
+    [{ type: 'session.skills_loaded', data: {} }, 'copilot-cli-native'],
+    [{ type: 'assistant.message_delta', data: {} }, 'copilot-cli-native'],
+    [{ type: 'tool.execution_complete', data: {} }, 'copilot-cli-native'],
+    [{ type: 'abort', data: { reason: 'user_initiated' } }, 'copilot-cli-native'],
+    [{ type: 'result', sessionId: 's', exitCode: 0 }, 'copilot-cli-native'],
     [{ type: 'surprise' }, 'unknown'],
     [{ type: 3 }, 'unknown'],
     [{}, 'unknown'],
@@ -48,6 +53,8 @@ describe('DialectTally', () => {
     expect(tally('codex-native', 'flat', 'flat')).toBe('codex-native');
     expect(tally('shared', 'gemini-cli-native', 'gemini-cli-native')).toBe('gemini-cli-native');
     expect(tally('gemini-cli-native', 'codex-native', 'codex-native')).toBe('codex-native');
+    expect(tally('copilot-cli-native', 'copilot-cli-native', 'shared')).toBe('copilot-cli-native');
+    expect(tally('shared', 'copilot-cli-native', 'codex-native', 'copilot-cli-native')).toBe('copilot-cli-native');
   });
 
   it('keeps a stream-json stream with a stray foreign line stream-json (the line is reported on its own)', () => {

@@ -249,15 +249,21 @@ describe('the bundled bin', () => {
     expect(String(empty.lines[0]!.message)).toContain('No prompt');
   });
 
-  it('copilot: init, then system error pointing to --provider openai --api-base, then an error result', async () => {
-    const run = await runShim({ args: ['--provider', 'copilot', '--prompt', 'hi'], env });
+  it('copilot, the copilot-cli translator under its older name: with no copilot on PATH, init, then a system error naming its install, then an error result', async () => {
+    const run = await runShim({
+      args: ['--provider', 'copilot', '--prompt', 'hi'],
+      env: { ...env, PATH: '/nonexistent' },
+    });
     expect(run.lines.map((line) => `${line.type}/${line.subtype ?? ''}`)).toEqual([
       'system/init',
       'system/error',
       'result/error_during_execution',
       'message_stop/',
     ]);
-    expect(String(run.lines[1]!.message)).toContain('--provider openai --api-base');
+    expect(String(run.lines[1]!.message)).toContain(
+      'copilot was not found on PATH: --provider copilot-cli runs the official CLI',
+    );
+    expect(String(run.lines[1]!.message)).toContain('npm install -g @github/copilot');
   });
 });
 

@@ -111,10 +111,15 @@ describe('registry', () => {
     );
   });
 
-  it('answers copilot with a pointer to --provider openai --api-base', async () => {
-    await expect(
-      createProvider({ provider: 'copilot', model: 'x', env: {}, redactor: new SecretRedactor({}) }),
-    ).rejects.toThrow(/--provider openai --api-base/);
+  it('answers copilot, the older name of copilot-cli, with the copilot-cli translator (once "not supported")', async () => {
+    const provider = await createProvider({
+      provider: 'copilot',
+      model: 'x',
+      env: {},
+      redactor: new SecretRedactor({}),
+    });
+    expect(provider.kind).toBe('turn');
+    expect(provider.id).toBe('copilot-cli');
   });
 
   it('creates the official-CLI providers as turn providers', async () => {

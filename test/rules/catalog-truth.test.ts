@@ -20,6 +20,8 @@ const NOT_RULES: Record<string, string> = {
   'turn.started': 'a Codex JSONL event type',
   'turn.completed': 'a Codex JSONL event type',
   'turn.failed': 'a Codex JSONL event type',
+  'session.info': 'a Copilot CLI JSONL event type',
+  'session.error': 'a Copilot CLI JSONL event type',
 };
 const FILE_NAME = /\.(json|jsonl|js|mjs|cjs|ts|md|txt|exe|cmd|toml)$/;
 /** Rule data: the lists the catalog is built from, which name every id without reporting it. */

@@ -45,10 +45,10 @@ describe('rule sources', () => {
     expect(problems).toEqual([]);
   });
 
-  it('docs/protocol.md has the rulings R1 to R21, each under a stable anchor', () => {
+  it('docs/protocol.md has the rulings R1 to R22, each under a stable anchor', () => {
     const rulings = [...sections].filter(([, heading]) => /^R\d+ /.test(heading));
     expect(rulings.map(([, heading]) => heading.split(' ')[0])).toEqual(
-      Array.from({ length: 21 }, (_, index) => `R${index + 1}`),
+      Array.from({ length: 22 }, (_, index) => `R${index + 1}`),
     );
     for (const [anchor, heading] of rulings) expect(anchor).toBe(headingAnchor(heading));
     expect(sections.get('r3-tool-calls')).toBe('R3 Tool calls');

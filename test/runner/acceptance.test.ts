@@ -29,7 +29,7 @@ describe('the reference shim', () => {
             report.runs.filter((run) => run.scenario === id && run.status === 'passed').map((run) => run.provider),
           ).size,
           id,
-        ).toBe(7);
+        ).toBe(8);
       }
       for (const run of report.runs.filter((entry) => entry.status === 'not-verified' || entry.status === 'partial'))
         expect(run.notVerified?.length).toBeGreaterThan(0);

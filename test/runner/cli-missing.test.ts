@@ -23,7 +23,7 @@ import { hideProgramsFromPath, keepNodeReachable, programsOnPath } from '../../h
 import { buildMatrix } from '../../harness/suite/matrix.js';
 import { describeFindings, referenceShim, root, rules, transcripts } from './helpers/run-fixture.js';
 
-const CLI_IDS: ProviderId[] = ['gemini-cli', 'codex-cli', 'claude-cli'];
+const CLI_IDS: ProviderId[] = ['gemini-cli', 'codex-cli', 'claude-cli', 'copilot-cli'];
 const brokenTranslator = path.join(root, 'test', 'fixtures', 'translators', 'spawn-error-as-text.mjs');
 const scenario = () => loadScenario(path.join(transcripts, 'cli-missing'));
 

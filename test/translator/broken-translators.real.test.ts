@@ -1,6 +1,6 @@
 // The rules a fake CLI judges from its own log, proven against the real CLIs (`--cli real`): broken
-// translators (test/fixtures/translators/) driving the pinned real gemini, codex and claude fail with the rule
-// of their bug, judged from the wrapper's log, the mock's requests and the processes left behind. The
+// translators (test/fixtures/translators/) driving the pinned real gemini, codex, claude and copilot fail with
+// the rule of their bug, judged from the wrapper's log, the mock's requests and the processes left behind. The
 // reference translators pass the same rules with the same CLIs (test/official-cli/real-mode.real.test.ts).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,9 +59,21 @@ const CASES: Case[] = [
     scenario: 'resume',
     rule: 'cli.resume-continues-session',
   },
+  {
+    fixture: 'signals-copilot-loader-only.mjs',
+    bug: 'signals copilot’s loader alone, which leaves its native binary running',
+    cli: 'copilot',
+    scenario: 'interrupt',
+    rule: 'cli.interrupt-reaches-cli',
+  },
 ];
 
-const PROVIDER: Record<OfficialCliName, string> = { gemini: 'gemini-cli', codex: 'codex-cli', claude: 'claude-cli' };
+const PROVIDER: Record<OfficialCliName, string> = {
+  gemini: 'gemini-cli',
+  codex: 'codex-cli',
+  claude: 'claude-cli',
+  copilot: 'copilot-cli',
+};
 
 interface ReportRun {
   status: string;

@@ -26,6 +26,8 @@ interface BrokenCase {
   scenario: () => RunnableScenario;
   rules: string[];
   profile?: Profile;
+  /** How long the fake's stalled streams wait, for a translator that leaves the CLI stalled. */
+  stallTimeoutMs?: number;
 }
 
 const CASES: BrokenCase[] = [
@@ -79,6 +81,14 @@ const CASES: BrokenCase[] = [
     scenario: () => DASH_PROMPT,
     rules: ['cli.prompt-not-option'],
   },
+  {
+    fixture: 'signals-copilot-loader-only.mjs',
+    bug: "signals copilot's loader alone on an interrupt",
+    cli: 'copilot',
+    scenario: () => committed('interrupt'),
+    rules: ['cli.interrupt-reaches-cli'],
+    stallTimeoutMs: 2_000,
+  },
 ];
 
 describe('broken translators fail with the rule of their bug', () => {
@@ -90,6 +100,7 @@ describe('broken translators fail with the rule of their bug', () => {
         scenario,
         shim: path.join(FIXTURES, brokenCase.fixture),
         profile: brokenCase.profile,
+        stallTimeoutMs: brokenCase.stallTimeoutMs,
       });
       const brokenRules = rulesOf(broken);
       for (const rule of brokenCase.rules) expect(brokenRules, JSON.stringify(broken.cliFindings)).toContain(rule);

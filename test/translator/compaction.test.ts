@@ -6,7 +6,7 @@ import { CLAUDE_CLI, claudeSummary } from '../../reference-shim/providers/cli/cl
 import { CompactionSink, compactionOutcome } from '../../reference-shim/providers/cli/cli-compaction.js';
 import { ProviderError } from '../../reference-shim/providers/provider.js';
 
-const context = { log: () => undefined, cwd: '/work' };
+const context = { log: () => undefined, cwd: '/work', sessionId: 's', workFile: '/work/.turn' };
 const CLAUDE_MESSAGE =
   'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n<system-reminder>\n<tools-used-before-summary>Read</tools-used-before-summary>\n</system-reminder>\nSummary:\n1. Read hello.txt.\n\nIf you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: /home/u/.claude/projects/-w/s.jsonl\nContinue the conversation from where it left off.';
 

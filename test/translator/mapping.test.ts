@@ -8,10 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { cmdInvocation } from '../../common/windows-command-line.js';
 import { parseClaudeArgs } from '../../harness/official-cli/args/claude-args.js';
 import { parseCodexArgs } from '../../harness/official-cli/args/codex-args.js';
+import { parseCopilotArgs } from '../../harness/official-cli/args/copilot-args.js';
 import { parseGeminiArgs } from '../../harness/official-cli/args/gemini-args.js';
 import { locateBinary } from '../../reference-shim/providers/cli/binary.js';
 import { CLAUDE_CLI, claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
+import type { TranslatorContext } from '../../reference-shim/providers/cli/cli-provider.js';
 import { CODEX_CLI, codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
+import { appToolCall, COPILOT_CLI, copilotArgs } from '../../reference-shim/providers/cli/copilot-cli.js';
 import { errorFromStatus, statusInMessage } from '../../reference-shim/providers/cli/errors.js';
 import { GEMINI_CLI, geminiArgs, geminiToApp } from '../../reference-shim/providers/cli/gemini-cli.js';
 import { unwrapShellCommand } from '../../reference-shim/providers/cli/shell-words.js';
@@ -22,6 +25,8 @@ const input = {
   cwd: '/work',
   permissionMode: 'default',
   promptOnStdin: false,
+  sessionId: '0cb916db-26aa-40f2-86b5-1ba81b225fd2',
+  workFile: '/tmp/usage.json',
 };
 
 describe('argv: the prompt reaches each CLI intact, whatever it starts with', () => {
@@ -158,7 +163,7 @@ describe('usage from the CLI, never 0/0 (R4)', () => {
     };
     return { sink, calls };
   }
-  const context = { log: () => undefined, cwd: '/work' };
+  const context = { log: () => undefined, cwd: '/work', sessionId: 'session-1', workFile: '/nonexistent/usage.json' };
 
   it('reports the CLI totals, and nothing when the CLI counted 0/0 (the turn then estimates)', () => {
     const gemini = recordingSink();
@@ -214,5 +219,129 @@ describe('usage from the CLI, never 0/0 (R4)', () => {
       result: 'API Error: Request rejected (429)',
     });
     expect(translator.ending).toMatchObject({ ok: false, error: { kind: 'retryable' } });
+  });
+});
+
+describe('copilot-cli: argv, tools, results, failures and usage', () => {
+  const context = { log: () => undefined, cwd: '/work', sessionId: 'session-1', workFile: '/nonexistent/usage.json' };
+  it('passes the prompt attached to --prompt=, names the session, and leaves --allow-all-tools out when changes are not allowed', () => {
+    expect(parseCopilotArgs(copilotArgs(input))).toMatchObject({
+      kind: 'run',
+      invocation: { prompt: input.prompt, model: 'm-1', resume: input.sessionId, streamJson: true, autoApprove: true },
+    });
+    expect(parseCopilotArgs(copilotArgs({ ...input, permissionMode: 'deny' }))).toMatchObject({
+      kind: 'run',
+      invocation: { autoApprove: false },
+    });
+    expect(copilotArgs({ ...input, promptOnStdin: true }).some((argument) => argument.startsWith('--prompt'))).toBe(
+      false,
+    );
+  });
+
+  it("reads copilot's tools back as the app's", () => {
+    expect(appToolCall('view', { path: '/w/a.txt', view_range: [3, 5] })).toEqual({
+      name: 'Read',
+      input: { file_path: '/w/a.txt', offset: 3, limit: 3 },
+    });
+    expect(appToolCall('create', { path: '/w/n.txt', file_text: 'x' })).toEqual({
+      name: 'Write',
+      input: { file_path: '/w/n.txt', content: 'x' },
+    });
+    expect(appToolCall('edit', { path: '/w/a.txt', old_str: 'a', new_str: 'b' })).toEqual({
+      name: 'Edit',
+      input: { file_path: '/w/a.txt', old_string: 'a', new_string: 'b' },
+    });
+    expect(appToolCall('bash', { command: 'ls', description: 'List' })).toEqual({
+      name: 'Bash',
+      input: { command: 'ls', description: 'List' },
+    });
+    expect(appToolCall('sql', { query: 'x' })).toEqual({ name: 'sql', input: { query: 'x' } });
+  });
+
+  function translate(events: Record<string, unknown>[], extra: Partial<TranslatorContext> = {}) {
+    const calls: unknown[][] = [];
+    const sink = {
+      text: (delta: string) => void calls.push(['text', delta]),
+      thinking: (delta: string) => void calls.push(['thinking', delta]),
+      toolUse: (call: { id?: string; name: string; input: unknown }) => {
+        calls.push(['toolUse', call.name, call.input]);
+        return call.id ?? 'id';
+      },
+      toolResult: (result: { content: string; isError: boolean }) =>
+        void calls.push(['toolResult', result.isError, result.content]),
+      usage: (usage: unknown) => void calls.push(['usage', usage]),
+      retried: (message: string) => void calls.push(['retried', message]),
+      compacted: (compaction: unknown) => void calls.push(['compacted', compaction]),
+    };
+    const translator = COPILOT_CLI.createTranslator(sink, { ...context, ...extra });
+    for (const event of events) translator.onEvent(event);
+    return { calls, translator };
+  }
+
+  it('reports a failing command as an error (copilot calls it a success) and a refused write with its reason', () => {
+    const { calls } = translate([
+      {
+        type: 'assistant.message',
+        data: {
+          content: '',
+          toolRequests: [
+            { toolCallId: 't1', name: 'bash', arguments: { command: 'exit 3', description: 'x' } },
+            { toolCallId: 't2', name: 'create', arguments: { path: '/w/n.txt', file_text: 'x' } },
+          ],
+        },
+      },
+      {
+        type: 'tool.execution_complete',
+        data: {
+          toolCallId: 't1',
+          success: true,
+          shellExecution: { exitCode: 3 },
+          result: { content: 'no\n<shellId: 0 completed with exit code 3>' },
+        },
+      },
+      {
+        type: 'tool.execution_complete',
+        data: { toolCallId: 't2', success: false, error: { message: 'Permission denied', code: 'denied' } },
+      },
+    ]);
+    expect(calls.filter((call) => call[0] === 'toolResult')).toEqual([
+      ['toolResult', true, 'no\nExit code 3'],
+      ['toolResult', true, 'Permission denied'],
+    ]);
+  });
+
+  it("takes a 401 before the last failure as the turn's auth error (copilot retries after a 401), and lists each retry", () => {
+    const { calls, translator } = translate([
+      { type: 'model.call_failure', data: { statusCode: 401 } },
+      { type: 'assistant.turn_retry', data: { reason: 'transient_auth_error' } },
+      { type: 'model.call_failure', data: { statusCode: 400 } },
+      { type: 'session.error', data: { statusCode: 400, message: '400 not expected' } },
+      { type: 'result', sessionId: 's', exitCode: 1 },
+    ]);
+    expect(translator.ending).toMatchObject({ ok: false, error: { kind: 'auth' } });
+    expect(calls).toEqual([['retried', 'copilot retried after HTTP 401 (transient_auth_error)']]);
+  });
+
+  it("reports what the turn added to the session's running total in the usage file, and keeps the total", () => {
+    const workFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'yume-copilot-usage-')), 'usage.json');
+    writeFileSync(
+      workFile,
+      JSON.stringify({ modelMetrics: { m: { usage: { inputTokens: 240, outputTokens: 11, cacheReadTokens: 0 } } } }),
+    );
+    const { calls, translator } = translate(
+      [
+        { type: 'assistant.message_delta', data: { messageId: 'm1', deltaContent: 'Hi.' } },
+        { type: 'assistant.message', data: { messageId: 'm1', content: 'Hi.', toolRequests: [] } },
+        { type: 'result', sessionId: 'session-1', exitCode: 0 },
+      ],
+      { workFile, previousTotals: { inputTokens: 100, outputTokens: 5, cacheReadTokens: 0 } },
+    );
+    expect(calls).toEqual([
+      ['text', 'Hi.'],
+      ['usage', { inputTokens: 140, outputTokens: 6 }],
+    ]);
+    expect(translator.usageTotals).toEqual({ inputTokens: 240, outputTokens: 11, cacheReadTokens: 0 });
+    expect(translator.ending).toEqual({ ok: true, text: 'Hi.' });
+    expect(translator.cliSessionId).toBe('session-1');
   });
 });

@@ -14,8 +14,13 @@ import type { OfficialCliName } from '../../harness/official-cli/script-types.js
 import { ROOT, translatorShim } from './helpers/build-shim.js';
 import { type CliScenarioRun, mustFindings, runWithFakeCli } from './helpers/cli-run.js';
 
-const CLIS: OfficialCliName[] = ['gemini', 'codex', 'claude'];
-const PROVIDER: Record<OfficialCliName, string> = { gemini: 'gemini-cli', codex: 'codex-cli', claude: 'claude-cli' };
+const CLIS: OfficialCliName[] = ['gemini', 'codex', 'claude', 'copilot'];
+const PROVIDER: Record<OfficialCliName, string> = {
+  gemini: 'gemini-cli',
+  codex: 'codex-cli',
+  claude: 'claude-cli',
+  copilot: 'copilot-cli',
+};
 // Kill scenarios need the runner's kill (SIGKILL to the shim's pid at the scripted moment), which this driver
 // does not have: test/runner/kill-and-resume.test.ts runs them through the runner, a translator provider included.
 const scenarios = loadAllScenarios(path.join(ROOT, 'transcripts')).filter(

@@ -8,6 +8,7 @@ import type { Profile } from '../../harness/rules/types.js';
 import { validateStream } from '../../harness/validate/validate-stream.js';
 import { CODEX, type ExpectedVerdict, GEMINI, ZERO_USAGE } from './helpers/capture-verdict.js';
 import { COMPACTION_VERDICTS } from './helpers/compaction-verdicts.js';
+import { COPILOT_VERDICTS } from './helpers/copilot-verdicts.js';
 
 const dir = path.join(import.meta.dirname, '..', 'fixtures', 'streams', 'captures');
 
@@ -141,6 +142,7 @@ const expected: Record<string, ExpectedVerdict> = {
     app: ['dialect.stream-json@1'],
     reason: CODEX,
   },
+  ...COPILOT_VERDICTS,
   'codex/6-interrupt': {
     dialect: 'codex-native',
     spec: ['dialect.stream-json@1'],
@@ -182,6 +184,8 @@ describe('real CLI captures', () => {
     expect(gemini.findings[0]!.message).toContain('Gemini CLI native output');
     const codex = validateStream(readFileSync(path.join(dir, 'codex/2-tool.stdout.jsonl')));
     expect(codex.findings[0]!.message).toContain('Codex native output');
-    expect(gemini.conforms || codex.conforms).toBe(false);
+    const copilot = validateStream(readFileSync(path.join(dir, 'copilot/2-tool.stdout.jsonl')));
+    expect(copilot.findings[0]!.message).toContain('Copilot CLI native output');
+    expect(gemini.conforms || codex.conforms || copilot.conforms).toBe(false);
   });
 });

@@ -41,7 +41,7 @@ export interface Scenario extends Omit<GeneratedScenario, 'turns'> {
 /** Every provider id a scenario may name, including the fake official CLIs (Type B). */
 export type ScenarioProviderId = NonNullable<Scenario['providers']>[number];
 /** Provider ids served by the HTTP mocks (R7). */
-export type MockProviderId = Exclude<ScenarioProviderId, 'gemini-cli' | 'codex-cli' | 'claude-cli'>;
+export type MockProviderId = Exclude<ScenarioProviderId, 'gemini-cli' | 'codex-cli' | 'claude-cli' | 'copilot-cli'>;
 
 export const MOCK_PROVIDER_IDS: readonly MockProviderId[] = ['openai-chat', 'openai-responses', 'gemini', 'anthropic'];
 

@@ -45,10 +45,13 @@ export async function serveRequest(
     state.events.emit('request', entry);
     if (!response) {
       const message = `yume-conformance mock: no mocked API at ${entry.method} ${url.pathname}. ${NO_ROUTE}`;
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message } }));
+      const text = JSON.stringify({ error: { message } });
+      state.events.emit('response-head', entry, { status: 404, headers: { 'content-type': 'application/json' } });
+      state.events.emit('response-data', entry, Buffer.from(text));
+      res.writeHead(404, { 'content-type': 'application/json' }).end(text);
       return;
     }
-    await pipeResponse(response, res, abort.signal);
+    await pipeResponse(response, { res, state, entry }, abort.signal);
   } catch {
     // A stream that errors mid-body (a cut) resets the connection, as a failing upstream would.
     destroyedByUs = true;
@@ -109,11 +112,21 @@ function toFetchRequest(entry: RecordedRequest, url: URL, signal: AbortSignal): 
   });
 }
 
-async function pipeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
+/**
+ * Writes the handler's answer to the socket. Each part written is also announced ('response-head', then
+ * 'response-data' per chunk) so a recorder (`serve --record`) can keep the bytes the client was sent.
+ */
+async function pipeResponse(
+  response: Response,
+  target: { res: ServerResponse; state: MockState; entry: RecordedRequest },
+  signal: AbortSignal,
+): Promise<void> {
+  const { res, state, entry } = target;
   const responseHeaders: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     responseHeaders[name] = value;
   });
+  state.events.emit('response-head', entry, { status: response.status, headers: responseHeaders });
   res.writeHead(response.status, responseHeaders);
   if (!response.body) {
     res.end();
@@ -125,6 +138,7 @@ async function pipeResponse(response: Response, res: ServerResponse, signal: Abo
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    state.events.emit('response-data', entry, value);
     if (!res.write(value)) await once(res, 'drain');
   }
   res.end();
@@ -160,6 +174,8 @@ function rejectTooLarge(
     error: { message: `yume-conformance mock: request body over ${limit} bytes`, type: 'request_too_large' },
   });
   res.on('finish', () => req.socket.destroy());
+  state.events.emit('response-head', entry, { status: 413, headers: { 'content-type': 'application/json' } });
+  state.events.emit('response-data', entry, Buffer.from(text));
   res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(text);
   state.events.emit('response-end', entry);
 }

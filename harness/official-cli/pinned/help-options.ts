@@ -1,5 +1,5 @@
 // Reads the options an official CLI accepts out of its own `--help` text. Each CLI prints help through
-// its argument library, so there is one reader per library: clap (codex), yargs (gemini), commander
+// its argument library, so there is one reader per library: clap (codex, copilot), yargs (gemini), commander
 // (claude). The fakes accept exactly what these readers find in the pinned help, and the drift check
 // compares what they find in a newer version's help with the pinned list.
 
@@ -7,7 +7,7 @@
 export type OptionValue = 'none' | 'required' | 'optional' | 'variadic';
 
 export interface HelpOption {
-  /** Long name without the dashes (`output-format`). */
+  /** Long name without the dashes (`output-format`); empty for an option with a short name only (copilot's `-C`). */
   long: string;
   /** One-letter short name, if any. */
   short?: string;
@@ -24,18 +24,31 @@ export interface HelpOption {
 
 const quotedList = (text: string): string[] => [...text.matchAll(/"([^"]*)"/g)].map((match) => match[1]!);
 
-/** clap's long help: `  -s, --sandbox <SANDBOX_MODE>` on its own line, the description and `[possible values: ...]` below. */
+/** How a clap value placeholder takes its value: `<x>`, `<x>...`, `[<x>]` (may be left out), `[<x>...]`. */
+function clapValue(optional: boolean, many: boolean): OptionValue {
+  if (many) return 'variadic';
+  return optional ? 'optional' : 'required';
+}
+
+/**
+ * clap's long help: `  -s, --sandbox <SANDBOX_MODE>` on its own line, the description and `[possible values: ...]`
+ * below. Also its optional values (`-r, --resume [<value>]`, `--allow-tool [<tools>...]`) and options with a
+ * short name only (`-C <directory>`: `long` is then empty).
+ */
 export function clapOptions(help: string): HelpOption[] {
   const options: HelpOption[] = [];
   let current: HelpOption | undefined;
   for (const line of help.split('\n')) {
-    const flag = /^ {2,6}(?:-([A-Za-z0-9]), )?--([A-Za-z0-9][\w-]*)(?: <([^>]+)>(\.\.\.)?)?\s*$/.exec(line);
+    const flag =
+      /^ {2,6}(?:-([A-Za-z0-9])(?:, --([A-Za-z0-9][\w-]*))?|--([A-Za-z0-9][\w-]*))(?: (\[)?<([^>]+)>(\.\.\.)?\]?)?\s*$/.exec(
+        line,
+      );
     if (flag) {
       current = {
-        long: flag[2]!,
+        long: flag[2] ?? flag[3] ?? '',
         ...(flag[1] ? { short: flag[1] } : {}),
-        value: flag[3] ? (flag[4] ? 'variadic' : 'required') : 'none',
-        ...(flag[3] ? { valueName: flag[3] } : {}),
+        value: flag[5] ? clapValue(flag[4] === '[', flag[6] !== undefined) : 'none',
+        ...(flag[5] ? { valueName: flag[5] } : {}),
       };
       options.push(current);
       continue;

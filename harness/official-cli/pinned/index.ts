@@ -3,6 +3,7 @@
 import type { OfficialCliName } from '../script-types.js';
 import claude from './claude.json' with { type: 'json' };
 import codex from './codex.json' with { type: 'json' };
+import copilot from './copilot.json' with { type: 'json' };
 import gemini from './gemini.json' with { type: 'json' };
 import type { HelpOption } from './help-options.js';
 import type { PinnedCli } from './pinned-types.js';
@@ -11,6 +12,7 @@ export const PINNED: Readonly<Record<OfficialCliName, PinnedCli>> = {
   gemini: gemini as PinnedCli,
   codex: codex as PinnedCli,
   claude: claude as PinnedCli,
+  copilot: copilot as PinnedCli,
 };
 
 /** The options the pinned help lists for `command` ('' for the CLI itself). */

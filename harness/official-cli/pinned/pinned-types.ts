@@ -1,5 +1,5 @@
 // The recorded facts about one pinned official CLI: its version, its help for the modes a shim uses
-// (`gemini -p`, `codex exec`, `claude -p`), and the options read from that help. The fakes accept exactly
+// (`gemini -p`, `codex exec`, `claude -p`, `copilot -p`), and the options read from that help. The fakes accept exactly
 // these options; `npm run cli-drift` compares a newer release with them and `--update` rewrites them.
 
 import type { OfficialCliName } from '../script-types.js';
@@ -28,16 +28,28 @@ export interface PinnedCli {
   eventTypes?: string[];
 }
 
+/**
+ * Whether a new version number alone is drift. Not for copilot, which publishes almost daily (R22,
+ * docs/protocol.md#r22-github-copilot-cli-is-a-type-b-official-cli): it drifts when its flags, tools or events do.
+ */
+export const VERSION_IS_DRIFT: Readonly<Record<OfficialCliName, boolean>> = {
+  gemini: true,
+  codex: true,
+  claude: true,
+  copilot: false,
+};
+
 /** The commands whose help is recorded, and the argv that prints it. */
 export const HELP_COMMANDS: Record<OfficialCliName, Record<string, string[]>> = {
   gemini: { '': ['--help'] },
   codex: { exec: ['exec', '--help'], 'exec resume': ['exec', 'resume', '--help'] },
   claude: { '': ['--help'] },
+  copilot: { '': ['--help'] },
 };
 
 /** Each CLI's argument library, which decides how its help reads. */
 export function readHelpOptions(cli: OfficialCliName, help: string): HelpOption[] {
-  if (cli === 'codex') return clapOptions(help);
+  if (cli === 'codex' || cli === 'copilot') return clapOptions(help);
   if (cli === 'gemini') return yargsOptions(help);
   return commanderOptions(help);
 }

@@ -86,7 +86,8 @@ function checkRerun(input: ObservedCliRunInput): Finding[] {
 
 /**
  * cli.resume-continues-session: a resumed turn names a session, and the CLI's first request carries the last turn
- * (its prompt, or the summary of a compaction since). The first turn after a compaction through the CLI starts a
+ * that was not killed (R14: after a kill-and-resume the killed turn may or may not be in the history; its prompt, or
+ * the summary of a compaction since). The first turn after a compaction through the CLI starts a
  * new session instead, which cli.compaction-through-cli judges.
  */
 function checkResume(input: ObservedCliRunInput): ObservedCliRun {
@@ -162,9 +163,23 @@ function checkHandedOnce(input: ObservedCliRunInput): Finding[] {
 
 /**
  * How the CLI said a tool ended, as it told the model: claude's `is_error`, gemini's `error` response,
- * codex's exit code in the output of `exec_command` (undefined when the text names none).
+ * codex's exit code in the output of `exec_command` (undefined when the text names none), copilot's words (it
+ * sets no `is_error`: a missing file, a refused permission, a command's exit code in its closing line).
  */
-export function reportedFailure(provider: MockProviderId, result: HistoryToolResult): boolean | undefined {
+export function reportedFailure(
+  provider: MockProviderId,
+  result: HistoryToolResult,
+  cli?: OfficialCliName,
+): boolean | undefined {
+  if (cli === 'copilot') {
+    const code = /<shellId: \d+ completed with exit code (-?\d+)>\s*$/.exec(result.content)?.[1];
+    if (code !== undefined) return Number(code) !== 0;
+    return (
+      result.isError === true ||
+      /^Path .* does not exist\./.test(result.content) ||
+      result.content.startsWith('Permission denied because no interactive user response was available')
+    );
+  }
   if (provider !== 'openai-responses') return result.isError === true;
   const code = /(?:Process exited with code|Exit code:)\s*(-?\d+)/.exec(result.content)?.[1];
   if (code !== undefined) return Number(code) !== 0;
@@ -228,7 +243,7 @@ function checkToolOutcomes(input: ObservedCliRunInput): ObservedCliRun {
         ),
       );
     reported.forEach((result, index) => {
-      const failed = reportedFailure(input.provider, result);
+      const failed = reportedFailure(input.provider, result, input.cli);
       const shown = printed[index];
       if (failed === undefined) {
         out.notVerified.push(

@@ -1,9 +1,11 @@
 // What each real official CLI needs to run offline against the REST mock: its own HOME with the config
 // files it reads there, and the variables that switch off update checks, telemetry and other traffic.
 // Checked with each pinned version in a loopback-only network namespace: with these settings none of the
-// three made a DNS query or a non-loopback connection (without `features.plugins=false`, codex looked up
-// chatgpt.com and github.com). Every CLI retries a failed call once, so the scripted faults (a bounded
-// number of error responses) outlast the retries, and a fault scenario stays short.
+// four made a DNS query or a non-loopback connection (without `features.plugins=false`, codex looked up
+// chatgpt.com and github.com). gemini, codex and claude retry a failed call once, so the scripted faults (a
+// bounded number of error responses) outlast the retries, and a fault scenario stays short; copilot's retries
+// cannot be set (5 after 429/5xx, test/fixtures/streams/captures/HOW-CAPTURED.md), and the scenarios script
+// as many.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OfficialCliName } from '../script-types.js';
@@ -27,6 +29,8 @@ export interface OfflineEnvironmentOptions {
   retries?: number;
   /** Let claude's bypass mode run as root (the preset passes --dangerously-skip-permissions). */
   sandboxed?: boolean;
+  /** copilot's unpacked runtime (COPILOT_PKG_CACHE_HOME; real/copilot-runtime.ts), so no run unpacks its own. */
+  copilotRuntime?: string;
 }
 
 /** codex's mock model provider; the model is chosen for its classic function tools (exec_command, apply_patch). */
@@ -111,6 +115,21 @@ function claudeVariables(options: OfflineEnvironmentOptions): Record<string, str
 }
 
 /**
+ * copilot's bring-your-own-key settings (R22): offline, against the anthropic mock, never updating itself. The model
+ * comes from the shim's --model (copilot refuses a BYOK run without one).
+ */
+export function copilotVariables(options: Pick<OfflineEnvironmentOptions, 'endpoints' | 'keys' | 'copilotRuntime'>) {
+  return {
+    COPILOT_OFFLINE: 'true',
+    COPILOT_AUTO_UPDATE: 'false',
+    COPILOT_PROVIDER_BASE_URL: options.endpoints.anthropic,
+    COPILOT_PROVIDER_TYPE: 'anthropic',
+    COPILOT_PROVIDER_API_KEY: options.keys.anthropic,
+    ...(options.copilotRuntime ? { COPILOT_PKG_CACHE_HOME: options.copilotRuntime } : {}),
+  };
+}
+
+/**
  * Writes the CLI's config under `options.home` and returns the variables to run it with (HOME included).
  * The caller adds PATH and whatever else the process needs.
  */
@@ -119,7 +138,12 @@ export function prepareOfflineEnvironment(
   options: OfflineEnvironmentOptions,
 ): Record<string, string> {
   mkdirSync(options.home, { recursive: true });
-  const own =
-    cli === 'gemini' ? geminiFiles(options) : cli === 'codex' ? codexFiles(options) : claudeVariables(options);
+  const files: Record<OfficialCliName, () => Record<string, string>> = {
+    gemini: () => geminiFiles(options),
+    codex: () => codexFiles(options),
+    claude: () => claudeVariables(options),
+    copilot: () => copilotVariables(options),
+  };
+  const own = files[cli]();
   return { HOME: options.home, USERPROFILE: options.home, ...own };
 }

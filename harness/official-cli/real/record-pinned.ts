@@ -17,9 +17,15 @@ const PACKAGES: Record<OfficialCliName, string> = {
   gemini: '@google/gemini-cli',
   codex: '@openai/codex',
   claude: '@anthropic-ai/claude-code',
+  copilot: '@github/copilot',
 };
 
-export async function recordPinnedCli(cli: OfficialCliName, executable: string): Promise<PinnedCli> {
+/** `extraEnv`: what the CLI needs beside a scratch HOME (copilot's unpacked runtime). */
+export async function recordPinnedCli(
+  cli: OfficialCliName,
+  executable: string,
+  extraEnv: Record<string, string> = {},
+): Promise<PinnedCli> {
   const home = mkdtempSync(path.join(os.tmpdir(), `yume-record-${cli}-`));
   try {
     const env = {
@@ -28,6 +34,7 @@ export async function recordPinnedCli(cli: OfficialCliName, executable: string):
       NO_COLOR: '1',
       TERM: 'dumb',
       GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      ...extraEnv,
     };
     const run = async (args: string[]) => {
       const result = await runBounded(executable, args, { cwd: home, env, timeoutMs: 60_000 });

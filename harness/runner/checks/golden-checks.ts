@@ -88,6 +88,8 @@ function comparedTurns(input: CheckInput, process: ExecutedProcess, golden: Buff
       ...context,
       workspace: input.workspace,
       requests: input.requests,
+      log: input.cli?.log ?? [],
+      turnIndexes: process.turns,
     }),
     observed: official.adjustObserved(observed, turns),
   };

@@ -72,7 +72,7 @@ export const REFERENCE_SHIM_CAPABILITIES: Capabilities = capabilitiesFrom(
       'persistent',
     ],
     // An official CLI runs its own tools: the reference shim cannot hold a CLI's tool call for tool_approval.
-    limitations: (['gemini-cli', 'codex-cli', 'claude-cli'] as const).map((provider) => ({
+    limitations: (['gemini-cli', 'codex-cli', 'claude-cli', 'copilot-cli'] as const).map((provider) => ({
       scenario: 'persistent-interactive',
       provider,
       reason: 'the wrapped CLI runs its own tools, so interactive tool_approval cannot hold them',

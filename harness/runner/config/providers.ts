@@ -93,6 +93,15 @@ export const PROVIDERS: readonly ProviderEntry[] = [
     baseUrl: 'anthropic',
     spec: { provider: 'claude-cli', model: 'claude-sonnet-4-5' },
   },
+  {
+    // R22: copilot against the anthropic mock, through its bring-your-own-key settings; the app has no copilot route.
+    id: 'copilot-cli',
+    kind: 'cli',
+    mock: 'anthropic',
+    cli: 'copilot',
+    baseUrl: 'anthropic',
+    spec: { provider: 'copilot-cli', model: 'claude-sonnet-4-5' },
+  },
 ];
 
 export const PROVIDER_IDS: readonly ProviderId[] = PROVIDERS.map((entry) => entry.id);

@@ -1,16 +1,16 @@
 // The dialect a run's stdout spoke, as the report records it (R1a): under the yume-app invocation the runner
 // asks for none, as the app does, and judges what it sees; every run records it.
-import type { StreamDialect } from '../../protocol/dialect.js';
+import { type ForeignDialect, isForeignDialect, type StreamDialect } from '../../protocol/dialect.js';
 import type { ValidationResult } from '../../validate/validate-stream.js';
 import type { Dialect } from '../config/capabilities.js';
 
 /** `claude` for Claude envelopes (the name `dialect` uses), `mixed` when processes or lines disagree. */
-export type DialectSeen = 'flat' | 'claude' | 'mixed' | 'gemini-cli-native' | 'codex-native';
+export type DialectSeen = 'flat' | 'claude' | 'mixed' | ForeignDialect;
 
 /** One process's dialect; undefined when it printed only lines both dialects share (init, result) or nothing. */
 function processDialect(validation: Pick<ValidationResult, 'dialect' | 'dialectLines'>): DialectSeen | undefined {
   const { dialect, dialectLines } = validation;
-  if (dialect === 'gemini-cli-native' || dialect === 'codex-native') return dialect;
+  if (isForeignDialect(dialect)) return dialect;
   if (dialectLines.flat > 0 && dialectLines.envelope > 0) return 'mixed';
   if (dialectLines.envelope > 0) return 'claude';
   if (dialectLines.flat > 0) return 'flat';

@@ -1,6 +1,6 @@
 // The `"cli": "missing"` scenarios (R5, "binary or CLI missing"): the shim must find no official CLI at all.
 // The runner installs no fake one, and leaves out of the shim's PATH every parent folder that holds a real
-// `gemini`, `codex` or `claude` (a developer machine often has them). What is left is checked again on the
+// `gemini`, `codex`, `claude` or `copilot` (a developer machine often has them). What is left is checked again on the
 // final environment, so a PATH that --env or the scenario put back makes the run "not verified", never a pass.
 import { statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,8 @@
 // `/compact` for an official CLI (docs/protocol.md#r21-compaction, "Official CLIs"). claude compacts on its own
 // command in `-p` mode: the command goes to it as the prompt, and its boundary and summary are what the shim
 // reports. gemini and codex do not (their command reaches the model as text: test/fixtures/streams/captures/
-// HOW-CAPTURED.md), so the shim compacts through them: it asks the CLI, in its own session, for the summary a
+// HOW-CAPTURED.md), and copilot compacts without printing the summary or a boundary, so the shim compacts through
+// them: it asks the CLI, in its own session, for the summary a
 // model would be asked for, and the next turn continues the shim's session in a new CLI session seeded with it
 // (the shim's compacted history is what the next prompt carries). Nothing of the CLI's run is printed.
 import type { TokenUsage } from '../../session/history.js';

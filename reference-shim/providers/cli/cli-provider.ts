@@ -1,7 +1,7 @@
 // A TurnProvider that runs an official CLI (Type B): the CLI runs the agent loop and the tools itself; the
 // shim starts it exactly once per turn and translates what it prints. Each CLI contributes its argv and
-// a translator (gemini-cli.ts, codex-cli.ts, claude-cli.ts); everything about processes, missing binaries,
-// exit codes, interrupts and session continuity is here, once. `/compact` runs the CLI once too
+// a translator (gemini-cli.ts, codex-cli.ts, claude-cli.ts, copilot-cli.ts); everything about processes, missing
+// binaries, exit codes, interrupts and session continuity is here, once. `/compact` runs the CLI once too
 // (cli-compaction.ts says how each CLI compacts).
 
 import { cmdCanCarry } from '../../../common/windows-command-line.js';
@@ -19,7 +19,7 @@ import { locateBinary } from './binary.js';
 import { CompactionSink, compactionOutcome } from './cli-compaction.js';
 import { type CliExit, runCli } from './cli-process.js';
 
-export type CliProviderId = 'gemini-cli' | 'codex-cli' | 'claude-cli';
+export type CliProviderId = 'gemini-cli' | 'codex-cli' | 'claude-cli' | 'copilot-cli';
 
 /** What the shim keeps between turns (saved in the session file as providerState). */
 export interface CliSessionState {
@@ -43,6 +43,10 @@ export interface ArgsInput {
   permissionMode: string;
   /** The CLI session to continue. */
   resumeId?: string;
+  /** The session this turn runs in: `resumeId`, else a new UUID (for a CLI that lets its caller name the session). */
+  sessionId: string;
+  /** A file of this turn's own the CLI may write to (copilot's usage file); removed after the turn. */
+  workFile: string;
   /** The prompt goes on stdin instead of argv (a Windows .cmd launcher cannot carry line breaks). */
   promptOnStdin: boolean;
 }
@@ -66,6 +70,9 @@ export interface TranslatorContext {
   cwd: string;
   /** The running total the resumed session had reached (saved by the last turn). */
   previousTotals?: CliUsageTotals;
+  /** ArgsInput's session and work file, for the translator of the same turn. */
+  sessionId: string;
+  workFile: string;
 }
 
 export interface CliDefinition {
@@ -191,6 +198,16 @@ export class CliTurnProvider implements TurnProvider {
     const resumeId = previousSession(request.state, definition.id);
     const prompt = resumeId ? request.prompt : withHistory(request.prompt, request.history);
     const promptOnStdin = platform === 'win32' && binary.batch && !cmdCanCarry(prompt);
+    const [{ randomUUID }, os, path, { rmSync }] = await Promise.all([
+      import('node:crypto'),
+      import('node:os'),
+      import('node:path'),
+      import('node:fs'),
+    ]);
+    const turn = {
+      sessionId: resumeId ?? randomUUID(),
+      workFile: path.join(os.tmpdir(), `yume-cli-${randomUUID()}.json`),
+    };
     const args = definition.buildArgs({
       prompt,
       model: request.model,
@@ -198,11 +215,13 @@ export class CliTurnProvider implements TurnProvider {
       permissionMode: request.permissionMode,
       resumeId,
       promptOnStdin,
+      ...turn,
     });
     const previousTotals = resumeId ? previousUsage(request.state) : undefined;
     const translator = definition.createTranslator(sink, {
       log,
       cwd: request.cwd,
+      ...turn,
       ...(previousTotals ? { previousTotals } : {}),
     });
     log(`${definition.id}: ${binary.file} ${args.map((arg) => JSON.stringify(arg)).join(' ')}`);
@@ -220,6 +239,7 @@ export class CliTurnProvider implements TurnProvider {
       interruptGraceMs: settings.interruptGraceMs,
       platform,
     });
+    rmSync(turn.workFile, { force: true });
     const totals = translator.usageTotals ?? previousTotals;
     const state: CliSessionState | unknown = translator.cliSessionId
       ? { cli: definition.id, sessionId: translator.cliSessionId, ...(totals ? { usageTotals: totals } : {}) }

@@ -1,14 +1,18 @@
-// Reads test/fixtures/streams/captures (real claude, gemini and codex CLIs against a local mock) for the shape tests.
+// Reads test/fixtures/streams/captures (real claude, gemini, codex and copilot CLIs against a local mock) for the shape tests.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MockProviderId, ModelResponse } from '../../../harness/mock/scenario/scenario-types.js';
 
 export const CAPTURES_DIR = path.resolve(import.meta.dirname, '../../fixtures/streams/captures');
 
+/** Each captures folder and the mock provider its CLI talked to (copilot's on all three of its wire formats). */
 export const CLI_PROVIDER: Record<string, MockProviderId> = {
   claude: 'anthropic',
   gemini: 'gemini',
   codex: 'openai-responses',
+  copilot: 'anthropic',
+  'copilot/openai-chat': 'openai-chat',
+  'copilot/openai-responses': 'openai-responses',
 };
 
 export interface CapturedRequest {
@@ -53,13 +57,18 @@ export function parseSse(text: string): SseEvent[] {
       if (line.startsWith('event:')) event = line.slice(6).trim();
       else if (line.startsWith('data:')) data.push(line.slice(5).trim());
     }
-    if (data.length) events.push({ event, data: JSON.parse(data.join('\n')) });
+    // Chat Completions ends its stream with `data: [DONE]`, which is no JSON.
+    if (data.length && data.join('') !== '[DONE]') events.push({ event, data: JSON.parse(data.join('\n')) });
   }
   return events;
 }
 
 export function capturedResponses(cli: string, name: string): CapturedResponse[] {
-  const text = readFileSync(path.join(CAPTURES_DIR, cli, `${name}.provider.sse`), 'utf8');
+  return parseProviderSse(readFileSync(path.join(CAPTURES_DIR, cli, `${name}.provider.sse`), 'utf8'));
+}
+
+/** The answers of a `*.provider.sse` file (what `serve --record` writes), in request order. */
+export function parseProviderSse(text: string): CapturedResponse[] {
   return text
     .split(/^: ==== response #\d+ .*$/m)
     .slice(1)
@@ -116,6 +125,20 @@ export function scriptFromCapture(provider: MockProviderId, response: CapturedRe
           });
       }
     }
+  } else if (provider === 'openai-chat') {
+    const calls = new Map<number, { name: string; json: string }>();
+    for (const event of data) {
+      const delta = event.choices?.[0]?.delta ?? {};
+      if (typeof delta.content === 'string' && delta.content !== '') text.push(delta.content);
+      for (const call of delta.tool_calls ?? []) {
+        const entry = calls.get(call.index) ?? { name: '', json: '' };
+        entry.name += call.function?.name ?? '';
+        entry.json += call.function?.arguments ?? '';
+        calls.set(call.index, entry);
+      }
+    }
+    for (const { name, json } of calls.values())
+      toolCalls.push({ id: `capture-${toolCalls.length}`, name, input: JSON.parse(json) });
   } else {
     for (const event of data) {
       if (event.type === 'response.output_text.delta') text.push(event.delta);

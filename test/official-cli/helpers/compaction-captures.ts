@@ -7,6 +7,7 @@ export const COMPACTION_CAPTURE_IDS: Record<OfficialCliName, readonly string[]> 
   claude: ['7-compact', '8-overflow', '9-compact-interrupted', '10-compact-empty'],
   gemini: ['7-compress', '7b-compact', '8-overflow'],
   codex: ['7-compact', '8-overflow'],
+  copilot: [],
 };
 
 const REMEMBER = 'Read hello.txt and remember its first line.';

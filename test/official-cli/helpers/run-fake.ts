@@ -27,8 +27,8 @@ export interface FakeRunOptions {
   scenario: ScriptScenario;
   turnIndex?: number;
   env?: Record<string, string>;
-  /** 'ignore' (/dev/null, as the captures) or 'open' (a pipe nobody closes). */
-  stdin?: 'ignore' | 'open';
+  /** 'ignore' (/dev/null, as the captures), 'open' (a pipe nobody closes) or a text written and closed. */
+  stdin?: 'ignore' | 'open' | { text: string };
   /** Called once the fake logged `event` (e.g. 'stall'); may signal the process. */
   onEvent?: { event: CliLogEntry['event']; act: (pid: number, logFile: string) => Promise<void> | void };
   stallTimeoutMs?: number;
@@ -68,9 +68,10 @@ export async function runFake(options: FakeRunOptions): Promise<FakeRun> {
       [LOG_ENV]: logFile,
       ...options.env,
     },
-    stdio: [options.stdin === 'open' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin === undefined || options.stdin === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     detached: true,
   });
+  if (typeof options.stdin === 'object') child.stdin!.end(options.stdin.text);
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -131,6 +132,15 @@ export const HEADLESS_ARGS: Record<OfficialCliName, (prompt: string) => string[]
     'yolo',
   ],
   codex: (prompt) => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
+  copilot: (prompt) => ['-p', prompt, '--output-format', 'json', '--allow-all-tools', '--model', 'claude-sonnet-4-5'],
+};
+
+/** copilot's bring-your-own-key settings, as its captures ran with them. */
+export const COPILOT_ENV = {
+  COPILOT_OFFLINE: 'true',
+  COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:40000',
+  COPILOT_PROVIDER_TYPE: 'anthropic',
+  COPILOT_PROVIDER_API_KEY: 'sk-ant-mock-key',
 };
 
 /** The captures' argv of a turn that resumed the CLI session `id` (HOW-CAPTURED.md, "Compaction captures"). */

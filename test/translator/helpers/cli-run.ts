@@ -11,6 +11,7 @@ import {
   setFakeCliTurn,
   waitForFakeCliEvent,
 } from '../../../harness/official-cli/install.js';
+import { copilotVariables } from '../../../harness/official-cli/real/offline-environment.js';
 import {
   CLI_PROVIDER_IDS,
   type OfficialCliName,
@@ -26,6 +27,7 @@ export const SPEC_MODELS: Record<OfficialCliName, string> = {
   gemini: 'gemini-2.5-flash',
   codex: 'gpt-5.2-codex',
   claude: 'claude-sonnet-4-5',
+  copilot: 'claude-sonnet-4-5',
 };
 
 export type RunnableScenario = ScriptScenario & {
@@ -47,6 +49,8 @@ export interface CliScenarioRunOptions {
   /** Per-process timeout. */
   timeoutMs?: number;
   stdinWaitMs?: number;
+  /** How long the fake's stalled streams wait before they go on (default 15 s). */
+  stallTimeoutMs?: number;
   /** Files to add to the workspace before the run. */
   files?: Record<string, string>;
 }
@@ -98,7 +102,7 @@ export async function runWithFakeCli(options: CliScenarioRunOptions): Promise<Cl
     logFile,
     clis: options.installed ?? [cli],
     stdinWaitMs: options.stdinWaitMs,
-    stallTimeoutMs: 15_000,
+    stallTimeoutMs: options.stallTimeoutMs ?? 15_000,
   });
   const env: Record<string, string> = {
     PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}`,
@@ -109,6 +113,11 @@ export async function runWithFakeCli(options: CliScenarioRunOptions): Promise<Cl
     ANTHROPIC_API_KEY: 'sk-ant-yume-conformance-dummy',
     GEMINI_API_KEY: 'yume-conformance-gemini-dummy',
     GOOGLE_API_KEY: 'yume-conformance-gemini-dummy',
+    // copilot's bring-your-own-key settings, as the runner gives them (R22); the fake refuses to start without.
+    ...copilotVariables({
+      endpoints: { openai: 'http://127.0.0.1:9/v1', anthropic: 'http://127.0.0.1:9', gemini: 'http://127.0.0.1:9' },
+      keys: { openai: '', anthropic: 'sk-ant-yume-conformance-dummy', gemini: '' },
+    }),
     ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}),
   };
 
