@@ -29,12 +29,18 @@ export interface CliRunContext extends NormaliseContext {
 }
 
 /**
- * The positions of `turnIndexes` whose CLI runs the fake's log shows starting but never exiting with their closing
- * event (killed before it). A wrapper's log of a real CLI has no exits: nothing is known, so nothing is returned.
+ * On Windows, the positions of `turnIndexes` whose CLI runs the fake's log shows starting but never exiting with
+ * their closing event (killed before it: a killed fake writes no exit at all). Windows has no SIGINT a shim could
+ * send its CLI, so an interrupt there ends the CLI before it prints its usage; elsewhere a shim interrupts the CLI
+ * and reads the usage it prints. A real CLI's wrapper logs only starts, so there nothing is known.
  */
-export function unclosedTurns(log: readonly CliLogEntry[], turnIndexes: readonly number[]): Set<number> {
+export function unclosedTurns(
+  log: readonly CliLogEntry[],
+  turnIndexes: readonly number[],
+  platform: NodeJS.Platform = process.platform,
+): Set<number> {
   const unclosed = new Set<number>();
-  if (!log.some((entry) => entry.event === 'exit')) return unclosed;
+  if (platform !== 'win32' || loggedByWrapper(log)) return unclosed;
   turnIndexes.forEach((turn, position) => {
     const started = log.some((entry) => entry.event === 'start' && entry.turnIndex === turn);
     const closed = log.some((entry) => entry.event === 'exit' && entry.turnIndex === turn && entry.finalEvent === true);
@@ -121,7 +127,7 @@ export function officialCliBehaviour(
       adjustGoldenForCli(golden, turns, cli, {
         ...context,
         editsThroughShell: editsThroughShell(cli, context.requests),
-        unclosedTurns: unclosedTurns(context.log ?? [], context.turnIndexes ?? []),
+        unclosedTurns: options.logsInside ? unclosedTurns(context.log ?? [], context.turnIndexes ?? []) : new Set(),
         omissions,
       }),
     adjustObserved: (observed, turns) => adjustObservedForCli(observed, turns, cli, omissions),

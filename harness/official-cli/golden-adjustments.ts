@@ -3,8 +3,8 @@
 // what it omits — taken from the real CLIs' captures): its own tool calls replace the app's (codex runs a
 // Read as `cat`), text of a message cut short is not printed (codex, claude), a failing shell command shows
 // as a success and read_file output is not printed (gemini), and the usage of an interrupted turn is an
-// estimate where the CLI reports usage only when it ends (gemini, codex), or where the CLI's log shows it ended the
-// interrupted turn without its closing event (killed, as a shim must do on Windows, which has no SIGINT to send).
+// estimate where the CLI reports usage only when it ends (gemini, codex), or where, on Windows (no SIGINT to send),
+// the CLI's log shows the interrupt ended it before its closing event.
 import { readFileSync } from 'node:fs';
 import {
   type ModelItem,

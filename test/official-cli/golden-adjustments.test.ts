@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareWithGolden } from '../../harness/golden/compare/golden-compare.js';
 import { buildTurnModels } from '../../harness/golden/golden-model.js';
 import type { Turn } from '../../harness/mock/scenario/scenario-types.js';
+import { unclosedTurns } from '../../harness/official-cli/behaviour.js';
 import {
   adjustGoldenForCli,
   adjustObservedForCli,
@@ -55,12 +56,13 @@ describe('Type-B golden adjustments (R10, harness/official-cli/omissions.ts)', (
 
   // gemini and codex print usage only in their closing event, which an interrupted run never reaches: the shim
   // estimates the usage of the calls that completed, and only its presence is compared. claude still prints its
-  // result after SIGINT, so its totals are compared as they are.
+  // result after SIGINT, so its totals are compared as they are, unless (Windows) the interrupt ended it first.
   it.each([
-    ['gemini', true],
-    ['codex', true],
-    ['claude', false],
-  ] as const)('compares the usage of an interrupted turn on %s as an estimate: %s', (cli, estimated) => {
+    ['gemini', 'interrupted', true],
+    ['codex', 'interrupted', true],
+    ['claude', 'interrupted', false],
+    ['claude', 'ended before its result', true],
+  ] as const)('compares the usage of a turn on %s %s as an estimate: %s', (cli, how, estimated) => {
     const duringBash: Turn = {
       prompt: 'p',
       interrupt: 'during-tool',
@@ -91,7 +93,8 @@ describe('Type-B golden adjustments (R10, harness/official-cli/omissions.ts)', (
       usage: { input_tokens: 40, output_tokens: 9, estimated: true },
     });
     const none = turn({ type: 'result', is_error: true });
-    const adjusted = adjustGoldenForCli(reported, [duringBash], cli, { workspace: '/w' });
+    const unclosedTurns = new Set(how === 'interrupted' ? [] : [0]);
+    const adjusted = adjustGoldenForCli(reported, [duringBash], cli, { workspace: '/w', unclosedTurns });
     const rulesFor = (observed: typeof reported) =>
       compareWithGolden({ label: 'g', turns: adjusted }, observed, 'o').map((finding) => finding.rule);
     expect(rulesFor(estimate)).toEqual(estimated ? [] : ['usage.totals']);
@@ -134,5 +137,35 @@ describe('Type-B golden adjustments (R10, harness/official-cli/omissions.ts)', (
         'o',
       )[0]?.rule,
     ).toBe('golden.text');
+  });
+});
+
+describe('which interrupted turns ended before the CLI printed its usage (behaviour.ts, unclosedTurns)', () => {
+  const base = { cli: 'claude' as const, pid: 1, time: '2026-11-29T00:00:00.000Z' };
+  const start = (turnIndex: number, observedBy?: 'wrapper') => ({
+    ...base,
+    turnIndex,
+    event: 'start' as const,
+    argv: [],
+    cwd: '/w',
+    sessionId: 's',
+    ...(observedBy ? { observedBy } : {}),
+  });
+  const closed = (turnIndex: number) => ({ ...base, turnIndex, event: 'exit' as const, code: 0, finalEvent: true });
+  // Turn 0 printed its result and exited; turn 1 was ended before it (a killed fake writes no exit).
+  const log = [start(0), closed(0), start(1)];
+
+  it('on Windows, names the compared turns whose CLI run never exited with its closing event', () => {
+    expect([...unclosedTurns(log, [0, 1], 'win32')]).toEqual([1]);
+    expect([...unclosedTurns(log, [1], 'win32')]).toEqual([0]);
+  });
+
+  it('elsewhere names none: the shim interrupts the CLI, which prints its usage', () => {
+    expect([...unclosedTurns(log, [0, 1], 'linux')]).toEqual([]);
+    expect([...unclosedTurns(log, [0, 1], 'darwin')]).toEqual([]);
+  });
+
+  it("names none from a real CLI's wrapper log, which holds starts only", () => {
+    expect([...unclosedTurns([start(0, 'wrapper'), start(1, 'wrapper')], [0, 1], 'win32')]).toEqual([]);
   });
 });
