@@ -11,6 +11,7 @@ import { parseCodexArgs } from './args/codex-args.js';
 import { parseCopilotArgs } from './args/copilot-args.js';
 import { parseGeminiArgs } from './args/gemini-args.js';
 import type { Invocation, ParseOutcome } from './args/invocation.js';
+import { findSession, knownSessions, sessionUsage } from './cli-sessions.js';
 import { LOG_ARGUMENT, LOG_START_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
 import { probeStdin } from './real/stdin-probe.js';
 import { newClaudeSessionId, runClaude } from './render/claude.js';
@@ -27,18 +28,8 @@ import {
 } from './render/copilot-loader.js';
 import { newGeminiSessionId, runGemini } from './render/gemini.js';
 import { CliRuntime, DEFAULT_STDIN_WAIT_MS, promptSource } from './runtime.js';
-import { addUsage, type UsageTotals, usageOf } from './script-playback.js';
 import { OFFICIAL_CLI_NAMES, type OfficialCliName } from './script-types.js';
-import {
-  appendLog,
-  type CliLogEntry,
-  type FakeCliState,
-  LOG_ENV,
-  readLog,
-  readState,
-  STATE_ENV,
-  type StartEntry,
-} from './state.js';
+import { appendLog, type FakeCliState, LOG_ENV, readLog, readState, STATE_ENV, type StartEntry } from './state.js';
 import { stopRunningCommand } from './workspace-tools.js';
 
 /** Set in the environment of the worker process gemini relaunches itself as. */
@@ -86,50 +77,6 @@ function startEntry(
     resume: invocation?.resume,
     sessionId,
   };
-}
-
-/**
- * What the earlier runs of `cli` in session `sessionId` that completed their turn used (their scripted answers but
- * HTTP errors, which bill nothing): codex reports a thread's running total, copilot's usage file a session's. A run
- * completed when an exit with its final event follows its start before the next start (copilot's worker logs it).
- */
-function sessionUsage(
-  cli: OfficialCliName,
-  log: readonly CliLogEntry[],
-  state: FakeCliState,
-  sessionId: string,
-): UsageTotals {
-  const totals: UsageTotals = { input: 0, output: 0, cached: 0 };
-  const starts = log.flatMap((entry, index) => (entry.event === 'start' && entry.cli === cli ? [index] : []));
-  starts.forEach((at, order) => {
-    const start = log[at] as StartEntry;
-    if (start.sessionId !== sessionId) return;
-    const completed = log
-      .slice(at, starts[order + 1] ?? log.length)
-      .some((entry) => entry.event === 'exit' && entry.cli === cli && entry.code === 0 && entry.finalEvent === true);
-    if (!completed) return;
-    for (const response of state.scenario.turns[start.turnIndex]?.responses ?? [])
-      if (response.fault?.kind !== 'http') addUsage(totals, usageOf(response));
-  });
-  return totals;
-}
-
-/** The sessions earlier starts of this CLI created or continued, oldest first. */
-function knownSessions(cli: OfficialCliName, logFile: string | undefined): string[] {
-  if (!logFile) return [];
-  return readLog(logFile)
-    .filter(
-      (entry): entry is StartEntry =>
-        entry.event === 'start' && entry.cli === cli && entry.argError === undefined && entry.sessionId !== '',
-    )
-    .map((entry) => entry.sessionId);
-}
-
-/** The CLI session a `--resume` names, among the sessions earlier starts of this CLI created. */
-function findSession(cli: OfficialCliName, requested: string, logFile: string | undefined): string | undefined {
-  const sessions = knownSessions(cli, logFile);
-  if (requested === 'last' || requested === 'latest') return sessions.at(-1);
-  return sessions.includes(requested) ? requested : undefined;
 }
 
 /** What one start of a fake plays from: the scenario state, the log, its argv and what the argv means. */

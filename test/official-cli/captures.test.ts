@@ -157,9 +157,11 @@ describe('fake CLIs match the compaction captures, turn by turn in one session',
           ANTHROPIC_API_KEY: 'sk-ant-mock-key',
           ...COPILOT_ENV,
         };
+        const usageFile = path.join(base, 'usage.json');
+        const args = turn.resume ? resumeArgs(cli, turn.prompt, session) : HEADLESS_ARGS[cli](turn.prompt);
         const fake = await runFake({
           cli,
-          args: turn.resume ? resumeArgs(cli, turn.prompt, session) : HEADLESS_ARGS[cli](turn.prompt),
+          args: cli === 'copilot' ? [...args, `--usage-output-file=${usageFile}`] : args,
           scenario,
           turnIndex: index,
           base,
@@ -172,10 +174,23 @@ describe('fake CLIs match the compaction captures, turn by turn in one session',
           slowStart: turn.interrupt === true,
           relativePaths: cli === 'claude',
         });
+        // copilot's token counts are only in its usage file: the session's running total, as captured per turn.
+        if (cli === 'copilot')
+          expect(copilotTotals(usageFile)).toEqual(copilotTotals(captureFile(cli, `${name}.usage.json`)));
       }
     });
   }
 });
+
+function captureFile(cli: OfficialCliName, name: string): string {
+  return path.join(CAPTURES, cli, name);
+}
+
+/** The session's running token totals in a copilot usage file. */
+function copilotTotals(file: string): unknown {
+  const usage = JSON.parse(readFileSync(file, 'utf8')) as { modelMetrics: Record<string, { usage: unknown }> };
+  return Object.values(usage.modelMetrics).map((metrics) => metrics.usage);
+}
 
 /** Compares one run of a fake with its capture: shapes, values, exit code and stderr noise. */
 function expectLikeCapture(
@@ -202,13 +217,18 @@ function relative(stdout: string, workspace: string): string {
   return stdout.split(`"${JSON.stringify(workspace).slice(1, -1)}/`).join('"');
 }
 
-/** The session id a turn printed (claude and gemini `init`, codex `thread.started`). */
+/** The session id a turn printed (claude and gemini `init`, codex `thread.started`, copilot's `result`). */
 function sessionOf(stdout: string): string {
   const first = parse(stdout).find((line) => {
     const record = line as { [key: string]: Json };
-    return record.type === 'thread.started' || record.subtype === 'init' || record.type === 'init';
+    return (
+      record.type === 'thread.started' ||
+      record.subtype === 'init' ||
+      record.type === 'init' ||
+      (record.type === 'result' && 'sessionId' in record)
+    );
   }) as { [key: string]: Json } | undefined;
-  return String(first?.thread_id ?? first?.session_id ?? '');
+  return String(first?.thread_id ?? first?.session_id ?? first?.sessionId ?? '');
 }
 
 /** Keys whose values a turn cannot match: claude bills an interrupted call by its own count of the streamed text. */

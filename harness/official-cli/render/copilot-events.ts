@@ -82,6 +82,13 @@ const SKILLS = [
 
 /** The three session events every run starts with. */
 export function emitSessionStart(events: CopilotEventStream, model: string): void {
+  emitSkillsLoaded(events);
+  events.emit('session.mcp_servers_loaded', { servers: [] });
+  events.emit('session.tools_updated', { model });
+}
+
+/** The built-in skills copilot loads first in every run (all a `/compact` run prints before its result). */
+export function emitSkillsLoaded(events: CopilotEventStream): void {
   const builtin = path.join(copilotPackageDir(), 'builtin');
   events.emit('session.skills_loaded', {
     skills: SKILLS.map(({ name, description }) => ({
@@ -94,8 +101,6 @@ export function emitSessionStart(events: CopilotEventStream, model: string): voi
       path: path.join(builtin, name, 'SKILL.md'),
     })),
   });
-  events.emit('session.mcp_servers_loaded', { servers: [] });
-  events.emit('session.tools_updated', { model });
 }
 
 /** `<current_datetime>` as copilot prefixes the prompt with it. */

@@ -1,7 +1,27 @@
 // What copilot writes to `--usage-output-file` when it ends (its only token counts: stdout never shows one): the
 // session's running totals per model, so a resumed session's file counts its earlier turns too. With no call
 // counted, the model tables are empty.
+import { writeFileSync } from 'node:fs';
 import type { UsageTotals } from '../script-playback.js';
+
+/** Two totals added up. */
+export function addedUp(a: UsageTotals, b: UsageTotals): UsageTotals {
+  return { input: a.input + b.input, output: a.output + b.output, cached: a.cached + b.cached };
+}
+
+/** Writes the usage file `--usage-output-file` names (a flag value that is not a path writes nothing). */
+export function writeCopilotUsage(
+  file: unknown,
+  model: string,
+  { session, started }: { session: UsageTotals; started: number },
+): void {
+  if (typeof file !== 'string') return;
+  try {
+    writeFileSync(file, `${JSON.stringify(copilotUsageFile(model, session, started), null, 2)}\n`);
+  } catch {
+    // copilot reports nothing when it cannot write the file
+  }
+}
 
 export function copilotUsageFile(model: string, session: UsageTotals, started: number): Record<string, unknown> {
   const counted = session.input + session.output > 0;

@@ -7,10 +7,10 @@
 // after 400/403/404; a request the script has no answer for meets the mock's 400. Every failure ends in
 // `session.error` and exit 1. SIGINT/SIGTERM stop the turn: the interruption, `abort`, `assistant.idle {aborted}`,
 // copilot's disposal error on stderr, exit 0. `--usage-output-file` gets the session's running token totals;
-// stdout never shows a token count.
+// stdout never shows a token count. A `/compact` prompt compacts the session and prints only its skills and result.
 
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { isCompactPrompt } from '../../../common/compact-command.js';
 import { providerToolCallId } from '../../mock/scenario/tool-call-ids.js';
 import type { Invocation } from '../args/invocation.js';
 import type { CliRuntime } from '../runtime.js';
@@ -23,6 +23,7 @@ import {
   currentDatetime,
   DISPOSAL_MESSAGE,
   emitSessionStart,
+  emitSkillsLoaded,
   NO_PROMPT,
   RETRY_INFO,
 } from './copilot-events.js';
@@ -46,7 +47,7 @@ import {
   toolRequest,
   viewOutput,
 } from './copilot-tools.js';
-import { copilotUsageFile } from './copilot-usage.js';
+import { addedUp, writeCopilotUsage } from './copilot-usage.js';
 
 export interface CopilotRunOptions {
   sessionId: string;
@@ -289,24 +290,31 @@ class CopilotRun {
   }
 
   private writeUsage(): void {
-    const file = this.invocation.flags['usage-output-file'];
-    if (typeof file !== 'string') return;
-    const session = {
-      input: this.options.priorUsage.input + this.totals.input,
-      output: this.options.priorUsage.output + this.totals.output,
-      cached: this.options.priorUsage.cached + this.totals.cached,
-    };
-    try {
-      writeFileSync(file, `${JSON.stringify(copilotUsageFile(this.model, session, this.started), null, 2)}\n`);
-    } catch {
-      // copilot reports nothing when it cannot write the file
-    }
+    writeCopilotUsage(this.invocation.flags['usage-output-file'], this.model, {
+      session: addedUp(this.options.priorUsage, this.totals),
+      started: this.started,
+    });
+  }
+
+  /**
+   * `/compact` (captures/copilot/7-compact): copilot compacts its session with one summary call and prints only its
+   * skills and the result; the summary and the boundary go to its session files, and the usage file leaves the
+   * summary call out. The fake keeps no session files: the turn's scripted summary is what copilot would store.
+   */
+  compact(): Promise<never> {
+    emitSkillsLoaded(this.events);
+    this.writeUsage();
+    return this.printResult(0);
   }
 
   /** `assistant.idle`, the usage file and the `result` line; exit with `code`. */
   end(code: number): Promise<never> {
     this.events.emit('assistant.idle', {});
     this.writeUsage();
+    return this.printResult(code);
+  }
+
+  private printResult(code: number): Promise<never> {
     const result = {
       type: 'result',
       timestamp: new Date().toISOString(),
@@ -334,6 +342,7 @@ export async function runCopilot(
   runtime.log({ event: 'prompt', prompt, source: invocation.prompt === undefined ? 'stdin' : 'argv' });
   const run = new CopilotRun(runtime, invocation, options);
   runtime.onInterrupt(() => run.interrupt());
+  if (isCompactPrompt(prompt)) return run.compact();
   run.start(prompt);
   const cursor = new CopilotCursor(runtime.turn.responses);
   for (;;) {

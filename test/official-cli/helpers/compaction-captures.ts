@@ -7,7 +7,7 @@ export const COMPACTION_CAPTURE_IDS: Record<OfficialCliName, readonly string[]> 
   claude: ['7-compact', '8-overflow', '9-compact-interrupted', '10-compact-empty'],
   gemini: ['7-compress', '7b-compact', '8-overflow'],
   codex: ['7-compact', '8-overflow'],
-  copilot: [],
+  copilot: ['7-compact'],
 };
 
 const REMEMBER = 'Read hello.txt and remember its first line.';
@@ -54,6 +54,49 @@ const STATE_SNAPSHOT: ScriptResponse = {
   text: ['<state_snapshot>\n<overall_goal>Remember the first line of hello.txt.</overall_goal>\n</state_snapshot>'],
   usage: { input_tokens: 240, output_tokens: 40 },
 };
+
+/**
+ * copilot's 7-compact (its recorder's scenario): its own prompts; the mock answered the one summary request of
+ * `/compact` with turn 2's first reply and turn 3 with its second (HOW-CAPTURED.md, "/compact (7-compact)").
+ */
+const COPILOT_COMPACT: CaptureTurn[] = [
+  {
+    prompt: 'Read hello.txt and remember its first line.',
+    resume: false,
+    responses: [
+      {
+        text: ["I'll read ", 'the file.'],
+        toolCalls: [{ id: 'read', name: 'Read', input: { file_path: 'hello.txt' } }],
+        usage: { input_tokens: 121, output_tokens: 26 },
+      },
+      {
+        text: ['The first line is: ', 'Hello from the fixture file.'],
+        usage: { input_tokens: 180, output_tokens: 12 },
+      },
+    ],
+  },
+  {
+    prompt: '/compact keep the first line',
+    resume: true,
+    responses: [
+      {
+        summary: true,
+        text: ['Summary: the user asked to read hello.txt; ', 'its first line is "Hello from the fixture file."'],
+        usage: { input_tokens: 300, output_tokens: 20 },
+      },
+    ],
+  },
+  {
+    prompt: 'What is the first line of hello.txt?',
+    resume: true,
+    responses: [
+      {
+        text: ['Second summary: hello.txt starts with ', '"Hello from the fixture file."'],
+        usage: { input_tokens: 310, output_tokens: 21 },
+      },
+    ],
+  },
+];
 
 export interface CaptureTurn {
   prompt: string;
@@ -106,6 +149,8 @@ function compactionTurns(cli: OfficialCliName, id: string): CaptureTurn[] {
       return [first, { prompt: COMPACT, resume: true, responses: [STATE_SNAPSHOT, textAnswer] }, third];
     case 'codex 7-compact':
       return [first, { prompt: COMPACT, resume: true, responses: [textAnswer] }, third];
+    case 'copilot 7-compact':
+      return COPILOT_COMPACT;
     case 'gemini 8-overflow':
     case 'codex 8-overflow':
       return [first, { prompt: ASK_NOTES, resume: true, responses: [overflow] }];

@@ -147,7 +147,7 @@ export const COPILOT_ENV = {
 export function resumeArgs(cli: OfficialCliName, prompt: string, id: string): string[] {
   const headless = HEADLESS_ARGS[cli](prompt);
   if (cli === 'claude') return [...headless.slice(0, 2), '--resume', id, ...headless.slice(2)];
-  if (cli === 'gemini') return ['--resume', id, ...headless];
+  if (cli === 'gemini' || cli === 'copilot') return ['--resume', id, ...headless];
   return [...headless.slice(0, -1), 'resume', id, prompt];
 }
 
