@@ -2,113 +2,13 @@
 // evidence a real CLI leaves: the wrapper's log, the mock's requests (as each CLI sends them) and the
 // processes the harness ended. Real runs of the reference and broken translators are in the .real tests.
 
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../harness/mock/mock-server.js';
-import { loadScenario } from '../../harness/mock/scenario/scenario-loader.js';
-import type { MockProviderId } from '../../harness/mock/scenario/scenario-types.js';
-import {
-  checkObservedCliRun,
-  type ObservedCliRunInput,
-  reportedFailure,
-} from '../../harness/official-cli/real/observed-checks.js';
-import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
+import { reportedFailure } from '../../harness/official-cli/real/observed-checks.js';
 import type { CliLogEntry, StartEntry } from '../../harness/official-cli/state.js';
 import type { CanonicalEvent } from '../../harness/protocol/canonical.js';
 import { notVerifiedText } from '../../harness/rules/not-verified.js';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
-const scenario = (id: string) => loadScenario(path.join(root, 'transcripts', id));
-const T0 = Date.parse('2026-01-01T00:00:00.000Z');
-
-function start(cli: OfficialCliName, turn: number, atMs: number, extra: Partial<StartEntry> = {}): StartEntry {
-  return {
-    event: 'start',
-    cli,
-    pid: 4000 + turn,
-    turnIndex: turn,
-    time: new Date(T0 + atMs).toISOString(),
-    argv: ['-p', 'prompt'],
-    cwd: '/work',
-    prompt: 'prompt',
-    sessionId: '',
-    observedBy: 'wrapper',
-    ...extra,
-  };
-}
-
-function request(
-  provider: MockProviderId,
-  index: number,
-  turn: number,
-  atMs: number,
-  body: unknown,
-  extra: Partial<RecordedRequest> = {},
-): RecordedRequest {
-  return {
-    index,
-    provider,
-    method: 'POST',
-    path: provider === 'gemini' ? '/v1beta/models/gemini-2.5-flash:streamGenerateContent' : '/v1/messages',
-    query: '',
-    headers: {},
-    body,
-    rawBody: JSON.stringify(body),
-    turn,
-    responseIndex: index,
-    attempt: 0,
-    time: T0 + atMs,
-    elapsedMs: atMs,
-    outcome: 'stream',
-    status: 200,
-    closedByClient: false,
-    completed: true,
-    ...extra,
-  };
-}
-
-/** claude's request after running one tool (Read), reporting `isError`. */
-const anthropicAfterTool = (prompt: string, isError: boolean) => ({
-  model: 'claude-sonnet-4-5',
-  messages: [
-    { role: 'user', content: [{ type: 'text', text: prompt }] },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'x' } }] },
-    {
-      role: 'user',
-      content: [
-        { type: 'tool_result', tool_use_id: 'toolu_1', content: 'text', ...(isError ? { is_error: true } : {}) },
-      ],
-    },
-  ],
-});
-
-const toolResult = (line: number, isError: boolean): CanonicalEvent => ({
-  kind: 'tool_result',
-  line,
-  toolUseId: 'x',
-  content: 'text',
-  isError,
-});
-
-function judge(overrides: Partial<ObservedCliRunInput> & Pick<ObservedCliRunInput, 'scenario'>) {
-  // Each start received its turn's prompt unless the case says otherwise.
-  const log = (overrides.log ?? []).map((entry) =>
-    entry.event === 'start' && entry.prompt === 'prompt'
-      ? { ...entry, prompt: overrides.scenario.turns[entry.turnIndex]?.prompt }
-      : entry,
-  );
-  const input: ObservedCliRunInput = {
-    cli: 'claude',
-    requests: [],
-    provider: 'anthropic',
-    turns: overrides.scenario.turns.map((_, turn) => turn),
-    interrupted: [],
-    ...overrides,
-    log,
-  };
-  const out = checkObservedCliRun(input);
-  return { rules: out.findings.map((finding) => finding.rule), findings: out.findings, notVerified: out.notVerified };
-}
+import { anthropicAfterTool, judge, request, scenario, start, T0, toolResult } from './helpers/observed-run.js';
 
 describe('cli.no-rerun-after-tool from starts and requests', () => {
   const single = scenario('single-tool');
