@@ -55,7 +55,7 @@ export class ScriptCursor {
     const retried: ModelFailure[] = [];
     for (let attempt = 1; ; attempt += 1) {
       const response = this.next();
-      const failure = failureOf(response);
+      const failure = scriptedFailure(response);
       if (!failure) return { kind: 'ok', response, retried };
       if (!isRetryable(failure) || attempt >= maxAttempts) return { kind: 'failed', failure, retried };
       retried.push(failure);
@@ -63,7 +63,8 @@ export class ScriptCursor {
   }
 }
 
-function failureOf(response: ScriptResponse): ModelFailure | undefined {
+/** The failure a scripted response plays, if any (a drip is no failure). */
+export function scriptedFailure(response: ScriptResponse): ModelFailure | undefined {
   const fault: ScriptFault | undefined = response.fault;
   if (!fault || fault.kind === 'drip') return undefined;
   if (fault.kind === 'http')

@@ -6,7 +6,7 @@
 import { contextOverflowReply, providerErrorReply, unscriptedReply } from '../../mock/render/error-bodies.js';
 import { renderAnthropicStream } from '../../mock/render/render-anthropic.js';
 import { buildStreamPlan } from '../../mock/render/stream-plan.js';
-import type { ModelFailure } from '../script-playback.js';
+import { type ModelFailure, scriptedFailure } from '../script-playback.js';
 import type { ScriptResponse } from '../script-types.js';
 
 /** How many times copilot sends a failed call again, by what failed. */
@@ -46,17 +46,7 @@ export class CopilotCursor {
 
 export function failureOf(response: ScriptResponse | 'unscripted'): ModelFailure | undefined {
   if (response === 'unscripted') return { kind: 'http', status: 400, unscripted: true };
-  const fault = response.fault;
-  if (!fault || fault.kind === 'drip') return undefined;
-  if (fault.kind === 'http')
-    return {
-      kind: 'http',
-      status: fault.status,
-      retryAfter: fault.retryAfter,
-      ...(fault.message === undefined ? {} : { message: fault.message }),
-    };
-  if (fault.kind === 'context-overflow') return { kind: 'http', status: 400, overflow: true };
-  return { kind: fault.kind, response };
+  return scriptedFailure(response);
 }
 
 /** The `reason` of copilot's retry notice. */
