@@ -7,8 +7,8 @@ import { type CliLogEntry, type FakeCliState, readLog, type StartEntry } from '.
 
 /**
  * What the earlier runs of `cli` in session `sessionId` that completed their turn used (their scripted answers but
- * HTTP errors, which bill nothing, and copilot's own compaction call): codex reports a thread's running total, copilot's usage file a session's. A run
- * completed when an exit with its final event follows its start before the next start (copilot's worker logs it).
+ * HTTP errors, which bill nothing, and copilot's own compaction call): codex reports a thread's running total,
+ * copilot's usage file a session's. A run completed when an exit with its final event follows its start before the next start (copilot's worker logs it).
  */
 export function sessionUsage(
   cli: OfficialCliName,
@@ -50,4 +50,15 @@ export function findSession(cli: OfficialCliName, requested: string, logFile: st
   const sessions = knownSessions(cli, logFile);
   if (requested === 'last' || requested === 'latest') return sessions.at(-1);
   return sessions.includes(requested) ? requested : undefined;
+}
+
+/**
+ * Whether session `sessionId` of `cli` holds conversation before its latest start (the one running now, logged
+ * first): an earlier start in it with a prompt that is not `/compact`. copilot refuses to compact a session without.
+ */
+export function sessionHasConversation(cli: OfficialCliName, log: readonly CliLogEntry[], sessionId: string): boolean {
+  const starts = log.filter(
+    (entry): entry is StartEntry => entry.event === 'start' && entry.cli === cli && entry.sessionId === sessionId,
+  );
+  return starts.slice(0, -1).some((start) => start.prompt !== undefined && !isCompactPrompt(start.prompt));
 }

@@ -11,7 +11,7 @@ import { parseCodexArgs } from './args/codex-args.js';
 import { parseCopilotArgs } from './args/copilot-args.js';
 import { parseGeminiArgs } from './args/gemini-args.js';
 import type { Invocation, ParseOutcome } from './args/invocation.js';
-import { findSession, knownSessions, sessionUsage } from './cli-sessions.js';
+import { findSession, knownSessions, sessionHasConversation, sessionUsage } from './cli-sessions.js';
 import { LOG_ARGUMENT, LOG_START_ARGUMENT, STATE_ARGUMENT } from './launcher-arguments.js';
 import { probeStdin } from './real/stdin-probe.js';
 import { newClaudeSessionId, runClaude } from './render/claude.js';
@@ -126,8 +126,12 @@ async function playCopilot({ state, logFile, args, outcome }: Play): Promise<voi
     runtime.stderr(refusal ?? unknownCopilotSession(outcome.invocation));
     return runtime.exit(1);
   }
-  const priorUsage = sessionUsage('copilot', logFile ? readLog(logFile) : [], state, session);
-  await runCopilot(runtime, outcome.invocation, { sessionId: session, priorUsage });
+  const log = logFile ? readLog(logFile) : [];
+  await runCopilot(runtime, outcome.invocation, {
+    sessionId: session,
+    priorUsage: sessionUsage('copilot', log, state, session),
+    conversation: sessionHasConversation('copilot', log, session),
+  });
 }
 
 function unknownSessionMessage(cli: OfficialCliName, requested: string): string {

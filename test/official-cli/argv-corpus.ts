@@ -2,14 +2,15 @@
 // scenarios, permission modes, resume and stdin-prompt variants, reduced to one argv per shape (the
 // prompt's text and the workspace path vary, the shape does not), plus argv known to be refused.
 import path from 'node:path';
+import { isCompactPrompt } from '../../common/compact-command.js';
 import type { CorpusEntry } from '../../harness/drift/differential.js';
 import { loadAllScenarios } from '../../harness/mock/scenario/scenario-loader.js';
 import type { OfficialCliName } from '../../harness/official-cli/script-types.js';
-import { claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
-import type { ArgsInput } from '../../reference-shim/providers/cli/cli-provider.js';
-import { codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
-import { copilotArgs } from '../../reference-shim/providers/cli/copilot-cli.js';
-import { geminiArgs } from '../../reference-shim/providers/cli/gemini-cli.js';
+import { CLAUDE_CLI, claudeArgs } from '../../reference-shim/providers/cli/claude-cli.js';
+import type { ArgsInput, CliDefinition } from '../../reference-shim/providers/cli/cli-provider.js';
+import { CODEX_CLI, codexArgs } from '../../reference-shim/providers/cli/codex-cli.js';
+import { COPILOT_CLI, copilotArgs } from '../../reference-shim/providers/cli/copilot-cli.js';
+import { GEMINI_CLI, geminiArgs } from '../../reference-shim/providers/cli/gemini-cli.js';
 import { SPEC_MODELS } from '../translator/helpers/cli-run.js';
 
 const BUILDERS: Record<OfficialCliName, (input: ArgsInput) => string[]> = {
@@ -17,6 +18,13 @@ const BUILDERS: Record<OfficialCliName, (input: ArgsInput) => string[]> = {
   codex: codexArgs,
   claude: claudeArgs,
   copilot: copilotArgs,
+};
+/** The translators' definitions: a CLI that does not compact on `/compact` never receives it as a prompt. */
+const DEFINITIONS: Record<OfficialCliName, CliDefinition> = {
+  gemini: GEMINI_CLI,
+  codex: CODEX_CLI,
+  claude: CLAUDE_CLI,
+  copilot: COPILOT_CLI,
 };
 
 /** The modes a run can ask for (scenarios, the spec invocation) and those a persistent shim can switch to. */
@@ -91,6 +99,10 @@ const KNOWN_BAD: Record<OfficialCliName, CorpusEntry[]> = {
     { argv: ['--output-format=json', '--prompt=hi', '--resume=no-such-session'], why: 'an unknown session' },
     { argv: ['--output-format=json', '--session-id=not-a-uuid', '--prompt=hi'], why: 'a session id that is no UUID' },
     { argv: ['--output-format=json', '--prompt=hi'], why: 'a BYOK run without a model' },
+    {
+      argv: ['--output-format=json', '--model=claude-sonnet-4-5', '--prompt=/compact'],
+      why: '/compact on a new session (nothing to compact)',
+    },
   ],
 };
 
@@ -103,8 +115,12 @@ function shapeOf(argv: string[], prompt: string): string {
 /** The corpus for one CLI: the translators' argv (one per shape), then the known-bad ones. */
 export function buildArgvCorpus(cli: OfficialCliName, transcripts: string): CorpusEntry[] {
   const prompts = new Set<string>();
+  const passesCompact = DEFINITIONS[cli].compactsOnCommand === true;
   for (const scenario of loadAllScenarios(transcripts))
-    for (const turn of scenario.turns) prompts.add(turn.prompt ?? 'hi');
+    for (const turn of scenario.turns) {
+      const prompt = turn.prompt ?? 'hi';
+      if (passesCompact || !isCompactPrompt(prompt)) prompts.add(prompt);
+    }
   // A prompt that looks like flags: the case the translators guard with `--` or `--prompt=`.
   prompts.add('-rf --help');
   const seen = new Set<string>();

@@ -165,6 +165,36 @@ describe('the fake copilot', () => {
     expect(notUuid.stderr.split('\n')[0]).toBe("Error: No session or task matched 'not-a-uuid'.");
   });
 
+  it('refuses /compact on a session without conversation, and compacts one with it (stdout: skills and result)', async () => {
+    const base = newBase();
+    const scenario: ScriptScenario = {
+      id: 'compact',
+      turns: [
+        { prompt: '/compact', responses: [] },
+        { prompt: 'One.', responses: [{ text: ['A.'], usage: { input_tokens: 100, output_tokens: 5 } }] },
+        { prompt: '/compact keep it', responses: [{ summary: true, text: ['Summary.'] }] },
+      ],
+    };
+    const turn = (turnIndex: number, prompt: string) =>
+      runFake({
+        cli: 'copilot',
+        base,
+        turnIndex,
+        scenario,
+        env: BYOK,
+        args: [...HEADLESS_ARGS.copilot(prompt), `--session-id=${SESSION}`],
+      });
+    const empty = await turn(0, '/compact');
+    expect([empty.code, empty.stderr.split('\n')[0]]).toEqual([
+      1,
+      'Error executing prompt: Error: Nothing to compact.',
+    ]);
+    await turn(1, 'One.');
+    const compacted = await turn(2, '/compact keep it');
+    expect(compacted.code).toBe(0);
+    expect(parse(compacted).map((line) => line.type)).toEqual(['session.skills_loaded', 'result']);
+  });
+
   it('refuses to start offline without a provider, and a provider without a model', async () => {
     const scenario = captureScenario('1-plain', 'copilot');
     const offline = await runFake({ cli: 'copilot', args: ['-p', 'hi'], scenario, env: { COPILOT_OFFLINE: 'true' } });

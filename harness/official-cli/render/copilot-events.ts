@@ -110,6 +110,8 @@ export function currentDatetime(): string {
 
 export const DENIED_MESSAGE =
   'Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.';
+/** copilot's refusal of `/compact` on a session without conversation (stderr, exit 1). */
+export const NOTHING_TO_COMPACT = 'Error executing prompt: Error: Nothing to compact.';
 /** What copilot prints, on stdout, when it has neither -p nor a prompt on stdin. */
 export const NO_PROMPT =
   'No prompt provided. Run in an interactive terminal or provide a prompt with -p or via standard in.\n';

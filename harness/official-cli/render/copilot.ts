@@ -25,6 +25,7 @@ import {
   emitSessionStart,
   emitSkillsLoaded,
   NO_PROMPT,
+  NOTHING_TO_COMPACT,
   RETRY_INFO,
 } from './copilot-events.js';
 import {
@@ -53,6 +54,8 @@ export interface CopilotRunOptions {
   sessionId: string;
   /** What the session's earlier completed runs used (the usage file reports the session's running total). */
   priorUsage: UsageTotals;
+  /** Whether the session holds conversation from earlier runs (a `/compact` without any is refused). */
+  conversation: boolean;
 }
 
 /** One `copilot -p` process: its counters and the events it prints, step by step. */
@@ -297,12 +300,15 @@ class CopilotRun {
   }
 
   /**
-   * `/compact` (captures/copilot/7-compact): copilot compacts its session with one summary call and prints only its
-   * skills and the result; the summary and the boundary go to its session files, and the usage file leaves the
-   * summary call out. The fake keeps no session files: the turn's scripted summary is what copilot would store.
+   * `/compact` (captures/copilot/7-compact): one summary call kept in copilot's session files and left out of the
+   * usage file; stdout shows only its skills and the result. A session without conversation is refused (exit 1).
    */
   compact(): Promise<never> {
     emitSkillsLoaded(this.events);
+    if (!this.options.conversation) {
+      this.runtime.stderr(`${NOTHING_TO_COMPACT}\n`); // as the differential test met it (stdout not recorded)
+      return this.runtime.exit(1);
+    }
     this.writeUsage();
     return this.printResult(0);
   }
