@@ -1,9 +1,9 @@
 // What a shim sends around a compaction (docs/protocol.md#r21-compaction), judged on the mock's recorded requests:
 // what the turns after a compaction must carry (and no longer carry), what a summary request is, and that a
 // context overflow is never answered by sending the same oversized request again.
-import { isCompactPrompt } from '../../common/compact-command.js';
+import { compactHints, isCompactPrompt } from '../../common/compact-command.js';
 import type { RecordedRequest } from './mock-types.js';
-import { type HistoryItem, requestView } from './request-views.js';
+import { type HistoryItem, requestView, squash } from './request-views.js';
 import { summaryText } from './scenario/response-script.js';
 import type { MockProviderId, Scenario, Turn } from './scenario/scenario-types.js';
 
@@ -56,8 +56,6 @@ export function historyExpectation(scenario: Pick<Scenario, 'turns'>, t: number)
   const summary = last === undefined ? undefined : scriptedSummary(scenario.turns[last]!);
   return { ...(last !== undefined && summary ? { compaction: { turn: last, summary } } : {}), kept, compacted };
 }
-
-const squash = (text: string): string => text.replace(/\s+/g, '');
 
 /** The texts of a history's messages of one role (system texts count as the user's: a shim may put a summary there). */
 function textsOf(history: readonly HistoryItem[], roles: readonly HistoryItem['role'][]): string[] {
@@ -121,7 +119,7 @@ export function checkSummaryRequests(
     }
     return;
   }
-  const hints = turn.prompt.trim().slice('/compact'.length).trim();
+  const hints = compactHints(turn.prompt);
   for (const request of summaryRequests) {
     const history = requestView(provider, request.body, request.path).history;
     const where = `turn ${t + 1}, request #${request.index + 1}`;

@@ -9,7 +9,7 @@ import {
   historyExpectation,
 } from './compaction-requests.js';
 import type { RecordedRequest } from './mock-server.js';
-import { type HistoryItem, type HistoryToolResult, requestView } from './request-views.js';
+import { type HistoryItem, type HistoryToolResult, requestView, squash } from './request-views.js';
 import type { MockProviderId, ModelResponse, Scenario, ScriptToolCall } from './scenario/scenario-types.js';
 import { toolCallIdMap } from './scenario/tool-call-ids.js';
 
@@ -353,8 +353,4 @@ function checkHistory(ctx: RequestCheckContext, t: number, request: CheckedReque
       }
     }
   }
-}
-
-function squash(text: string): string {
-  return text.replace(/\s+/g, '');
 }

@@ -263,3 +263,8 @@ function anthropicMessage(message: unknown): HistoryItem {
   }
   return item;
 }
+
+/** A text without its white space: how the request checks find one text inside another, whatever its wrapping. */
+export function squash(text: string): string {
+  return text.replace(/\s+/g, '');
+}

@@ -6,6 +6,8 @@
 // session, for a summary carrying the hints, and starts the next turn in a new CLI session whose prompt carries
 // the summary (`cli.compaction-through-cli`). A session with no history needs no CLI call at all.
 import { compactHints, isCompactPrompt } from '../../common/compact-command.js';
+import { squash } from '../mock/request-views.js';
+import { summaryText } from '../mock/scenario/response-script.js';
 import { runFinding } from '../rules/finding.js';
 import type { Finding } from '../rules/types.js';
 import { CLI_OMISSIONS } from './omissions.js';
@@ -29,7 +31,7 @@ export function compactionRole(scenario: Pick<ScriptScenario, 'turns'>, t: numbe
 /** The summary a turn's script answers with (its summary response's text). */
 export function scriptedSummary(turn: ScriptTurn | undefined): string | undefined {
   const response = turn?.responses.find((candidate) => candidate.summary === true);
-  return response ? (response.text ?? []).join('') : undefined;
+  return response ? summaryText(response) : undefined;
 }
 
 /** Whether `cli` sends `/compact` to the model as text, so a translator compacts through it. */
@@ -68,8 +70,6 @@ export interface CompactionCheckInput {
   log: readonly CliLogEntry[];
   turns: readonly number[];
 }
-
-const squash = (text: string): string => text.replace(/\s+/g, '');
 
 function startsOf(input: CompactionCheckInput, turn: number): StartEntry[] {
   return input.log.filter(

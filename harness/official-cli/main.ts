@@ -17,7 +17,7 @@ import { probeStdin } from './real/stdin-probe.js';
 import { newClaudeSessionId, runClaude } from './render/claude.js';
 import { claudeSessionPast } from './render/claude-session.js';
 import { newCodexThreadId, runCodex } from './render/codex.js';
-import { newCopilotSessionId, runCopilot } from './render/copilot.js';
+import { runCopilot } from './render/copilot.js';
 import { environmentRefusal } from './render/copilot-events.js';
 import {
   COPILOT_BINARY_ENV,
@@ -51,7 +51,6 @@ function parse(cli: OfficialCliName, args: string[]): ParseOutcome {
 function newSessionId(cli: OfficialCliName): string {
   if (cli === 'gemini') return newGeminiSessionId();
   if (cli === 'codex') return newCodexThreadId();
-  if (cli === 'copilot') return newCopilotSessionId();
   return newClaudeSessionId();
 }
 

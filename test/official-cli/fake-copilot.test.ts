@@ -17,6 +17,9 @@ const BYOK = {
   COPILOT_PROVIDER_API_KEY: 'sk-ant-mock-key',
 };
 const SESSION = '0cb916db-26aa-40f2-86b5-1ba81b225fd2';
+/** One copilot start with the BYOK settings in the sessions of `base`, playing turn `turnIndex` of `scenario`. */
+const copilotTurn = (base: string, scenario: ScriptScenario, turnIndex: number, args: string[]) =>
+  runFake({ cli: 'copilot', base, turnIndex, scenario, env: BYOK, args });
 
 const parse = (run: FakeRun) =>
   run.stdout
@@ -140,14 +143,11 @@ describe('the fake copilot', () => {
     };
     const usageFile = path.join(base, 'usage.json');
     const turn = (turnIndex: number, extra: string[]) =>
-      runFake({
-        cli: 'copilot',
-        base,
-        turnIndex,
-        scenario,
-        env: BYOK,
-        args: [...HEADLESS_ARGS.copilot('Go.'), `--usage-output-file=${usageFile}`, ...extra],
-      });
+      copilotTurn(base, scenario, turnIndex, [
+        ...HEADLESS_ARGS.copilot('Go.'),
+        `--usage-output-file=${usageFile}`,
+        ...extra,
+      ]);
     const totals = () =>
       (JSON.parse(readFileSync(usageFile, 'utf8')) as { modelMetrics: Record<string, { usage: unknown }> })
         .modelMetrics['claude-sonnet-4-5']?.usage;
@@ -176,14 +176,7 @@ describe('the fake copilot', () => {
       ],
     };
     const turn = (turnIndex: number, prompt: string) =>
-      runFake({
-        cli: 'copilot',
-        base,
-        turnIndex,
-        scenario,
-        env: BYOK,
-        args: [...HEADLESS_ARGS.copilot(prompt), `--session-id=${SESSION}`],
-      });
+      copilotTurn(base, scenario, turnIndex, [...HEADLESS_ARGS.copilot(prompt), `--session-id=${SESSION}`]);
     const empty = await turn(0, '/compact');
     expect([empty.code, empty.stderr.split('\n')[0]]).toEqual([
       1,

@@ -13,7 +13,7 @@ import {
 import type { WireRenderContext } from '../render/render-context.js';
 import { renderJson, renderStream } from '../render/render-response.js';
 import { checkAuth } from '../request-auth.js';
-import { type HistoryItem, requestView } from '../request-views.js';
+import { type HistoryItem, requestView, squash } from '../request-views.js';
 import type { RequestContent } from '../scenario/response-script.js';
 import type { MockProviderId } from '../scenario/scenario-types.js';
 import type { MockState } from './mock-state.js';
@@ -50,10 +50,6 @@ function historyContent(history: readonly HistoryItem[]): RequestContent {
       return wanted !== '' && history.some((item) => item.texts.some((said) => squash(said).includes(wanted)));
     },
   };
-}
-
-function squash(text: string): string {
-  return text.replace(/\s+/g, '');
 }
 
 /** The scripted answer to an authenticated request with a JSON body. */

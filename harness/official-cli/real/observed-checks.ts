@@ -5,7 +5,7 @@
 // harness had to end. A rule whose evidence is missing in a run is reported not verified, with why.
 
 import type { RecordedRequest } from '../../mock/mock-server.js';
-import { type HistoryItem, type HistoryToolResult, requestView } from '../../mock/request-views.js';
+import { type HistoryItem, type HistoryToolResult, requestView, squash } from '../../mock/request-views.js';
 import type { MockProviderId } from '../../mock/scenario/scenario-types.js';
 import type { ProcessInfo } from '../../process/process-table.js';
 import type { CanonicalEvent } from '../../protocol/canonical.js';
@@ -119,7 +119,6 @@ function checkResume(input: ObservedCliRunInput): ObservedCliRun {
       continue;
     }
     const history = requestView(input.provider, first.body, first.path).history;
-    const squash = (text: string) => text.replace(/\s+/g, '');
     const carried = history.some(
       (item) => item.role === 'user' && item.texts.some((text) => squash(text).includes(squash(remembered.text))),
     );

@@ -4,8 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { PINNED } from '../pinned/index.js';
 
-export const COPILOT_VERSION = '1.0.102';
+const COPILOT_VERSION = PINNED.copilot.version;
 export const COPILOT_DEFAULT_MODEL = 'claude-sonnet-4-5';
 /** What copilot's BYOK anthropic calls report about themselves in `model.call_failure`. */
 export const ANTHROPIC_CALL = {
@@ -59,7 +60,7 @@ export class CopilotEventStream {
 }
 
 /** Where the binary keeps its unpacked runtime (the order copilot 1.0.102 reads it in). */
-export function copilotPackageDir(env: NodeJS.ProcessEnv = process.env): string {
+function copilotPackageDir(env: NodeJS.ProcessEnv = process.env): string {
   const cache =
     env.COPILOT_PKG_CACHE_HOME ??
     env.COPILOT_CACHE_HOME ??

@@ -133,7 +133,7 @@ function eofContext(json: string): string {
 }
 
 /** What a request that met a 4xx looked like, as copilot describes it (a prompt-only first request). */
-export const FAILED_REQUEST = {
+const FAILED_REQUEST = {
   messageCount: 3,
   toolResultMessageCount: 0,
   toolCallCount: 0,

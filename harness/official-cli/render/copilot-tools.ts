@@ -202,9 +202,3 @@ export function executionComplete(
     },
   };
 }
-
-/** What a read prints as its output: the file itself (the runtime's Read output is numbered lines). */
-export function viewOutput(call: CopilotCall, outcome: ToolOutcome): ToolOutcome {
-  if (call.name !== 'view' || outcome.isError || !outcome.absolutePath) return outcome;
-  return { ...outcome, output: readFileSync(outcome.absolutePath, 'utf8') };
-}

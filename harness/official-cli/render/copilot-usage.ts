@@ -4,11 +4,6 @@
 import { writeFileSync } from 'node:fs';
 import type { UsageTotals } from '../script-playback.js';
 
-/** Two totals added up. */
-export function addedUp(a: UsageTotals, b: UsageTotals): UsageTotals {
-  return { input: a.input + b.input, output: a.output + b.output, cached: a.cached + b.cached };
-}
-
 /** Writes the usage file `--usage-output-file` names (a flag value that is not a path writes nothing). */
 export function writeCopilotUsage(
   file: unknown,
@@ -23,7 +18,7 @@ export function writeCopilotUsage(
   }
 }
 
-export function copilotUsageFile(model: string, session: UsageTotals, started: number): Record<string, unknown> {
+function copilotUsageFile(model: string, session: UsageTotals, started: number): Record<string, unknown> {
   const counted = session.input + session.output > 0;
   const usage = {
     inputTokens: session.input,

@@ -14,7 +14,7 @@ import { isCompactPrompt } from '../../../common/compact-command.js';
 import { providerToolCallId } from '../../mock/scenario/tool-call-ids.js';
 import type { Invocation } from '../args/invocation.js';
 import type { CliRuntime } from '../runtime.js';
-import { dripGapMs, type ModelFailure, type UsageTotals, usageOf } from '../script-playback.js';
+import { addUsage, dripGapMs, type ModelFailure, type UsageTotals, usageOf } from '../script-playback.js';
 import type { ScriptResponse } from '../script-types.js';
 import {
   ANTHROPIC_CALL,
@@ -46,9 +46,8 @@ import {
   executionComplete,
   executionStart,
   toolRequest,
-  viewOutput,
 } from './copilot-tools.js';
-import { addedUp, writeCopilotUsage } from './copilot-usage.js';
+import { writeCopilotUsage } from './copilot-usage.js';
 
 export interface CopilotRunOptions {
   sessionId: string;
@@ -77,7 +76,8 @@ class CopilotRun {
     private readonly options: CopilotRunOptions,
   ) {
     this.model = invocation.model ?? COPILOT_DEFAULT_MODEL;
-    this.totals = { input: 0, output: 0, cached: 0 };
+    // The usage file reports the session's running total: this run's calls are added to the earlier runs'.
+    this.totals = { ...options.priorUsage };
     this.events = new CopilotEventStream((line) => {
       if (invocation.streamJson) runtime.line(line);
     });
@@ -204,10 +204,7 @@ class CopilotRun {
       containsBuiltInFileEditRequest: calls.some((call) => call.name === 'create' || call.name === 'edit'),
     });
     this.lastText = chunks.join('');
-    const usage = usageOf(response);
-    this.totals.input += usage.input_tokens;
-    this.totals.output += usage.output_tokens;
-    this.totals.cached += usage.cache_read_input_tokens ?? 0;
+    addUsage(this.totals, usageOf(response));
     this.events.emit('assistant.message', {
       messageId,
       originatingMessageId: this.promptId,
@@ -231,7 +228,7 @@ class CopilotRun {
       const denied = deniedReason(this.invocation, call);
       this.activity = { kind: 'tool', call, since: Date.now() };
       if (call.name === 'bash' && !denied) this.events.emit('session.background_tasks_changed', {});
-      const outcome = viewOutput(call, await this.runtime.runTool(call.scripted, call.id, denied));
+      const outcome = await this.runtime.runTool(call.scripted, call.id, denied);
       if (call.name === 'bash' && !denied && outcome.output !== '') {
         const stream = outcome.isError ? 'stderr' : 'stdout';
         this.events.emit('tool.shell_output', { toolCallId: call.id, stream, text: outcome.output, sequence: 0 });
@@ -294,7 +291,7 @@ class CopilotRun {
 
   private writeUsage(): void {
     writeCopilotUsage(this.invocation.flags['usage-output-file'], this.model, {
-      session: addedUp(this.options.priorUsage, this.totals),
+      session: this.totals,
       started: this.started,
     });
   }
@@ -384,10 +381,6 @@ export async function runCopilot(
     }
     await run.useTools(calls);
   }
-}
-
-export function newCopilotSessionId(): string {
-  return randomUUID();
 }
 
 /** Without -p, copilot reads its prompt from stdin; with nothing there it says so on stdout and exits 1. */

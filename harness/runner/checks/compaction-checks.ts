@@ -7,6 +7,7 @@ import path from 'node:path';
 import { isCompactPrompt } from '../../../common/compact-command.js';
 import { historyExpectation, nothingToCompact } from '../../mock/compaction-requests.js';
 import { resolveUsage } from '../../mock/render/render-context.js';
+import { squash } from '../../mock/request-views.js';
 import type { ModelResponse, Scenario, Turn } from '../../mock/scenario/scenario-types.js';
 import type { CanonicalEvent, ResultEvent } from '../../protocol/canonical.js';
 import { runFinding } from '../../rules/finding.js';
@@ -164,7 +165,6 @@ function compactedSessionCheck(input: CheckInput): Finding[] {
     return []; // session.file reports it
   }
   const shown = `~/.yume/sessions/${input.providerFlag}/${id}.json`;
-  const squash = (text: string) => text.replace(/\s+/g, '');
   const findings: Finding[] = [];
   if (!squash(history).includes(squash(JSON.stringify(expectation.compaction.summary).slice(1, -1))))
     findings.push(

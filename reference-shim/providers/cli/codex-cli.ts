@@ -6,7 +6,15 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { TurnSink } from '../provider.js';
 import type { ArgsInput, CliDefinition, CliTranslator, CliUsageTotals } from './cli-provider.js';
-import { allowsChanges, asNumber, asString, errorFromStatus, isObject, statusInMessage } from './errors.js';
+import {
+  allowsChanges,
+  asNumber,
+  asString,
+  errorFromStatus,
+  isObject,
+  reportUsageSince,
+  statusInMessage,
+} from './errors.js';
 import { unwrapShellCommand } from './shell-words.js';
 
 export const CODEX_CLI_TOOLS = ['Bash', 'Write', 'WebSearch'];
@@ -78,16 +86,7 @@ class CodexTranslator implements CliTranslator {
           cacheReadTokens: asNumber(usage.cached_input_tokens) ?? 0,
         };
         this.usageTotals = totals;
-        const since = (key: keyof CliUsageTotals) => Math.max(0, totals[key] - (this.previousTotals?.[key] ?? 0));
-        const input = since('inputTokens');
-        const output = since('outputTokens');
-        const cached = since('cacheReadTokens');
-        if (input > 0 || output > 0)
-          this.sink.usage({
-            inputTokens: input,
-            outputTokens: output,
-            ...(cached > 0 ? { cacheReadTokens: cached } : {}),
-          });
+        reportUsageSince(this.sink, totals, this.previousTotals);
         this.ending = { ok: true, text: this.finalText };
         break;
       }

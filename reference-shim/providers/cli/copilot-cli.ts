@@ -10,7 +10,15 @@
 import { readFileSync } from 'node:fs';
 import type { TurnSink } from '../provider.js';
 import type { ArgsInput, CliDefinition, CliTranslator, CliUsageTotals, TranslatorContext } from './cli-provider.js';
-import { allowsChanges, asNumber, errorFromStatus, isObject, statusInMessage } from './errors.js';
+import {
+  allowsChanges,
+  asNumber,
+  asString,
+  errorFromStatus,
+  isObject,
+  reportUsageSince,
+  statusInMessage,
+} from './errors.js';
 
 export const COPILOT_CLI_TOOLS = [
   'Bash',
@@ -42,7 +50,7 @@ export function copilotArgs(input: ArgsInput): string[] {
   return args;
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const text = asString;
 
 /** copilot's call as the app's tool: its name and the input fields the app reads. */
 export function appToolCall(name: string, args: unknown): { name: string; input: Record<string, unknown> } {
@@ -219,16 +227,7 @@ class CopilotTranslator implements CliTranslator {
     const totals = usageFileTotals(this.context.workFile);
     if (totals) {
       this.usageTotals = totals;
-      const since = (key: keyof CliUsageTotals) => Math.max(0, totals[key] - (this.context.previousTotals?.[key] ?? 0));
-      const input = since('inputTokens');
-      const output = since('outputTokens');
-      const cached = since('cacheReadTokens');
-      if (input > 0 || output > 0)
-        this.sink.usage({
-          inputTokens: input,
-          outputTokens: output,
-          ...(cached > 0 ? { cacheReadTokens: cached } : {}),
-        });
+      reportUsageSince(this.sink, totals, this.context.previousTotals);
     }
     if (this.ending) return;
     const exitCode = asNumber(event.exitCode) ?? 0;

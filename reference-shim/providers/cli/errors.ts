@@ -1,6 +1,7 @@
 // Turns what a CLI says about a failed provider call into the ProviderError kind R5 asks the shim to
 // print: auth → system error; retryable (the CLI already retried and gave up), request, stream → error.
-import { ProviderError } from '../provider.js';
+import { ProviderError, type TurnSink } from '../provider.js';
+import type { CliUsageTotals } from './cli-provider.js';
 
 export function errorFromStatus(status: number | undefined, message: string): ProviderError {
   const details = status === undefined ? {} : { status };
@@ -38,4 +39,17 @@ export const asNumber = (value: unknown): number | undefined =>
 /** An input object with the undefined fields left out. */
 export function defined(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * Reports what a turn used from a CLI's running session total (codex's thread, copilot's usage file): what it added
+ * since the total the resumed session had reached, when that is anything.
+ */
+export function reportUsageSince(sink: TurnSink, totals: CliUsageTotals, previous: CliUsageTotals | undefined): void {
+  const since = (key: keyof CliUsageTotals) => Math.max(0, totals[key] - (previous?.[key] ?? 0));
+  const input = since('inputTokens');
+  const output = since('outputTokens');
+  const cached = since('cacheReadTokens');
+  if (input > 0 || output > 0)
+    sink.usage({ inputTokens: input, outputTokens: output, ...(cached > 0 ? { cacheReadTokens: cached } : {}) });
 }
