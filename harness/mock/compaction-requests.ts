@@ -36,8 +36,22 @@ export interface HistoryExpectation {
  * Whether turn t's `/compact` meets a session with nothing in it (no earlier turn but commands): claude then makes
  * no request and ends the turn with 0/0 and no boundary; a shim may do the same or end with an error result.
  */
-export function nothingToCompact(scenario: Pick<Scenario, 'turns'>, t: number): boolean {
+export function nothingToCompact(scenario: { turns: readonly { prompt: string }[] }, t: number): boolean {
   return scenario.turns.slice(0, t).every((turn) => isCompactPrompt(turn.prompt));
+}
+
+/** What a scenario turn is to the compaction rules, by its prompt and the turns before it (R21). */
+export function compactTurnOf(
+  scenario: { turns: readonly { prompt: string }[] },
+  t: number,
+): 'none' | 'compact' | 'nothing-to-compact' {
+  if (!isCompactPrompt(scenario.turns[t]?.prompt ?? '')) return 'none';
+  return nothingToCompact(scenario, t) ? 'nothing-to-compact' : 'compact';
+}
+
+/** Whether a turn's script answers one of its requests with a context overflow. */
+export function metOverflow(turn: Pick<Turn, 'responses'>): boolean {
+  return turn.responses.some((response) => response.fault?.kind === 'context-overflow');
 }
 
 export function historyExpectation(scenario: Pick<Scenario, 'turns'>, t: number): HistoryExpectation {

@@ -6,6 +6,7 @@
 // session, for a summary carrying the hints, and starts the next turn in a new CLI session whose prompt carries
 // the summary (`cli.compaction-through-cli`). A session with no history needs no CLI call at all.
 import { compactHints, isCompactPrompt } from '../../common/compact-command.js';
+import { nothingToCompact } from '../mock/compaction-requests.js';
 import { squash } from '../mock/request-views.js';
 import { summaryText } from '../mock/scenario/response-script.js';
 import { runFinding } from '../rules/finding.js';
@@ -23,7 +24,7 @@ export type CompactionRole = 'none' | 'nothing-to-compact' | 'compacts' | 'stopp
 export function compactionRole(scenario: Pick<ScriptScenario, 'turns'>, t: number): CompactionRole {
   const turn = scenario.turns[t];
   if (!turn || !isCompactPrompt(turn.prompt)) return 'none';
-  if (scenario.turns.slice(0, t).every((earlier) => isCompactPrompt(earlier.prompt))) return 'nothing-to-compact';
+  if (nothingToCompact(scenario, t)) return 'nothing-to-compact';
   if (turn.interrupt || turn.kill || turn.expect?.isError === true) return 'stopped';
   return 'compacts';
 }

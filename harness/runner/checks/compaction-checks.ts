@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isCompactPrompt } from '../../../common/compact-command.js';
-import { historyExpectation, nothingToCompact } from '../../mock/compaction-requests.js';
+import { historyExpectation, metOverflow, nothingToCompact } from '../../mock/compaction-requests.js';
 import { resolveUsage } from '../../mock/render/render-context.js';
 import { squash } from '../../mock/request-views.js';
 import type { ModelResponse, Scenario, Turn } from '../../mock/scenario/scenario-types.js';
@@ -59,8 +59,6 @@ const resultOf = (events: readonly CanonicalEvent[]) =>
   events.find((event): event is ResultEvent => event.kind === 'result');
 const boundaryOf = (events: readonly CanonicalEvent[]) =>
   events.find((event): event is SystemEvent => event.kind === 'system' && event.subtype === 'compact_boundary');
-
-const metOverflow = (turn: Turn) => turn.responses.some((response) => response.fault?.kind === 'context-overflow');
 
 /** R21's two ways out of a context overflow, and nothing else. */
 function overflowOutcome(turn: Turn, observed: ObservedTurn): Finding[] {

@@ -1,14 +1,12 @@
 // Everything judged on one shim process of a run (check-run.ts judges the run as a whole): the process as a
 // process, its stdout's stream rules, its golden, each of its turns, its interrupts, moments and streaming gate.
 
-import { isCompactPrompt } from '../../../common/compact-command.js';
 import { checkToolOutputs } from '../../golden/compare/tool-output-check.js';
 import { buildTurnModels } from '../../golden/golden-model.js';
 import type { NormaliseContext } from '../../golden/normalise.js';
-import { nothingToCompact } from '../../mock/compaction-requests.js';
+import { compactTurnOf } from '../../mock/compaction-requests.js';
 import type { OfficialCliBehaviour, ToolOutputCliOptions } from '../../official-cli/behaviour.js';
 import type { StreamDialect } from '../../protocol/dialect.js';
-import type { CompactTurn } from '../../rules/checks/compaction.js';
 import { runFinding } from '../../rules/finding.js';
 import { checkNotVerified } from '../../rules/not-verified.js';
 import type { Finding } from '../../rules/types.js';
@@ -51,12 +49,6 @@ export function validateProcess(input: CheckInput, process: ExecutedProcess): Va
     keepEvents: false,
     compactTurns: process.turns.map((turn) => compactTurnOf(input.scenario, turn)),
   });
-}
-
-/** What a scenario turn is to the compaction rules, by its prompt and the turns before it (R21). */
-function compactTurnOf(scenario: CheckInput['scenario'], turn: number): CompactTurn {
-  if (!isCompactPrompt(scenario.turns[turn]?.prompt ?? '')) return 'none';
-  return nothingToCompact(scenario, turn) ? 'nothing-to-compact' : 'compact';
 }
 
 /** One process judged: its findings and unjudged checks, its golden's text, and what its stdout validated to. */
